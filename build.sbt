@@ -1,0 +1,91 @@
+// spark-substrait: a Spark SQL extension that turns Substrait plans into Catalyst plans.
+//
+// Spark is a provided dependency. Its jars come from the pinned PySpark distribution
+// (build/spark-jars explains why); build/sbt exports their folder as SPARK_JARS_DIR.
+
+val sparkVersion = "4.3.0"
+val substraitJavaVersion = "0.89.1"
+
+val sparkJarsDir = settingKey[File]("Folder holding the provided Spark jars")
+
+// Spark 4 on Java 17 needs these module openings at run time (same list as Spark's own
+// launcher scripts use); tests fork a JVM with them.
+val sparkJavaOptions = Seq(
+  "java.base/java.lang", "java.base/java.lang.invoke", "java.base/java.lang.reflect",
+  "java.base/java.io", "java.base/java.net", "java.base/java.nio", "java.base/java.util",
+  "java.base/java.util.concurrent", "java.base/java.util.concurrent.atomic",
+  "java.base/jdk.internal.ref", "java.base/sun.nio.ch", "java.base/sun.nio.cs",
+  "java.base/sun.security.action", "java.base/sun.util.calendar"
+).map(p => s"--add-opens=$p=ALL-UNNAMED") ++ Seq(
+  "-Djdk.reflect.useDirectMethodHandle=false",
+  "-Dio.netty.tryReflectionSetAccessible=true"
+)
+
+lazy val jvm = (project in file("jvm"))
+  .settings(
+    name := "spark-substrait",
+    organization := "io.sparksubstrait",
+    version := "0.1.0",
+    scalaVersion := "2.13.18",
+    javacOptions ++= Seq("--release", "17"),
+    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
+      // Legacy Substrait fields are deprecated in the proto, and reading them is the point.
+      "-Wconf:cat=deprecation&origin=io\\.substrait\\.proto\\..*:s"),
+
+    sparkJarsDir := file(sys.env.getOrElse("SPARK_JARS_DIR",
+      sys.error("SPARK_JARS_DIR is not set: run sbt through build/sbt"))),
+    // Provided: on the compile and test classpaths, never in the assembly.
+    Compile / unmanagedJars ++= (sparkJarsDir.value ** "*.jar").classpath,
+
+    libraryDependencies ++= Seq(
+      "com.google.protobuf" % "protobuf-java-util" % "3.25.9",
+      ("io.substrait" % "core" % substraitJavaVersion)
+        .exclude("org.slf4j", "slf4j-api"),
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test,
+      ("io.substrait" % "isthmus" % substraitJavaVersion % Test)
+        .exclude("org.slf4j", "slf4j-api")
+        .exclude("org.slf4j", "slf4j-simple")
+    ),
+
+    Compile / resourceGenerators += Def.task {
+      val out = (Compile / resourceManaged).value / "io" / "sparksubstrait" / "version.properties"
+      IO.write(out, s"version=${version.value}\nsparkVersion=$sparkVersion\nsubstraitJavaVersion=$substraitJavaVersion\n")
+      Seq(out)
+    }.taskValue,
+
+    Test / fork := true,
+    Test / javaOptions ++= sparkJavaOptions ++ Seq("-Xmx3g", "-Xss8m"),
+    Test / parallelExecution := false,
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    Test / baseDirectory := (ThisBuild / baseDirectory).value,
+
+    assembly / assemblyJarName := s"spark-substrait-spark${sparkVersion.split('.').take(2).mkString}_2.13-${version.value}.jar",
+    assembly / assemblyOption ~= (_.withIncludeScala(false)),
+    assembly / assemblyExcludedJars := {
+      val spark = sparkJarsDir.value.getCanonicalFile
+      (assembly / fullClasspath).value.filter(_.data.getCanonicalFile.getParentFile == spark)
+    },
+    // Everything bundled that Spark or a user might also carry is relocated.
+    assembly / assemblyShadeRules := Seq(
+      "com.google.protobuf.**" -> "io.sparksubstrait.shaded.protobuf.@1",
+      "io.substrait.**" -> "io.sparksubstrait.shaded.substrait.@1",
+      "com.fasterxml.jackson.**" -> "io.sparksubstrait.shaded.jackson.@1",
+      "org.yaml.snakeyaml.**" -> "io.sparksubstrait.shaded.snakeyaml.@1",
+      "org.antlr.**" -> "io.sparksubstrait.shaded.antlr.@1",
+      "org.jspecify.**" -> "io.sparksubstrait.shaded.jspecify.@1",
+      "com.google.errorprone.**" -> "io.sparksubstrait.shaded.errorprone.@1"
+    ).map { case (from, to) => ShadeRule.rename(from -> to).inAll },
+    assembly / assemblyMergeStrategy := {
+      case PathList("META-INF", "services", _*) => MergeStrategy.concat
+      case PathList("META-INF", "versions", _, "module-info.class") => MergeStrategy.discard
+      case "module-info.class" => MergeStrategy.discard
+      case PathList("META-INF", xs @ _*) if xs.lastOption.exists(n => n.endsWith(".SF") || n.endsWith(".DSA") || n.endsWith(".RSA")) => MergeStrategy.discard
+      case PathList("META-INF", "MANIFEST.MF") => MergeStrategy.discard
+      case x if x.endsWith(".proto") => MergeStrategy.first
+      case x => (assembly / assemblyMergeStrategy).value(x)
+    }
+  )
+
+lazy val root = (project in file("."))
+  .aggregate(jvm)
+  .settings(publish / skip := true)

@@ -1,0 +1,42 @@
+package io.sparksubstrait
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Paths}
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+
+import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPlan}
+import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder}
+
+/**
+ * The Java- and Py4J-friendly entry points: a Substrait plan in, a DataFrame out.
+ *
+ * With the extension enabled, the plan travels as an [[UnresolvedSubstraitPlan]] and the
+ * analyzer converts it; without it (jar on the classpath only) it is converted here, to
+ * the same Catalyst plan.
+ */
+object SubstraitPlans {
+  /** A binary-encoded `substrait.Plan`. */
+  def read(session: SparkSession, plan: Array[Byte]): DataFrame = toDataFrame(session, PlanDecoder.fromBytes(plan))
+
+  /** A `substrait.Plan` in protobuf's JSON encoding. */
+  def readJson(session: SparkSession, json: String): DataFrame = toDataFrame(session, PlanDecoder.fromJson(json))
+
+  /** A plan file: `.json` is read as JSON, anything else as binary. */
+  def readFile(session: SparkSession, path: String): DataFrame = {
+    val bytes = Files.readAllBytes(Paths.get(path))
+    if (path.toLowerCase.endsWith(".json")) readJson(session, new String(bytes, StandardCharsets.UTF_8))
+    else read(session, bytes)
+  }
+
+  /** Whether `session` runs with the extension (then the analyzer converts plans). */
+  def extensionEnabled(session: SparkSession): Boolean =
+    SparkShim.resolutionRuleNames(session).contains(classOf[ResolveSubstraitPlans].getName)
+
+  private def toDataFrame(session: SparkSession, plan: DecodedPlan): DataFrame = {
+    val logical = if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan) else PlanConverter.convert(session, plan)
+    SparkShim.ofRows(session, logical)
+  }
+}

@@ -1,0 +1,66 @@
+package io.sparksubstrait.convert
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.PlanRel
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{Alias, Cast, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.StructType
+
+import io.sparksubstrait.convert.rel.{NestedNames, RelConverter}
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.functions.ExtensionRegistry
+import io.sparksubstrait.plan.{DecodedPlan, PlanPath, ProducerCompat}
+
+/**
+ * A whole plan to one Catalyst logical plan: picks the root, converts its relation tree
+ * and applies the root's names (top-level columns and nested struct fields, depth first).
+ */
+object PlanConverter {
+  def convert(session: SparkSession, plan: DecodedPlan): LogicalPlan = {
+    val proto = plan.proto
+    val compat = ProducerCompat.forProducer(Option(proto.getVersion).map(_.getProducer).getOrElse(""))
+    implicit val ctx: ConversionContext =
+      new ConversionContext(session, ExtensionRegistry(plan), compat, SparkShim.sqlConf(session))
+    checkPlanLevelFields(plan)
+    val roots = proto.getRelationsList.asScala.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
+    if (roots.size != 1) throw SubstraitErrors.noSingleRoot(PlanPath.root / "relations", roots.size)
+    val (planRel, index) = roots.head
+    val at = PlanPath.root.at("relations", index) / "root"
+    val root = planRel.getRoot
+    if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
+    val converted = RelConverter.convert(root.getInput, at / "input")
+    withNames(converted, root.getNamesList.asScala.toSeq, at / "names")
+  }
+
+  /** Renames the output columns; nested struct fields are renamed by a (free) cast. */
+  private def withNames(plan: LogicalPlan, names: Seq[String], at: PlanPath): LogicalPlan = {
+    val output = plan.output
+    val schema = DataTypeUtils.fromAttributes(output)
+    val renamed = NestedNames(schema, names, at).asInstanceOf[StructType]
+    if (renamed == schema) return plan
+    val columns: Seq[NamedExpression] = output.zip(renamed.fields).map { case (a, f) =>
+      val value = if (f.dataType == a.dataType) a else Cast(a, f.dataType)
+      if (value == a && a.name == f.name) a else Alias(value, f.name)()
+    }
+    Project(columns, plan)
+  }
+
+  /**
+   * Plan-level fields with a meaning we would otherwise drop. Hints and optimization
+   * extensions may be ignored by the spec; enhancements may not.
+   */
+  private def checkPlanLevelFields(plan: DecodedPlan): Unit = {
+    val proto = plan.proto
+    if (proto.hasAdvancedExtensions && proto.getAdvancedExtensions.hasEnhancement) {
+      throw SubstraitErrors.unsupported(PlanPath.root / "advanced_extensions" / "enhancement",
+        "a plan-level enhancement", "no enhancement")
+    }
+    if (proto.getTypeAliasesCount > 0) {
+      throw SubstraitErrors.unsupported(PlanPath.root.at("type_aliases", 0), "type aliases", "plans without type aliases")
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.sparksubstrait.convert.expr
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.AggregateFunction
+import io.substrait.proto.AggregateFunction.AggregationInvocation
+import io.substrait.proto.AggregationPhase
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Complete}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.functions.FunctionCatalog
+import io.sparksubstrait.plan.PlanPath
+
+/** One aggregate measure: function, DISTINCT, filter; the result typed as the plan declares. */
+object AggregateFunctionConverter {
+  def convert(f: AggregateFunction, filter: Option[CExpression], input: Seq[Attribute], at: PlanPath)
+      (implicit ctx: ConversionContext): CExpression = {
+    f.getPhase match {
+      case AggregationPhase.AGGREGATION_PHASE_UNSPECIFIED | AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT =>
+      case other => throw SubstraitErrors.unsupported(at / "phase", s"aggregation phase ${other.name()}",
+        "INITIAL_TO_RESULT (Spark plans partial aggregation itself)")
+    }
+    if (f.getSortsCount > 0) {
+      throw SubstraitErrors.unsupported(at.at("sorts", 0), "an ordered aggregate", "an aggregate without sort fields")
+    }
+    val distinct = f.getInvocation match {
+      case AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT => true
+      case AggregationInvocation.AGGREGATION_INVOCATION_ALL | AggregationInvocation.AGGREGATION_INVOCATION_UNSPECIFIED => false
+      case other => throw SubstraitErrors.invalidPlan(at / "invocation", s"invocation ${other.getNumber}", "ALL or DISTINCT")
+    }
+    val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
+    val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
+    val entry = FunctionCatalog.aggregate(fn).getOrElse(
+      throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
+        args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
+    val call = FunctionArguments.call(fn, args, f.getOptionsList.asScala.toSeq, at)
+    val aggregate = AggregateExpression(entry.build(call), Complete, distinct, filter)
+    call.checkAllOptionsConsumed()
+    FunctionArguments.withOutputType(aggregate, Option.when(f.hasOutputType)(f.getOutputType), fn, at)
+  }
+}

@@ -1,0 +1,24 @@
+package io.sparksubstrait.convert.expr
+
+import io.substrait.proto.Expression
+import io.substrait.proto.Expression.RexTypeCase
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/** Dispatches each expression kind to its converter. Holds no conversion logic itself. */
+object ExpressionConverter {
+  def convert(e: Expression, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
+    e.getRexTypeCase match {
+      case RexTypeCase.LITERAL => LiteralConverter.convert(e.getLiteral, at / "literal")(ctx.compat)
+      case RexTypeCase.SELECTION => FieldReferenceConverter.convert(e.getSelection, input, at / "selection")
+      case RexTypeCase.SCALAR_FUNCTION => ScalarFunctionConverter.convert(e.getScalarFunction, input, at / "scalar_function")
+      case RexTypeCase.CAST => CastConverter.convert(e.getCast, input, at / "cast")
+      case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")
+      case other =>
+        throw SubstraitErrors.unsupported(at, s"expression of kind ${other.name().toLowerCase}",
+          "an expression kind listed in docs/supported.md")
+    }
+}

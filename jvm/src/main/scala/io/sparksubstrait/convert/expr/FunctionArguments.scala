@@ -1,0 +1,71 @@
+package io.sparksubstrait.convert.expr
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, Expression => CExpression}
+import org.apache.spark.sql.types.{BooleanType, DataType, DateType, NumericType, TimestampNTZType}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.functions.{DeclaredFunction, FunctionCall}
+import io.sparksubstrait.plan.PlanPath
+
+/** What scalar and aggregate function invocations share: arguments, options, output type. */
+object FunctionArguments {
+  /** Value arguments; older plans use the deprecated `args` list instead of `arguments`. */
+  def convert(arguments: Seq[FunctionArgument], legacyArgs: Seq[Expression], input: Seq[Attribute], at: PlanPath)
+      (implicit ctx: ConversionContext): Seq[CExpression] = {
+    if (arguments.isEmpty && legacyArgs.nonEmpty) {
+      legacyArgs.zipWithIndex.map { case (e, i) => ExpressionConverter.convert(e, input, at.at("args", i)) }
+    } else {
+      arguments.zipWithIndex.map { case (a, i) =>
+        val argAt = at.at("arguments", i)
+        a.getArgTypeCase match {
+          case FunctionArgument.ArgTypeCase.VALUE => ExpressionConverter.convert(a.getValue, input, argAt / "value")
+          case FunctionArgument.ArgTypeCase.ARGTYPE_NOT_SET => throw SubstraitErrors.missingField(argAt, "arg_type", "a function argument")
+          case other => throw SubstraitErrors.unsupported(argAt, s"a ${other.name().toLowerCase} argument",
+            "a value argument (enum and type arguments are not yet supported)")
+        }
+      }
+    }
+  }
+
+  def options(opts: Seq[FunctionOption], at: PlanPath): Map[String, Seq[String]] = {
+    val names = opts.map(_.getName)
+    if (names.distinct.size != names.size) {
+      throw SubstraitErrors.invalidPlan(at / "options", s"option names ${names.mkString(", ")}", "each option at most once")
+    }
+    opts.map(o => o.getName -> o.getPreferenceList.asScala.toSeq).toMap
+  }
+
+  def call(fn: DeclaredFunction, args: Seq[CExpression], opts: Seq[FunctionOption], at: PlanPath)
+      (implicit ctx: ConversionContext): FunctionCall =
+    new FunctionCall(fn.baseName, args, options(opts, at), at, ctx)
+
+  /**
+   * Makes the result carry the plan's declared output type: numeric results are cast to it
+   * (producers' decimal rules differ from Spark's, and the plan's type is the contract);
+   * any other difference is an error, except where a producer is known to stamp predicates
+   * with a wrong type.
+   */
+  def withOutputType(e: CExpression, declared: Option[Type], fn: DeclaredFunction, at: PlanPath)
+      (implicit ctx: ConversionContext): CExpression = declared match {
+    case None => e
+    case Some(t) if !e.resolved => e
+    case Some(t) =>
+      val target: DataType = TypeConverter.convert(t, at / "output_type")(ctx.compat).dataType
+      (e.dataType, target) match {
+        case (actual, wanted) if actual == wanted => e
+        case (actual: NumericType, wanted: NumericType) => Cast(e, wanted, None, ctx.defaultEvalMode)
+        // date to timestamp without zone is exact (a date-time add on whole days).
+        case (DateType, TimestampNTZType) => Cast(e, TimestampNTZType)
+        case (BooleanType, _) if ctx.compat.predicateOutputTypeUnreliable => e
+        case (actual, wanted) =>
+          throw SubstraitErrors.typeMismatch(at / "output_type",
+            s"output_type ${SparkTypeNames.of(wanted)} for ${fn.compoundName}",
+            s"${SparkTypeNames.of(actual)}, the type this function returns for these arguments")
+      }
+  }
+}

@@ -1,0 +1,147 @@
+package io.sparksubstrait.convert.expr
+
+import java.math.{BigDecimal => JBigDecimal, BigInteger}
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.Expression.{Literal => SLiteral}
+import io.substrait.proto.Expression.Literal.LiteralTypeCase
+import org.apache.spark.sql.catalyst.expressions.{Literal, Expression => CExpression}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, GenericArrayData}
+import org.apache.spark.sql.types._
+import org.apache.spark.unsafe.types.UTF8String
+
+import io.sparksubstrait.convert.types.TypeConverter
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
+
+/** Substrait literals to Catalyst literals, value for value. */
+object LiteralConverter {
+  private val MicrosPerSecond = 1000000L
+
+  def convert(lit: SLiteral, at: PlanPath)(implicit compat: ProducerCompat): CExpression = {
+    TypeConverter.checkVariation(lit.getTypeVariationReference, at)
+    lit.getLiteralTypeCase match {
+      case LiteralTypeCase.BOOLEAN => Literal(lit.getBoolean, BooleanType)
+      case LiteralTypeCase.I8 => Literal(checkRange(lit.getI8, Byte.MinValue, Byte.MaxValue, "i8", at).toByte, ByteType)
+      case LiteralTypeCase.I16 => Literal(checkRange(lit.getI16, Short.MinValue, Short.MaxValue, "i16", at).toShort, ShortType)
+      case LiteralTypeCase.I32 => Literal(lit.getI32, IntegerType)
+      case LiteralTypeCase.I64 => Literal(lit.getI64, LongType)
+      case LiteralTypeCase.FP32 => Literal(lit.getFp32, FloatType)
+      case LiteralTypeCase.FP64 => Literal(lit.getFp64, DoubleType)
+      case LiteralTypeCase.STRING => Literal(UTF8String.fromString(lit.getString), StringType)
+      case LiteralTypeCase.VAR_CHAR => Literal(UTF8String.fromString(lit.getVarChar.getValue), StringType)
+      case LiteralTypeCase.FIXED_CHAR => Literal(UTF8String.fromString(lit.getFixedChar), StringType)
+      case LiteralTypeCase.BINARY => Literal(lit.getBinary.toByteArray, BinaryType)
+      case LiteralTypeCase.FIXED_BINARY => Literal(lit.getFixedBinary.toByteArray, BinaryType)
+      case LiteralTypeCase.DATE => Literal(lit.getDate, DateType)
+      case LiteralTypeCase.TIMESTAMP => Literal(lit.getTimestamp, TimestampNTZType)
+      case LiteralTypeCase.TIMESTAMP_TZ => Literal(lit.getTimestampTz, TimestampType)
+      case LiteralTypeCase.PRECISION_TIMESTAMP =>
+        val p = lit.getPrecisionTimestamp
+        Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp"), TimestampNTZType)
+      case LiteralTypeCase.PRECISION_TIMESTAMP_TZ =>
+        val p = lit.getPrecisionTimestampTz
+        Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp_tz"), TimestampType)
+      case LiteralTypeCase.DECIMAL => decimal(lit.getDecimal, at / "decimal")
+      case LiteralTypeCase.INTERVAL_YEAR_TO_MONTH =>
+        val i = lit.getIntervalYearToMonth
+        val months = Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths)
+        Literal(months, YearMonthIntervalType())
+      case LiteralTypeCase.INTERVAL_DAY_TO_SECOND => Literal(dayToSecondMicros(lit.getIntervalDayToSecond, at / "interval_day_to_second"), DayTimeIntervalType())
+      case LiteralTypeCase.STRUCT =>
+        val fields = structFields(lit.getStruct, at / "struct").map(_.asInstanceOf[Literal])
+        val dt = StructType(fields.zipWithIndex.map { case (f, i) => StructField(s"f$i", f.dataType, nullable = true) })
+        Literal(InternalRow.fromSeq(fields.map(_.value)), dt)
+      case LiteralTypeCase.LIST =>
+        val values = lit.getList.getValuesList.asScala.toSeq.zipWithIndex.map { case (v, i) =>
+          convert(v, (at / "list").at("values", i)).asInstanceOf[Literal]
+        }
+        if (values.isEmpty) throw SubstraitErrors.invalidPlan(at / "list", "an empty list", "at least one value (use empty_list)")
+        val elementType = values.head.dataType
+        values.zipWithIndex.find(_._1.dataType != elementType).foreach { case (v, i) =>
+          throw SubstraitErrors.typeMismatch((at / "list").at("values", i), v.dataType.simpleString, elementType.simpleString)
+        }
+        Literal(new GenericArrayData(values.map(_.value).toArray), ArrayType(elementType, containsNull = true))
+      case LiteralTypeCase.EMPTY_LIST =>
+        Literal(new GenericArrayData(Array.empty[Any]), TypeConverter.convert(
+          io.substrait.proto.Type.newBuilder().setList(lit.getEmptyList).build(), at / "empty_list").dataType)
+      case LiteralTypeCase.MAP =>
+        val pairs = lit.getMap.getKeyValuesList.asScala.toSeq.zipWithIndex.map { case (kv, i) =>
+          val kvAt = (at / "map").at("key_values", i)
+          (convert(kv.getKey, kvAt / "key").asInstanceOf[Literal], convert(kv.getValue, kvAt / "value").asInstanceOf[Literal])
+        }
+        if (pairs.isEmpty) throw SubstraitErrors.invalidPlan(at / "map", "an empty map", "at least one entry (use empty_map)")
+        if (pairs.exists(_._1.value == null)) throw SubstraitErrors.invalidPlan(at / "map", "a NULL map key", "non-NULL keys")
+        Literal(ArrayBasedMapData(pairs.map(_._1.value).toArray, pairs.map(_._2.value).toArray),
+          MapType(pairs.head._1.dataType, pairs.head._2.dataType, valueContainsNull = true))
+      case LiteralTypeCase.EMPTY_MAP =>
+        Literal(ArrayBasedMapData(Array.empty[Any], Array.empty[Any]), TypeConverter.convert(
+          io.substrait.proto.Type.newBuilder().setMap(lit.getEmptyMap).build(), at / "empty_map").dataType)
+      case LiteralTypeCase.NULL =>
+        Literal(null, TypeConverter.convert(lit.getNull, at / "null").dataType)
+      case LiteralTypeCase.LITERALTYPE_NOT_SET =>
+        throw SubstraitErrors.missingField(at, "literal_type", "a literal value")
+      case other =>
+        throw SubstraitErrors.unsupported(at, s"literal of kind ${other.name().toLowerCase}",
+          "a literal of a type listed in docs/supported.md")
+    }
+  }
+
+  /** Decimal literals are 16 bytes of little-endian two's complement. */
+  private def decimal(d: SLiteral.Decimal, at: PlanPath): Literal = {
+    val bytes = d.getValue.toByteArray
+    if (bytes.length != 16) {
+      throw SubstraitErrors.invalidPlan(at / "value", s"${bytes.length} bytes", "16 bytes (little-endian two's complement)")
+    }
+    if (d.getPrecision < 1 || d.getPrecision > DecimalType.MAX_PRECISION || d.getScale < 0 || d.getScale > d.getPrecision) {
+      throw SubstraitErrors.invalidPlan(at, s"decimal<${d.getPrecision},${d.getScale}>",
+        s"a precision from 1 to ${DecimalType.MAX_PRECISION} and a scale from 0 to the precision")
+    }
+    val unscaled = new BigInteger(bytes.reverse)
+    val value = new JBigDecimal(unscaled, d.getScale)
+    if (value.precision() > d.getPrecision) {
+      throw SubstraitErrors.invalidPlan(at, s"the value $value", s"a value that fits decimal<${d.getPrecision},${d.getScale}>")
+    }
+    Literal(Decimal(value, d.getPrecision, d.getScale), DecimalType(d.getPrecision, d.getScale))
+  }
+
+  private def toMicros(value: Long, precision: Int, at: PlanPath): Long = {
+    if (precision < 0 || precision > 12) {
+      throw SubstraitErrors.invalidPlan(at / "precision", s"precision $precision", "a precision from 0 to 12")
+    }
+    if (precision <= 6) Math.multiplyExact(value, math.pow(10, 6 - precision).toLong)
+    else {
+      val divisor = math.pow(10, precision - 6).toLong
+      if (value % divisor != 0) {
+        throw SubstraitErrors.unsupported(at, s"a value with precision $precision and nonzero digits below microseconds",
+          "a value Spark can hold exactly (microseconds)")
+      }
+      value / divisor
+    }
+  }
+
+  private def dayToSecondMicros(i: SLiteral.IntervalDayToSecond, at: PlanPath): Long = {
+    val subsecondMicros = i.getPrecisionModeCase match {
+      case SLiteral.IntervalDayToSecond.PrecisionModeCase.PRECISION =>
+        toMicros(i.getSubseconds, i.getPrecision, at)
+      // The deprecated form: subseconds given in microseconds.
+      case SLiteral.IntervalDayToSecond.PrecisionModeCase.MICROSECONDS => i.getMicroseconds.toLong
+      case _ => 0L
+    }
+    val seconds = Math.addExact(Math.multiplyExact(i.getDays.toLong, 86400L), i.getSeconds.toLong)
+    Math.addExact(Math.multiplyExact(seconds, MicrosPerSecond), subsecondMicros)
+  }
+
+  private def checkRange(v: Int, min: Int, max: Int, kind: String, at: PlanPath): Int = {
+    if (v < min || v > max) {
+      throw SubstraitErrors.invalidPlan(at / kind, s"the value $v", s"a value from $min to $max")
+    }
+    v
+  }
+
+  /** Literal rows of a legacy VirtualTable.values struct. */
+  def structFields(s: SLiteral.Struct, at: PlanPath)(implicit compat: ProducerCompat): Seq[CExpression] =
+    s.getFieldsList.asScala.zipWithIndex.map { case (f, i) => convert(f, at.at("fields", i)) }.toSeq
+}

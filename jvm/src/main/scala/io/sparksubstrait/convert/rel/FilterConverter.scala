@@ -1,0 +1,32 @@
+package io.sparksubstrait.convert.rel
+
+import io.substrait.proto.{Expression, FilterRel}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
+import org.apache.spark.sql.types.{BooleanType, NullType}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.ExpressionConverter
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/** FilterRel: keeps the rows whose condition is true (not false, not NULL), as SQL WHERE. */
+object FilterConverter {
+  def convert(rel: FilterRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val child = RelConverter.input(rel.hasInput, rel.getInput, at)
+    if (!rel.hasCondition) throw SubstraitErrors.missingField(at, "condition", "a boolean expression")
+    Filter(condition(rel.getCondition, child.output, at / "condition"), child)
+  }
+
+  /** A boolean condition over `input`, shared with ReadRel's filters. */
+  def condition(e: Expression, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    val c = ExpressionConverter.convert(e, input, at)
+    if (!c.resolved) c
+    else c.dataType match {
+      case BooleanType => c
+      case NullType => Cast(c, BooleanType)
+      case other => throw SubstraitErrors.typeMismatch(at, SparkTypeNames.of(other), "bool")
+    }
+  }
+}

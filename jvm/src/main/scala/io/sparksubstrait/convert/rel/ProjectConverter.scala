@@ -1,0 +1,25 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.ProjectRel
+import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.ExpressionConverter
+import io.sparksubstrait.plan.PlanPath
+
+/** ProjectRel: the input's columns followed by one column per expression. */
+object ProjectConverter {
+  def convert(rel: ProjectRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val child = RelConverter.input(rel.hasInput, rel.getInput, at)
+    val input = child.output
+    val expressions: Seq[NamedExpression] = rel.getExpressionsList.asScala.zipWithIndex.map { case (e, i) =>
+      Alias(ExpressionConverter.convert(e, input, at.at("expressions", i)), s"expr$i")()
+    }.toSeq
+    // DuckDB (docs/producers.md) writes projects meaning "expressions only" without an emit.
+    val keepInput = !(ctx.compat.projectOutputsOnlyExpressions && !rel.getCommon.hasEmit)
+    Project(if (keepInput) input ++ expressions else expressions, child)
+  }
+}

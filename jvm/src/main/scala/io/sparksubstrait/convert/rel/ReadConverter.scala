@@ -1,0 +1,71 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.{NamedStruct, ReadRel}
+import io.substrait.proto.ReadRel.ReadTypeCase
+import org.apache.spark.sql.catalyst.expressions.{Attribute, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
+import org.apache.spark.sql.types.StructType
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.TypeConverter
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * ReadRel: the base relation (named table or virtual table) laid out as `base_schema`,
+ * then `filter` and `best_effort_filter` (both over base_schema fields; applying the
+ * best-effort one fully is always correct), then the `projection` mask.
+ */
+object ReadConverter {
+  def convert(rel: ReadRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (!rel.hasBaseSchema) throw SubstraitErrors.missingField(at, "base_schema", "the schema of the data read")
+    val schema = baseSchema(rel.getBaseSchema, at / "base_schema")
+    val base = rel.getReadTypeCase match {
+      case ReadTypeCase.NAMED_TABLE => NamedTableReader.read(rel.getNamedTable, schema, at / "named_table")
+      case ReadTypeCase.VIRTUAL_TABLE => VirtualTableReader.read(rel.getVirtualTable, schema, at / "virtual_table")
+      case ReadTypeCase.READTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "read_type", "a named or virtual table")
+      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a read of kind ${other.name().toLowerCase}",
+        "a named_table or virtual_table read")
+    }
+    val filters = Seq(
+      Option.when(rel.hasFilter)(rel.getFilter -> (at / "filter")),
+      Option.when(rel.hasBestEffortFilter)(rel.getBestEffortFilter -> (at / "best_effort_filter"))).flatten
+    val filtered = filters.foldLeft(base) { case (plan, (e, fAt)) =>
+      Filter(FilterConverter.condition(e, base.output, fAt), plan)
+    }
+    if (rel.hasProjection) project(filtered, rel.getProjection, at / "projection") else filtered
+  }
+
+  /** base_schema as a Spark schema: names applied to the (nameless) struct's fields, depth first. */
+  def baseSchema(ns: NamedStruct, at: PlanPath)(implicit ctx: ConversionContext): StructType = {
+    val struct = TypeConverter.structOf(ns.getStruct, at / "struct")(ctx.compat)
+    val names = ns.getNamesList.asScala.toSeq
+    NestedNames.apply(struct, names, at / "names") match {
+      case s: StructType => s
+      case other => throw new IllegalStateException(s"renaming a struct gave ${other.simpleString}")
+    }
+  }
+
+  /** The projection mask: top-level struct items, in the order the mask lists them. */
+  private def project(plan: LogicalPlan, mask: io.substrait.proto.Expression.MaskExpression, at: PlanPath): LogicalPlan = {
+    if (!mask.hasSelect) return plan
+    val output = plan.output
+    val items = mask.getSelect.getStructItemsList.asScala.toSeq
+    val selected: Seq[NamedExpression] = items.zipWithIndex.map { case (item, i) =>
+      val itemAt = (at / "select").at("struct_items", i)
+      if (item.hasChild) {
+        throw SubstraitErrors.unsupported(itemAt / "child", "a projection into nested fields", "top-level struct items")
+      }
+      if (item.getField < 0 || item.getField >= output.size) {
+        throw SubstraitErrors.fieldReferenceOutOfRange(itemAt / "field", item.getField, output.size)
+      }
+      output(item.getField)
+    }
+    if (selected.map(_.exprId).distinct.size != selected.size) {
+      throw SubstraitErrors.invalidPlan(at / "select", "a field selected twice", "each field at most once")
+    }
+    if (selected == output) plan else Project(selected, plan)
+  }
+}

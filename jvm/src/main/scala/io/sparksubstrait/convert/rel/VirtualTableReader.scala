@@ -1,0 +1,64 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.ReadRel.VirtualTable
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Cast, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.types.StructType
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.{ExpressionConverter, LiteralConverter}
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * A virtual table: rows given in the plan, as `expressions` (one struct of constant
+ * expressions per row) or the older `values` (one struct literal per row). Evaluated once in the
+ * driver into a LocalRelation.
+ */
+object VirtualTableReader {
+  def read(vt: VirtualTable, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (vt.getExpressionsCount > 0 && vt.getValuesCount > 0) {
+      throw SubstraitErrors.invalidPlan(at, "both expressions and values", "rows in one of the two fields")
+    }
+    val rows: Seq[(Seq[CExpression], PlanPath)] =
+      if (vt.getValuesCount > 0) {
+        vt.getValuesList.asScala.toSeq.zipWithIndex.map { case (s, i) =>
+          val rowAt = at.at("values", i)
+          LiteralConverter.structFields(s, rowAt)(ctx.compat) -> rowAt
+        }
+      } else {
+        vt.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (row, i) =>
+          val rowAt = at.at("expressions", i)
+          row.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, k) =>
+            ExpressionConverter.convert(f, Nil, rowAt.at("fields", k))
+          } -> rowAt
+        }
+      }
+    val attributes = DataTypeUtils.toAttributes(schema)
+    val data: Seq[InternalRow] = rows.map { case (fields, rowAt) =>
+      if (fields.size != schema.size) {
+        throw SubstraitErrors.invalidPlan(rowAt, s"a row of ${fields.size} fields", s"${schema.size} fields, as base_schema")
+      }
+      InternalRow.fromSeq(fields.zip(schema.fields).zipWithIndex.map { case ((e, field), k) =>
+        if (!e.foldable) {
+          throw SubstraitErrors.invalidPlan(rowAt.at("fields", k), "an expression that depends on input", "a constant")
+        }
+        if (!NamedTableReader.compatible(e.dataType, field.dataType) && !Cast.canUpCast(e.dataType, field.dataType)) {
+          throw SubstraitErrors.typeMismatch(rowAt.at("fields", k), SparkTypeNames.of(e.dataType),
+            s"${SparkTypeNames.of(field.dataType)}, the type base_schema gives column ${field.name}")
+        }
+        val value = (if (e.dataType == field.dataType) e else Cast(e, field.dataType)).eval()
+        if (value == null && !field.nullable) {
+          throw SubstraitErrors.invalidPlan(rowAt.at("fields", k), "NULL", s"a value: column ${field.name} is not nullable")
+        }
+        value
+      })
+    }
+    LocalRelation(attributes, data)
+  }
+}

@@ -1,0 +1,88 @@
+package io.sparksubstrait.errors
+
+import org.apache.spark.ErrorClassesJsonReader
+
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * The one error factory: every failure of spark-substrait is raised through here, so that
+ * each has a condition from `error-conditions.json`, names its place in the plan, what was
+ * found and what was expected.
+ */
+object SubstraitErrors {
+  private val reader = new ErrorClassesJsonReader(
+    Seq(getClass.getResource("/io/sparksubstrait/error-conditions.json")))
+
+  /** Conditions meaning "valid plan, not supported"; all others mean "invalid plan". */
+  private val unsupportedConditions = Set(
+    "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
+    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_EXTENSION_NOT_ENABLED")
+
+  private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
+
+  private def raise(
+      condition: String,
+      at: Option[PlanPath],
+      params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException = {
+    val all = (at.map(p => "location" -> p.toString).toSeq ++
+      params.map { case (k, v) => k -> String.valueOf(v) }).toMap
+    val message = s"[$condition] ${reader.getErrorMessage(condition, all)}"
+    val location = at.map(_.toString)
+    if (unsupportedConditions(condition)) {
+      new SubstraitUnsupportedException(condition, all, message, location, cause)
+    } else {
+      new SubstraitInvalidPlanException(condition, all, message, location, cause)
+    }
+  }
+
+  def malformedPlan(format: String, reason: String, cause: Throwable): SubstraitException =
+    raise("SUBSTRAIT_MALFORMED_PLAN", None, "format" -> format, "reason" -> reason)(cause)
+
+  def unknownField(at: PlanPath, field: String): SubstraitException =
+    raise("SUBSTRAIT_UNKNOWN_FIELD", Some(at), "field" -> field)
+
+  def invalidPlan(at: PlanPath, found: String, expected: String): SubstraitException =
+    raise("SUBSTRAIT_INVALID_PLAN", Some(at), "found" -> found, "expected" -> expected)
+
+  def missingField(at: PlanPath, field: String, expected: String): SubstraitException =
+    raise("SUBSTRAIT_MISSING_FIELD", Some(at), "field" -> field, "expected" -> expected)
+
+  def fieldReferenceOutOfRange(at: PlanPath, index: Int, size: Int): SubstraitException =
+    raise("SUBSTRAIT_FIELD_REFERENCE_OUT_OF_RANGE", Some(at),
+      "index" -> index, "maxIndex" -> (size - 1), "size" -> size)
+
+  def undeclaredAnchor(at: PlanPath, kind: String, anchor: Long, declared: Iterable[Long])
+      : SubstraitException =
+    raise("SUBSTRAIT_UNDECLARED_ANCHOR", Some(at), "kind" -> kind, "anchor" -> anchor,
+      "declared" -> (if (declared.isEmpty) "(none)" else declared.toSeq.sorted.mkString(", ")))
+
+  def unknownFunction(at: PlanPath, name: String, extension: String, argTypes: Seq[String])
+      : SubstraitException =
+    raise("SUBSTRAIT_UNKNOWN_FUNCTION", Some(at), "name" -> name, "extension" -> extension,
+      "argTypes" -> argTypes.mkString(", "))
+
+  def unsupported(at: PlanPath, found: String, expected: String): SubstraitException =
+    raise("SUBSTRAIT_UNSUPPORTED_FEATURE", Some(at), "found" -> found, "expected" -> expected)
+
+  def unsupportedOption(at: PlanPath, function: String, option: String,
+      requested: Seq[String], supported: Seq[String]): SubstraitException =
+    raise("SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", Some(at), "name" -> function,
+      "option" -> option, "requested" -> requested.mkString(" or "),
+      "supported" -> supported.mkString(", "))
+
+  def typeMismatch(at: PlanPath, found: String, expected: String): SubstraitException =
+    raise("SUBSTRAIT_TYPE_MISMATCH", Some(at), "found" -> found, "expected" -> expected)
+
+  def tableNotFound(at: PlanPath, table: Seq[String], cause: Throwable): SubstraitException =
+    raise("SUBSTRAIT_TABLE_NOT_FOUND", Some(at), "table" -> table.mkString("."),
+      "reason" -> Option(cause).map(_.getMessage.linesIterator.next()).getOrElse("unknown"))(cause)
+
+  def rootNamesMismatch(at: PlanPath, found: Int, expected: Int): SubstraitException =
+    raise("SUBSTRAIT_ROOT_NAMES_MISMATCH", Some(at), "found" -> found, "expected" -> expected)
+
+  def noSingleRoot(at: PlanPath, roots: Int): SubstraitException =
+    raise("SUBSTRAIT_NO_ROOT", Some(at), "roots" -> roots)
+
+  def extensionNotEnabled(): SubstraitException =
+    raise("SUBSTRAIT_EXTENSION_NOT_ENABLED", None)
+}

@@ -1,0 +1,58 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions.{EvalMode, Expression}
+import org.apache.spark.sql.types.DataType
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * One function invocation, as a catalog entry's builder sees it: converted arguments,
+ * the requested options, and where it is in the plan.
+ */
+final class FunctionCall(
+    val name: String,
+    val args: Seq[Expression],
+    options: Map[String, Seq[String]],
+    val at: PlanPath,
+    val ctx: ConversionContext) {
+
+  private val consumed = scala.collection.mutable.Set.empty[String]
+
+  def argTypes: Seq[DataType] = args.map(_.dataType)
+  def arg(i: Int): Expression = args(i)
+
+  /**
+   * The first preference for option `option` that Spark can honour (`supported` maps
+   * Substrait values to ours), None when the plan leaves the option open, or the error
+   * naming what was requested and what could be.
+   */
+  def option[T](option: String, supported: Map[String, T]): Option[T] = {
+    consumed += option
+    options.get(option).map { preferences =>
+      preferences.iterator.map(p => supported.get(p.toUpperCase)).collectFirst { case Some(v) => v }
+        .getOrElse(throw SubstraitErrors.unsupportedOption(at, name, option, preferences, supported.keys.toSeq.sorted))
+    }
+  }
+
+  /** Overflow behaviour: ERROR is Spark's ANSI mode, SILENT its legacy mode. */
+  def overflowMode: EvalMode.Value =
+    option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY)).getOrElse(ctx.defaultEvalMode)
+
+  /** IEEE round-to-nearest-even is what the JVM does for floating point. */
+  def acceptIeeeRounding(): Unit = option("rounding", Map("TIE_TO_EVEN" -> ()))
+
+  /** Every option the plan gave must have been looked at by the builder: none is ignored. */
+  def checkAllOptionsConsumed(): Unit = options.keys.find(!consumed(_)).foreach { o =>
+    throw SubstraitErrors.unsupportedOption(at, name, o, options(o), Nil)
+  }
+
+  def expectArity(n: Int): Unit = if (args.size != n) wrongArguments(s"$n argument(s)")
+  def expectAtLeast(n: Int): Unit = if (args.size < n) wrongArguments(s"at least $n argument(s)")
+
+  def wrongArguments(expected: String): Nothing =
+    throw SubstraitErrors.unknownFunction(at, s"$name (expected $expected)", "the catalog",
+      args.map(a => SparkTypeNames.of(a.dataType)))
+}

@@ -1,0 +1,239 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Count, Max, Min}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types._
+
+/**
+ * The one declarative table of function mappings: Substrait (extension, name) to Catalyst.
+ * To add a function, add one line here and a row test (docs/adding-functions.md).
+ *
+ * Each builder receives the converted arguments and returns the Catalyst expression with
+ * the function's Substrait semantics, including NULL handling; it reads every option it
+ * supports through [[FunctionCall.option]], and any option left unread is an error.
+ */
+object FunctionCatalog {
+  final case class ScalarEntry(name: String, extensions: Set[String], build: FunctionCall => Expression)
+  final case class AggregateEntry(name: String, extensions: Set[String], build: FunctionCall => AggregateFunction)
+
+  private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)
+  private val Arithmetic = Set("functions_arithmetic", "functions_arithmetic_decimal")
+  private val Comparison = Set("functions_comparison", "functions_datetime")
+  private val Boolean = Set("functions_boolean")
+  private val Aggregates = Set("functions_arithmetic", "functions_arithmetic_decimal",
+    "functions_aggregate_generic", "functions_aggregate_decimal_output")
+
+  // ---- scalar table -------------------------------------------------------------------
+  private val scalarEntries: Seq[ScalarEntry] = Seq(
+    arithmetic("add", SparkShim.add),
+    arithmetic("subtract", SparkShim.subtract),
+    arithmetic("multiply", SparkShim.multiply),
+    ScalarEntry("divide", Arithmetic, divide),
+    ScalarEntry("modulus", Arithmetic, modulus),
+    ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) => UnaryMinus(x, mode == EvalMode.ANSI) }),
+    ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) => Abs(x, mode == EvalMode.ANSI) }),
+    ScalarEntry("sign", Arithmetic, c => { c.expectArity(1); sameTypeAs(c.arg(0), Signum(c.arg(0))) }),
+    floating("sqrt", Sqrt), floating("exp", Exp),
+    floating("sin", Sin), floating("cos", Cos), floating("tan", Tan),
+    floating("sinh", Sinh), floating("cosh", Cosh), floating("tanh", Tanh),
+    floating("asin", Asin), floating("acos", Acos), floating("atan", Atan),
+    floating("asinh", Asinh), floating("acosh", Acosh), floating("atanh", Atanh),
+    floating("radians", ToRadians), floating("degrees", ToDegrees),
+    ScalarEntry("atan2", Arithmetic, c => floatingBinary(c)(Atan2(_, _))),
+    ScalarEntry("power", Arithmetic, c => floatingBinary(c)(Pow(_, _))),
+
+    comparison("equal")(EqualTo(_, _)),
+    comparison("not_equal")((l, r) => Not(EqualTo(l, r))),
+    comparison("lt")(LessThan(_, _)),
+    comparison("gt")(GreaterThan(_, _)),
+    comparison("lte")(LessThanOrEqual(_, _)),
+    comparison("gte")(GreaterThanOrEqual(_, _)),
+    comparison("is_not_distinct_from")(EqualNullSafe(_, _)),
+    comparison("is_distinct_from")((l, r) => Not(EqualNullSafe(l, r))),
+    ScalarEntry("between", Comparison, c => {
+      c.expectArity(3)
+      val Seq(x, lo, hi) = unifyOrFail(c, c.args)
+      And(GreaterThanOrEqual(x, lo), LessThanOrEqual(x, hi))
+    }),
+    predicate("is_null")(IsNull(_)),
+    predicate("is_not_null")(IsNotNull(_)),
+    predicate("is_true")(x => EqualNullSafe(x, Literal.TrueLiteral)),
+    predicate("is_not_true")(x => Not(EqualNullSafe(x, Literal.TrueLiteral))),
+    predicate("is_false")(x => EqualNullSafe(x, Literal.FalseLiteral)),
+    predicate("is_not_false")(x => Not(EqualNullSafe(x, Literal.FalseLiteral))),
+    // Spark's isnan(NULL) is false; Substrait's is NULL.
+    predicate("is_nan")(x => nullIfNull(x, IsNaN(x))),
+    predicate("is_infinite")(x => infinite(x)),
+    predicate("is_finite")(x => Not(Or(nullIfNull(x, IsNaN(x)), infinite(x)))),
+    ScalarEntry("nullif", Comparison, c => {
+      c.expectArity(2)
+      val Seq(l, r) = unifyOrFail(c, c.args)
+      If(EqualTo(l, r), Literal(null, l.dataType), l)
+    }),
+    ScalarEntry("coalesce", Comparison, c => { c.expectAtLeast(1); Coalesce(unifyOrFail(c, c.args)) }),
+    // Spark's least/greatest skip NULLs; Substrait's plain forms return NULL if any is NULL.
+    ScalarEntry("least", Comparison, c => { c.expectAtLeast(1); val a = unifyOrFail(c, c.args); nullIfAnyNull(a, Least(a)) }),
+    ScalarEntry("greatest", Comparison, c => { c.expectAtLeast(1); val a = unifyOrFail(c, c.args); nullIfAnyNull(a, Greatest(a)) }),
+    ScalarEntry("least_skip_null", Comparison, c => { c.expectAtLeast(1); Least(unifyOrFail(c, c.args)) }),
+    ScalarEntry("greatest_skip_null", Comparison, c => { c.expectAtLeast(1); Greatest(unifyOrFail(c, c.args)) }),
+
+    // Kleene logic, as Spark's And/Or; variadic, with the empty forms of the spec.
+    ScalarEntry("and", Boolean, c => booleanArgs(c).reduceOption(And(_, _)).getOrElse(Literal.TrueLiteral)),
+    ScalarEntry("or", Boolean, c => booleanArgs(c).reduceOption(Or(_, _)).getOrElse(Literal.FalseLiteral)),
+    ScalarEntry("not", Boolean, c => { c.expectArity(1); Not(booleanArgs(c).head) }),
+    ScalarEntry("xor", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(Or(a, b), Not(And(a, b))) }),
+    ScalarEntry("and_not", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(a, Not(b)) })
+  )
+
+  // ---- aggregate table ----------------------------------------------------------------
+  private val aggregateEntries: Seq[AggregateEntry] = Seq(
+    AggregateEntry("sum", Aggregates, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) }),
+    AggregateEntry("avg", Aggregates, c => { c.expectArity(1); numericArg(c); SparkShim.average(c.arg(0), c.overflowMode) }),
+    AggregateEntry("min", Aggregates, c => { c.expectArity(1); Min(c.arg(0)) }),
+    AggregateEntry("max", Aggregates, c => { c.expectArity(1); Max(c.arg(0)) }),
+    // count() with no argument is COUNT(*). Spark's count cannot overflow a long.
+    AggregateEntry("count", Aggregates, c => {
+      c.option("overflow", Map("ERROR" -> (), "SILENT" -> ()))
+      if (c.args.isEmpty) Count(Literal(1)) else { c.expectArity(1); Count(c.args) }
+    })
+  )
+
+  private val scalarByName = scalarEntries.groupBy(_.name)
+  private val aggregateByName = aggregateEntries.groupBy(_.name)
+
+  /** The entry for a declared function, by extension and base name (aliases applied). */
+  def scalar(fn: DeclaredFunction): Option[ScalarEntry] = lookup(scalarByName, fn)(_.extensions)
+  def aggregate(fn: DeclaredFunction): Option[AggregateEntry] = lookup(aggregateByName, fn)(_.extensions)
+
+  def scalarNames: Seq[(String, Set[String])] = scalarEntries.map(e => e.name -> e.extensions)
+  def aggregateNames: Seq[(String, Set[String])] = aggregateEntries.map(e => e.name -> e.extensions)
+
+  private def lookup[E](table: Map[String, Seq[E]], fn: DeclaredFunction)(exts: E => Set[String]): Option[E] = {
+    val name = FunctionAliases.canonicalName(fn.baseName)
+    val candidates = table.getOrElse(name, Nil)
+    fn.extension match {
+      // A plan that names no standard extension (DataFusion, DuckDB's folder URI) is
+      // resolved by name over the standard extensions.
+      case None => candidates.headOption
+      case Some(ext) => candidates.find(e => exts(e).contains(ext))
+    }
+  }
+
+  // ---- builders -----------------------------------------------------------------------
+  private type Binary = (Expression, Expression, EvalMode.Value, org.apache.spark.sql.internal.SQLConf) => Expression
+
+  /** add / subtract / multiply: numbers (functions_arithmetic*), or a date-time and an interval (functions_datetime). */
+  private def arithmetic(name: String, f: Binary): ScalarEntry = ScalarEntry(name, Arithmetic + "functions_datetime", c => {
+    c.expectArity(2)
+    (c.arg(0).dataType, c.arg(1).dataType) match {
+      case (DateType | TimestampType | TimestampNTZType, _: YearMonthIntervalType | _: DayTimeIntervalType) if name != "multiply" => DatetimeArithmetic.shift(c, negate = name == "subtract")
+      case _ =>
+        c.acceptIeeeRounding()
+        val Seq(l, r) = numericArgs(c)
+        f(l, r, c.overflowMode, c.ctx.conf)
+    }
+  })
+
+  private def divide(c: FunctionCall): Expression = {
+    c.expectArity(2)
+    c.acceptIeeeRounding()
+    val Seq(l, r) = numericArgs(c)
+    val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
+    val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
+    val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
+    val mode = singleMode(c, Seq(byZero, domain, overflow).flatten)
+    l.dataType match {
+      // Substrait integer division truncates and keeps the argument type.
+      case t if Integral(t) => Cast(SparkShim.integralDivide(l, r, mode, c.ctx.conf), t, None, mode)
+      case _ => SparkShim.divide(l, r, mode, c.ctx.conf)
+    }
+  }
+
+  private def modulus(c: FunctionCall): Expression = {
+    c.expectArity(2)
+    val Seq(l, r) = numericArgs(c)
+    val floor = c.option("division_type", Map("TRUNCATE" -> false, "FLOOR" -> true)).getOrElse(false)
+    val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
+    val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
+    val mode = singleMode(c, Seq(domain, overflow).flatten)
+    // pmod has the sign of the divisor, which is floor division's remainder.
+    if (floor) SparkShim.pmod(l, r, mode, c.ctx.conf) else SparkShim.remainder(l, r, mode, c.ctx.conf)
+  }
+
+  private def singleMode(c: FunctionCall, modes: Seq[EvalMode.Value]): EvalMode.Value = modes.distinct match {
+    case Seq() => c.ctx.defaultEvalMode
+    case Seq(one) => one
+    case _ => throw io.sparksubstrait.errors.SubstraitErrors.unsupportedOption(c.at, c.name,
+      "on_division_by_zero/on_domain_error/overflow", Seq("a mix of NULL and ERROR"), Seq("all NULL", "all ERROR"))
+  }
+
+  private def unaryNumeric(c: FunctionCall)(f: (Expression, EvalMode.Value) => Expression): Expression = {
+    c.expectArity(1)
+    numericArg(c)
+    f(c.arg(0), c.overflowMode)
+  }
+
+  /** Functions Spark computes in double; the result keeps the argument's float width. */
+  private def floating(name: String, f: Expression => Expression): ScalarEntry = ScalarEntry(name, Arithmetic, c => {
+    c.expectArity(1)
+    c.acceptIeeeRounding()
+    c.option("on_domain_error", Map("NAN" -> ()))
+    val x = c.arg(0)
+    if (!NumericCoercion.isNumeric(x.dataType) && x.dataType != NullType) {
+      c.wrongArguments("a numeric argument")
+    }
+    resultFloat(x.dataType, f(asDouble(x)))
+  })
+
+  private def floatingBinary(c: FunctionCall)(f: (Expression, Expression) => Expression): Expression = {
+    c.expectArity(2)
+    c.acceptIeeeRounding()
+    c.option("on_domain_error", Map("NAN" -> ()))
+    c.option("overflow", Map("SILENT" -> ()))
+    val Seq(l, r) = numericArgs(c)
+    if (Integral(l.dataType) || l.dataType.isInstanceOf[DecimalType]) {
+      // Spark computes these in double; an integral or decimal result would be rounded.
+      c.wrongArguments("fp32 or fp64 arguments")
+    }
+    resultFloat(l.dataType, f(asDouble(l), asDouble(r)))
+  }
+
+  private def asDouble(e: Expression): Expression = if (e.dataType == DoubleType) e else Cast(e, DoubleType)
+  private def resultFloat(argType: DataType, e: Expression): Expression = if (argType == FloatType) Cast(e, FloatType) else e
+  private def sameTypeAs(arg: Expression, e: Expression): Expression = if (e.dataType == arg.dataType) e else Cast(e, arg.dataType)
+
+  private def comparison(name: String)(f: (Expression, Expression) => Expression): ScalarEntry =
+    ScalarEntry(name, Comparison, c => {
+      c.expectArity(2)
+      val Seq(l, r) = unifyOrFail(c, c.args)
+      f(l, r)
+    })
+
+  private def predicate(name: String)(f: Expression => Expression): ScalarEntry =
+    ScalarEntry(name, Comparison, c => { c.expectArity(1); f(c.arg(0)) })
+
+  private def infinite(x: Expression): Expression = x.dataType match {
+    case FloatType => Or(EqualTo(x, Literal(Float.PositiveInfinity)), EqualTo(x, Literal(Float.NegativeInfinity)))
+    case _ => Or(EqualTo(x, Literal(Double.PositiveInfinity)), EqualTo(x, Literal(Double.NegativeInfinity)))
+  }
+
+  private def nullIfNull(x: Expression, e: Expression): Expression = If(IsNull(x), Literal(null, BooleanType), e)
+  private def nullIfAnyNull(args: Seq[Expression], e: Expression): Expression =
+    If(args.map(a => IsNull(a): Expression).reduce(Or(_, _)), Literal(null, e.dataType), e)
+
+  private def numericArgs(c: FunctionCall): Seq[Expression] = {
+    if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType)) c.wrongArguments("numeric arguments")
+    unifyOrFail(c, c.args)
+  }
+  private def numericArg(c: FunctionCall): Unit =
+    if (!NumericCoercion.isNumeric(c.arg(0).dataType) && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")
+
+  private def booleanArgs(c: FunctionCall): Seq[Expression] = {
+    if (!c.args.forall(a => a.dataType == BooleanType || a.dataType == NullType)) c.wrongArguments("boolean arguments")
+    c.args.map(a => if (a.dataType == NullType) Cast(a, BooleanType) else a)
+  }
+
+  private def unifyOrFail(c: FunctionCall, args: Seq[Expression]): Seq[Expression] =
+    NumericCoercion.unify(args).getOrElse(c.wrongArguments("arguments of one type"))
+}

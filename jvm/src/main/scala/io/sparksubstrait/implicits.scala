@@ -1,0 +1,14 @@
+package io.sparksubstrait
+
+import org.apache.spark.sql.{DataFrame, DataFrameReader}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+
+/** `import io.sparksubstrait.implicits._` adds `spark.read.substrait(...)`. */
+object implicits {
+  implicit class SubstraitDataFrameReader(private val reader: DataFrameReader) extends AnyVal {
+    /** A binary-encoded `substrait.Plan`. */
+    def substrait(plan: Array[Byte]): DataFrame = SubstraitPlans.read(SparkShim.sessionOf(reader), plan)
+    /** A `substrait.Plan` in protobuf's JSON encoding. */
+    def substrait(json: String): DataFrame = SubstraitPlans.readJson(SparkShim.sessionOf(reader), json)
+  }
+}

@@ -1,0 +1,56 @@
+package org.apache.spark.sql.sparksubstrait
+
+import org.apache.spark.sql.{DataFrame, DataFrameReader, SparkSession}
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Average, Sum}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.classic
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * Every call whose shape differs between Spark versions, in one place, so that builds for
+ * other Spark versions replace only this file. It lives in Spark's package to reach
+ * `private[sql]` members (the way Delta Lake and others do).
+ */
+object SparkShim {
+  def classicSession(session: SparkSession): classic.SparkSession = session match {
+    case c: classic.SparkSession => c
+    case other => throw new IllegalArgumentException(
+      s"spark-substrait needs a classic (non-Connect) SparkSession here, got ${other.getClass.getName}")
+  }
+
+  def sessionOf(reader: DataFrameReader): SparkSession = reader match {
+    case c: classic.DataFrameReader =>
+      val f = classOf[classic.DataFrameReader].getDeclaredField("sparkSession")
+      f.setAccessible(true)
+      f.get(c).asInstanceOf[SparkSession]
+    case _ => SparkSession.active
+  }
+
+  /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
+  def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame =
+    classic.Dataset.ofRows(classicSession(session), plan)
+
+  /** The analyzed plan of a plan, e.g. a table lookup. */
+  def analyze(session: SparkSession, plan: LogicalPlan): LogicalPlan =
+    ofRows(session, plan).queryExecution.analyzed
+
+  def sqlConf(session: SparkSession): SQLConf = classicSession(session).sessionState.conf
+
+  def resolutionRuleNames(session: SparkSession): Seq[String] =
+    classicSession(session).sessionState.analyzer.extendedResolutionRules.map(_.getClass.getName)
+
+  private def ctx(mode: EvalMode.Value, conf: SQLConf): NumericEvalContext =
+    NumericEvalContext(mode, conf.decimalOperationsAllowPrecisionLoss)
+
+  def add(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Add(l, r, ctx(mode, conf))
+  def subtract(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Subtract(l, r, ctx(mode, conf))
+  def multiply(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Multiply(l, r, ctx(mode, conf))
+  def divide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Divide(l, r, ctx(mode, conf))
+  def integralDivide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
+    IntegralDivide(l, r, ctx(mode, conf))
+  def remainder(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Remainder(l, r, ctx(mode, conf))
+  def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, ctx(mode, conf))
+  def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, ctx(mode, conf))
+  def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+}

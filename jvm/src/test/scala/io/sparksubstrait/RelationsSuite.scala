@@ -1,0 +1,186 @@
+package io.sparksubstrait
+
+import io.substrait.proto.SortField.SortDirection._
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+class RelationsSuite extends SparkSuite with SubstraitAssertions {
+  private val people = schema("id" -> i32(), "name" -> string(), "score" -> fp64(), "grp" -> string())
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("""CREATE OR REPLACE TEMP VIEW people AS SELECT * FROM VALUES
+      (1, 'ann', 3.5D, 'a'), (2, 'bob', CAST(NULL AS DOUBLE), 'b'), (3, NULL, 1.0D, 'a'), (3, NULL, 1.0D, 'a'),
+      (4, 'dan', -2.0D, NULL), (NULL, 'eve', 0.0D, 'b') AS t(id, name, score, grp)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW empty_people AS SELECT * FROM people WHERE false")
+    spark.sql("CREATE TABLE default.items (item_id BIGINT, Label STRING, price DECIMAL(10,2)) USING parquet")
+    spark.sql("INSERT INTO default.items VALUES (10, 'pen', 1.50), (11, NULL, 2.25), (12, 'cup', NULL), (12, 'cup', NULL)")
+  }
+
+  test("named table: a temp view, all columns") {
+    assertSameRows(run(new PlanBuilder().plan(readNamed(people, "people"), "id", "name", "score", "grp")),
+      spark.sql("SELECT * FROM people"))
+  }
+
+  test("named table: multi-part name, case-insensitive names, columns subset and reordered by base_schema") {
+    val s = schema("PRICE" -> decimal(10, 2), "item_ID" -> i64())
+    val df = run(new PlanBuilder().plan(readNamed(s, "SPARK_CATALOG", "Default", "ITEMS"), "p", "i"))
+    assertSameRows(df, spark.sql("SELECT price AS p, item_id AS i FROM spark_catalog.default.items"))
+    assert(df.columns.toSeq == Seq("p", "i"))
+  }
+
+  test("named table: base_schema type, column and table mismatches are errors") {
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.read.named_table.base_schema.names[0]") {
+      run(b.plan(readNamed(schema("item_id" -> i32()), "items"), "x"))
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.named_table.base_schema.names[1]") {
+      run(b.plan(readNamed(schema("item_id" -> i64(), "nope" -> string()), "items"), "x", "y"))
+    }
+    assertPlanError("SUBSTRAIT_TABLE_NOT_FOUND", "relations[0].root.input.read.named_table.names") {
+      run(b.plan(readNamed(schema("a" -> i64()), "no_such_table"), "a"))
+    }
+  }
+
+  test("virtual table: expressions form, values form, NULLs, duplicates, empty") {
+    val s = schema("a" -> i32(), "b" -> string())
+    val rows = Seq(Seq(litI32(1), litString("x")), Seq(litNull(i32()), litString("x")), Seq(litI32(1), litString("x")))
+    val expected = Seq(Row(1, "x"), Row(null, "x"), Row(1, "x"))
+    assertRows(run(new PlanBuilder().plan(readVirtual(s, rows), "a", "b")), expected)
+    assertRows(run(new PlanBuilder().plan(readVirtualLegacy(s, rows), "a", "b")), expected)
+    assertRows(run(new PlanBuilder().plan(readVirtual(s, Nil), "a", "b")), Nil)
+  }
+
+  test("virtual table: a NULL in a required column and a short row are errors") {
+    val s = schema("a" -> i32(nullable = false))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.virtual_table.expressions[0].fields[0]") {
+      run(new PlanBuilder().plan(readVirtual(s, Seq(Seq(litNull(i32())))), "a"))
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.virtual_table.expressions[1]") {
+      run(new PlanBuilder().plan(readVirtual(s, Seq(Seq(litI32(1)), Nil)), "a"))
+    }
+  }
+
+  test("filter keeps rows whose condition is true, not NULL; read filter and projection") {
+    val b = new PlanBuilder()
+    val gt = b.fn("functions_comparison", "gt:fp64_fp64")
+    assertSameRows(run(b.plan(filter(readNamed(people, "people"), b.call(gt, field(2), litFp64(0.5))), "id", "name", "score", "grp")),
+      spark.sql("SELECT * FROM people WHERE score > 0.5"))
+    // ReadRel.filter refers to base_schema fields; the projection then keeps name, id.
+    val read = readNamed(people, "people").toBuilder
+    read.getReadBuilder.setFilter(b.call(gt, field(2), litFp64(0.5)))
+      .setProjection(io.substrait.proto.Expression.MaskExpression.newBuilder().setSelect(
+        io.substrait.proto.Expression.MaskExpression.StructSelect.newBuilder()
+          .addStructItems(io.substrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(1))
+          .addStructItems(io.substrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(0))))
+    assertSameRows(run(b.plan(read.build(), "n", "i")), spark.sql("SELECT name, id FROM people WHERE score > 0.5"))
+  }
+
+  test("project appends expressions to the input columns") {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val df = run(b.plan(project(readNamed(people, "people"), b.call(add, field(0), litI32(10))), "id", "name", "score", "grp", "id10"))
+    assertSameRows(df, spark.sql("SELECT *, id + 10 FROM people"))
+  }
+
+  test("fetch: offset and count, in the expression and the legacy int64 forms, -1 for all") {
+    val sorted = sort(readNamed(people, "people"), field(0) -> SORT_DIRECTION_ASC_NULLS_FIRST, field(1) -> SORT_DIRECTION_ASC_NULLS_FIRST)
+    val names = Seq("id", "name", "score", "grp")
+    def sql(tail: String) = spark.sql(s"SELECT * FROM people ORDER BY id ASC NULLS FIRST, name ASC NULLS FIRST $tail")
+    for ((offset, count, tail) <- Seq((1L, 2L, "LIMIT 2 OFFSET 1"), (0L, 3L, "LIMIT 3"), (2L, -1L, "OFFSET 2"),
+      (0L, 0L, "LIMIT 0"), (10L, 5L, "LIMIT 5 OFFSET 10"), (0L, -1L, ""))) {
+      assertSameRows(run(new PlanBuilder().plan(fetch(sorted, offset, count), names: _*)), sql(tail), ordered = true)
+      assertSameRows(run(new PlanBuilder().plan(fetchLegacy(sorted, offset, count), names: _*)), sql(tail), ordered = true)
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.fetch.count") {
+      run(new PlanBuilder().plan(fetch(sorted, 0, -2), names: _*))
+    }
+  }
+
+  test("sort: all four direction and null orderings") {
+    for ((dir, sql) <- Seq(SORT_DIRECTION_ASC_NULLS_FIRST -> "ASC NULLS FIRST", SORT_DIRECTION_ASC_NULLS_LAST -> "ASC NULLS LAST",
+      SORT_DIRECTION_DESC_NULLS_FIRST -> "DESC NULLS FIRST", SORT_DIRECTION_DESC_NULLS_LAST -> "DESC NULLS LAST")) {
+      val plan = new PlanBuilder().plan(emit(sort(readNamed(people, "people"), field(2) -> dir, field(0) -> dir), 2, 0), "score", "id")
+      assertSameRows(run(plan), spark.sql(s"SELECT score, id FROM people ORDER BY score $sql, id $sql"), ordered = true)
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.sort.sorts[0].direction") {
+      run(new PlanBuilder().plan(sort(readNamed(people, "people"), field(0) -> SORT_DIRECTION_CLUSTERED), "id", "name", "score", "grp"))
+    }
+  }
+
+  test("emit: direct and remapped (reordered, repeated) on every relation kind") {
+    val b = new PlanBuilder()
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val base = readNamed(people, "people")
+    val cases = Seq(
+      emit(base, 3, 0, 0) -> "SELECT grp, id, id FROM people",
+      emit(filter(base, b.call(gt, field(0), litI32(1))), 1, 0) -> "SELECT name, id FROM people WHERE id > 1",
+      emit(project(base, b.call(gt, field(0), litI32(1))), 4, 1) -> "SELECT id > 1, name FROM people",
+      emit(fetch(sort(base, field(0) -> SORT_DIRECTION_DESC_NULLS_LAST), 0, 2), 0) -> "SELECT id FROM people ORDER BY id DESC NULLS LAST LIMIT 2",
+      emit(sort(base, field(1) -> SORT_DIRECTION_ASC_NULLS_LAST), 1, 1, 2) -> "SELECT name, name, score FROM people ORDER BY name ASC NULLS LAST",
+      emit(aggregate(base, Seq(field(3)), Seq(b.measure(count, Seq(field(0))))), 1, 0) -> "SELECT count(id), grp FROM people GROUP BY grp")
+    cases.foreach { case (rel, sql) =>
+      val expected = spark.sql(sql)
+      assertSameRows(run(b.plan(rel, expected.columns.indices.map(i => s"c$i"): _*)), expected)
+    }
+    assertPlanError("SUBSTRAIT_FIELD_REFERENCE_OUT_OF_RANGE", "relations[0].root.input.read.common.emit.output_mapping[1]") {
+      run(b.plan(emit(base, 0, 4), "a", "b"))
+    }
+  }
+
+  test("aggregate: global, grouped, grouping without measures, DISTINCT, measure filter, empty input") {
+    val b = new PlanBuilder()
+    val sum = b.fn("functions_arithmetic", "sum:fp64")
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val countStar = b.fn("functions_aggregate_generic", "count")
+    val gt = b.fn("functions_comparison", "gt:fp64_fp64")
+    val base = readNamed(people, "people")
+    val measures = Seq(b.measure(sum, Seq(field(2))), b.measure(count, Seq(field(1)), distinct = true),
+      b.measure(countStar, Nil), b.measure(count, Seq(field(0)), filter = Some(b.call(gt, field(2), litFp64(0.5)))))
+    val sqlMeasures = "sum(score), count(DISTINCT name), count(*), count(id) FILTER (WHERE score > 0.5)"
+    assertSameRows(run(b.plan(aggregate(base, Nil, measures), "a", "b", "c", "d")), spark.sql(s"SELECT $sqlMeasures FROM people"))
+    assertSameRows(run(b.plan(aggregate(base, Seq(field(3)), measures), "g", "a", "b", "c", "d")),
+      spark.sql(s"SELECT grp, $sqlMeasures FROM people GROUP BY grp"))
+    assertSameRows(run(b.plan(aggregate(base, Seq(field(3), field(1)), Nil), "g", "n")),
+      spark.sql("SELECT DISTINCT grp, name FROM people"))
+    // Empty input: a global aggregate still gives one row; a grouped one none.
+    val empty = readNamed(people, "empty_people")
+    assertSameRows(run(b.plan(aggregate(empty, Nil, measures), "a", "b", "c", "d")), spark.sql(s"SELECT $sqlMeasures FROM empty_people"))
+    assertRows(run(b.plan(aggregate(empty, Seq(field(3)), measures), "g", "a", "b", "c", "d")), Nil)
+  }
+
+  test("aggregate: the legacy grouping_expressions form; disagreeing forms and grouping sets are errors") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val base = readNamed(people, "people")
+    val legacy = base.toBuilder.clear().setAggregate(io.substrait.proto.AggregateRel.newBuilder().setInput(base)
+      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder().addGroupingExpressions(field(3)))
+      .addMeasures(b.measure(count, Seq(field(0))))).build()
+    assertSameRows(run(b.plan(legacy, "g", "c")), spark.sql("SELECT grp, count(id) FROM people GROUP BY grp"))
+    val both = aggregate(base, Seq(field(3)), Seq(b.measure(count, Seq(field(0))))).toBuilder
+    both.getAggregateBuilder.getGroupingsBuilder(0).addGroupingExpressions(field(1))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.aggregate.groupings[0]") { run(b.plan(both.build(), "g", "c")) }
+    val sets = aggregate(base, Seq(field(3)), Nil).toBuilder
+    sets.getAggregateBuilder.addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder())
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.groupings[1]") { run(b.plan(sets.build(), "g")) }
+  }
+
+  test("root names: top-level and nested struct fields depth first; a wrong count is an error") {
+    val b = new PlanBuilder()
+    val s = schema("a" -> i32(), "s" -> struct(i32(), string()), "x" -> i32(), "y" -> string())
+    val rows = Seq(Seq(litI32(1), io.substrait.proto.Expression.newBuilder().setLiteral(
+      io.substrait.proto.Expression.Literal.newBuilder().setStruct(io.substrait.proto.Expression.Literal.Struct.newBuilder()
+        .addFields(litI32(2).getLiteral).addFields(litString("z").getLiteral))).build()))
+    val nested = schema("a" -> i32(), "s" -> struct(i32(), string())).toBuilder.clearNames()
+      .addAllNames(java.util.Arrays.asList("a", "s", "s1", "s2")).build()
+    val vt = readVirtual(nested, rows)
+    val df = run(b.plan(vt, "first", "inner", "x", "y"))
+    assert(df.schema.simpleString == "struct<first:int,inner:struct<x:int,y:string>>")
+    assertRows(df.selectExpr("first", "inner.x", "inner.y"), Seq(Row(1, 2, "z")))
+    assertPlanError("SUBSTRAIT_ROOT_NAMES_MISMATCH", "relations[0].root.names") { run(b.plan(vt, "first", "inner")) }
+    assert(s.getNamesCount == 4)
+  }
+}

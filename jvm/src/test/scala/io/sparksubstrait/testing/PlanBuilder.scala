@@ -1,0 +1,184 @@
+package io.sparksubstrait.testing
+
+import scala.collection.mutable
+import scala.jdk.CollectionConverters._
+
+import com.google.protobuf.ByteString
+import io.substrait.proto._
+import io.substrait.proto.Expression.{FieldReference, Literal, ReferenceSegment}
+
+/**
+ * A small DSL to write Substrait plans by hand in tests. Each instance collects the
+ * function declarations of one plan.
+ */
+class PlanBuilder(producer: String = "spark-substrait-tests") {
+  private val urns = mutable.LinkedHashMap.empty[String, Int]
+  private val functions = mutable.LinkedHashMap.empty[(String, String), Int]
+
+  /** Declares (once) a function of a standard extension and returns its anchor. */
+  def fn(extension: String, compoundName: String): Int = {
+    val urn = if (extension.startsWith("extension:")) extension else s"extension:io.substrait:$extension"
+    urns.getOrElseUpdate(urn, urns.size + 1)
+    functions.getOrElseUpdate((urn, compoundName), functions.size + 1)
+  }
+
+  def plan(root: Rel, names: String*): Plan = {
+    val b = Plan.newBuilder()
+      .setVersion(Version.newBuilder().setMinorNumber(87).setProducer(producer))
+    urns.foreach { case (urn, a) => b.addExtensionUrns(SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(a)) }
+    functions.foreach { case ((urn, name), a) =>
+      b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
+        SimpleExtensionDeclaration.ExtensionFunction.newBuilder()
+          .setExtensionUrnReference(urns(urn)).setFunctionAnchor(a).setName(name)))
+    }
+    b.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(root).addAllNames(names.asJava)))
+    b.build()
+  }
+
+  def call(anchor: Int, args: Expression*): Expression = callWith(anchor, Nil, None, args: _*)
+
+  def callWith(anchor: Int, options: Seq[(String, Seq[String])], output: Option[Type], args: Expression*): Expression = {
+    val f = Expression.ScalarFunction.newBuilder().setFunctionReference(anchor)
+    args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
+    options.foreach { case (n, prefs) => f.addOptions(FunctionOption.newBuilder().setName(n).addAllPreference(prefs.asJava)) }
+    output.foreach(f.setOutputType)
+    Expression.newBuilder().setScalarFunction(f).build()
+  }
+
+  def measure(anchor: Int, args: Seq[Expression], distinct: Boolean = false, filter: Option[Expression] = None,
+      output: Option[Type] = None): AggregateRel.Measure = {
+    val f = AggregateFunction.newBuilder().setFunctionReference(anchor)
+      .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
+      .setInvocation(if (distinct) AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
+        else AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL)
+    args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
+    output.foreach(f.setOutputType)
+    val m = AggregateRel.Measure.newBuilder().setMeasure(f)
+    filter.foreach(m.setFilter)
+    m.build()
+  }
+}
+
+/** Stateless helpers: types, literals, references and relations. */
+object PlanBuilder {
+  private val N = Type.Nullability.NULLABILITY_NULLABLE
+  private val R = Type.Nullability.NULLABILITY_REQUIRED
+  private def n(nullable: Boolean) = if (nullable) N else R
+
+  def bool(nullable: Boolean = true): Type = Type.newBuilder().setBool(Type.Boolean.newBuilder().setNullability(n(nullable))).build()
+  def i8(nullable: Boolean = true): Type = Type.newBuilder().setI8(Type.I8.newBuilder().setNullability(n(nullable))).build()
+  def i16(nullable: Boolean = true): Type = Type.newBuilder().setI16(Type.I16.newBuilder().setNullability(n(nullable))).build()
+  def i32(nullable: Boolean = true): Type = Type.newBuilder().setI32(Type.I32.newBuilder().setNullability(n(nullable))).build()
+  def i64(nullable: Boolean = true): Type = Type.newBuilder().setI64(Type.I64.newBuilder().setNullability(n(nullable))).build()
+  def fp32(nullable: Boolean = true): Type = Type.newBuilder().setFp32(Type.FP32.newBuilder().setNullability(n(nullable))).build()
+  def fp64(nullable: Boolean = true): Type = Type.newBuilder().setFp64(Type.FP64.newBuilder().setNullability(n(nullable))).build()
+  def string(nullable: Boolean = true): Type = Type.newBuilder().setString(Type.String.newBuilder().setNullability(n(nullable))).build()
+  def binary(nullable: Boolean = true): Type = Type.newBuilder().setBinary(Type.Binary.newBuilder().setNullability(n(nullable))).build()
+  def date(nullable: Boolean = true): Type = Type.newBuilder().setDate(Type.Date.newBuilder().setNullability(n(nullable))).build()
+  def varchar(len: Int, nullable: Boolean = true): Type = Type.newBuilder().setVarchar(Type.VarChar.newBuilder().setLength(len).setNullability(n(nullable))).build()
+  def fixedChar(len: Int, nullable: Boolean = true): Type = Type.newBuilder().setFixedChar(Type.FixedChar.newBuilder().setLength(len).setNullability(n(nullable))).build()
+  def decimal(p: Int, s: Int, nullable: Boolean = true): Type =
+    Type.newBuilder().setDecimal(Type.Decimal.newBuilder().setPrecision(p).setScale(s).setNullability(n(nullable))).build()
+  def precisionTimestamp(p: Int, nullable: Boolean = true): Type =
+    Type.newBuilder().setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
+  def precisionTimestampTz(p: Int, nullable: Boolean = true): Type =
+    Type.newBuilder().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
+  def struct(fields: Type*): Type = Type.newBuilder().setStruct(Type.Struct.newBuilder().addAllTypes(fields.asJava).setNullability(N)).build()
+
+  def schema(fields: (String, Type)*): NamedStruct = NamedStruct.newBuilder()
+    .addAllNames(fields.map(_._1).asJava)
+    .setStruct(Type.Struct.newBuilder().addAllTypes(fields.map(_._2).asJava).setNullability(R)).build()
+
+  private def lit(f: Literal.Builder => Literal.Builder): Expression = Expression.newBuilder().setLiteral(f(Literal.newBuilder())).build()
+  def litBool(v: Boolean): Expression = lit(_.setBoolean(v))
+  def litI8(v: Int): Expression = lit(_.setI8(v))
+  def litI16(v: Int): Expression = lit(_.setI16(v))
+  def litI32(v: Int): Expression = lit(_.setI32(v))
+  def litI64(v: Long): Expression = lit(_.setI64(v))
+  def litFp32(v: Float): Expression = lit(_.setFp32(v))
+  def litFp64(v: Double): Expression = lit(_.setFp64(v))
+  def litString(v: String): Expression = lit(_.setString(v))
+  def litVarchar(v: String, len: Int): Expression = lit(_.setVarChar(Literal.VarChar.newBuilder().setValue(v).setLength(len)))
+  def litFixedChar(v: String): Expression = lit(_.setFixedChar(v))
+  def litBinary(v: Array[Byte]): Expression = lit(_.setBinary(ByteString.copyFrom(v)))
+  def litDate(days: Int): Expression = lit(_.setDate(days))
+  def litPrecisionTimestamp(value: Long, precision: Int): Expression =
+    lit(_.setPrecisionTimestamp(Literal.PrecisionTimestamp.newBuilder().setValue(value).setPrecision(precision)))
+  def litPrecisionTimestampTz(value: Long, precision: Int): Expression =
+    lit(_.setPrecisionTimestampTz(Literal.PrecisionTimestamp.newBuilder().setValue(value).setPrecision(precision)))
+  def litNull(t: Type): Expression = lit(_.setNull(t))
+  def litDecimal(v: java.math.BigDecimal, precision: Int, scale: Int): Expression = {
+    val unscaled = v.setScale(scale).unscaledValue().toByteArray.reverse // to little-endian
+    val bytes = Array.fill[Byte](16)(if (v.signum() < 0) -1 else 0)
+    System.arraycopy(unscaled, 0, bytes, 0, unscaled.length)
+    lit(_.setDecimal(Literal.Decimal.newBuilder().setValue(ByteString.copyFrom(bytes)).setPrecision(precision).setScale(scale)))
+  }
+  def litIntervalYear(years: Int, months: Int): Expression =
+    lit(_.setIntervalYearToMonth(Literal.IntervalYearToMonth.newBuilder().setYears(years).setMonths(months)))
+  def litIntervalDay(days: Int, seconds: Int, subseconds: Long = 0, precision: Int = 6): Expression =
+    lit(_.setIntervalDayToSecond(Literal.IntervalDayToSecond.newBuilder().setDays(days).setSeconds(seconds)
+      .setSubseconds(subseconds).setPrecision(precision)))
+
+  def field(i: Int): Expression = Expression.newBuilder().setSelection(FieldReference.newBuilder()
+    .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))
+    .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
+
+  def cast(e: Expression, t: Type, behavior: Expression.Cast.FailureBehavior =
+      Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_UNSPECIFIED): Expression =
+    Expression.newBuilder().setCast(Expression.Cast.newBuilder().setInput(e).setType(t).setFailureBehavior(behavior)).build()
+
+  // ---- relations ----
+  def readNamed(schema: NamedStruct, names: String*): Rel = Rel.newBuilder().setRead(ReadRel.newBuilder()
+    .setBaseSchema(schema).setNamedTable(ReadRel.NamedTable.newBuilder().addAllNames(names.asJava))).build()
+
+  def readVirtual(schema: NamedStruct, rows: Seq[Seq[Expression]]): Rel = {
+    val vt = ReadRel.VirtualTable.newBuilder()
+    rows.foreach(r => vt.addExpressions(Expression.Nested.Struct.newBuilder().addAllFields(r.asJava)))
+    Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setVirtualTable(vt)).build()
+  }
+
+  def readVirtualLegacy(schema: NamedStruct, rows: Seq[Seq[Expression]]): Rel = {
+    val vt = ReadRel.VirtualTable.newBuilder()
+    rows.foreach(r => vt.addValues(Literal.Struct.newBuilder().addAllFields(r.map(_.getLiteral).asJava)))
+    Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setVirtualTable(vt)).build()
+  }
+
+  def filter(input: Rel, condition: Expression): Rel =
+    Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(input).setCondition(condition)).build()
+
+  def project(input: Rel, exprs: Expression*): Rel =
+    Rel.newBuilder().setProject(ProjectRel.newBuilder().setInput(input).addAllExpressions(exprs.asJava)).build()
+
+  def fetch(input: Rel, offset: Long, count: Long): Rel =
+    Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffsetExpr(litI64(offset)).setCountExpr(litI64(count))).build()
+
+  def fetchLegacy(input: Rel, offset: Long, count: Long): Rel =
+    Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffset(offset).setCount(count)).build()
+
+  def sort(input: Rel, fields: (Expression, SortField.SortDirection)*): Rel =
+    Rel.newBuilder().setSort(SortRel.newBuilder().setInput(input).addAllSorts(
+      fields.map { case (e, d) => SortField.newBuilder().setExpr(e).setDirection(d).build() }.asJava)).build()
+
+  def aggregate(input: Rel, groups: Seq[Expression], measures: Seq[AggregateRel.Measure]): Rel = {
+    val a = AggregateRel.newBuilder().setInput(input).addAllGroupingExpressions(groups.asJava)
+      .addGroupings(AggregateRel.Grouping.newBuilder().addAllExpressionReferences(groups.indices.map(Integer.valueOf).asJava))
+      .addAllMeasures(measures.asJava)
+    Rel.newBuilder().setAggregate(a).build()
+  }
+
+  /** Sets the emit of any relation (its RelCommon). */
+  def emit(rel: Rel, mapping: Int*): Rel = {
+    val common = RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(mapping.map(Integer.valueOf).asJava))
+    val b = rel.toBuilder
+    rel.getRelTypeCase match {
+      case Rel.RelTypeCase.READ => b.setRead(rel.getRead.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.FILTER => b.setFilter(rel.getFilter.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.PROJECT => b.setProject(rel.getProject.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.FETCH => b.setFetch(rel.getFetch.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.SORT => b.setSort(rel.getSort.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.AGGREGATE => b.setAggregate(rel.getAggregate.toBuilder.setCommon(common))
+      case other => throw new IllegalArgumentException(s"emit on $other")
+    }
+    b.build()
+  }
+}
