@@ -38,7 +38,12 @@ lazy val jvm = (project in file("jvm"))
     Compile / unmanagedJars ++= (sparkJarsDir.value ** "*.jar").classpath,
 
     libraryDependencies ++= Seq(
-      "com.google.protobuf" % "protobuf-java-util" % "3.25.9",
+      ("com.google.protobuf" % "protobuf-java-util" % "3.25.9")
+        // Annotation-only jars: not needed at run time.
+        .exclude("com.google.code.findbugs", "jsr305")
+        .exclude("com.google.errorprone", "error_prone_annotations")
+        .exclude("com.google.j2objc", "j2objc-annotations")
+        .exclude("org.checkerframework", "checker-qual"),
       ("io.substrait" % "core" % substraitJavaVersion)
         .exclude("org.slf4j", "slf4j-api"),
       "org.scalatest" %% "scalatest" % "3.2.19" % Test,
@@ -73,6 +78,9 @@ lazy val jvm = (project in file("jvm"))
       "org.yaml.snakeyaml.**" -> "io.sparksubstrait.shaded.snakeyaml.@1",
       "org.antlr.**" -> "io.sparksubstrait.shaded.antlr.@1",
       "org.jspecify.**" -> "io.sparksubstrait.shaded.jspecify.@1",
+      "com.google.common.**" -> "io.sparksubstrait.shaded.guava.@1",
+      "com.google.thirdparty.**" -> "io.sparksubstrait.shaded.guava.thirdparty.@1",
+      "com.google.gson.**" -> "io.sparksubstrait.shaded.gson.@1",
       "com.google.errorprone.**" -> "io.sparksubstrait.shaded.errorprone.@1"
     ).map { case (from, to) => ShadeRule.rename(from -> to).inAll },
     assembly / assemblyMergeStrategy := {

@@ -83,6 +83,19 @@ object SubstraitErrors {
   def noSingleRoot(at: PlanPath, roots: Int): SubstraitException =
     raise("SUBSTRAIT_NO_ROOT", Some(at), "roots" -> roots)
 
+  /** Anything unexpected while converting the part of the plan at `at`: never a bare JVM exception. */
+  def conversionFailed(at: PlanPath, cause: Throwable): SubstraitException =
+    raise("SUBSTRAIT_CONVERSION_FAILED", Some(at), "exception" -> cause.getClass.getSimpleName,
+      "reason" -> Option(cause.getMessage).map(_.linesIterator.next()).getOrElse("no message"))(cause)
+
+  /** Runs one converter step, turning any non-fatal foreign exception into ours, located at `at`. */
+  def located[T](at: PlanPath)(body: => T): T =
+    try body catch {
+      case e: SubstraitException => throw e
+      case e: StackOverflowError => throw e
+      case scala.util.control.NonFatal(e) => throw conversionFailed(at, e)
+    }
+
   def extensionNotEnabled(): SubstraitException =
     raise("SUBSTRAIT_EXTENSION_NOT_ENABLED", None)
 }

@@ -33,7 +33,7 @@ object FunctionCatalog {
     ScalarEntry("modulus", Arithmetic, modulus),
     ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) => UnaryMinus(x, mode == EvalMode.ANSI) }),
     ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) => Abs(x, mode == EvalMode.ANSI) }),
-    ScalarEntry("sign", Arithmetic, c => { c.expectArity(1); sameTypeAs(c.arg(0), Signum(c.arg(0))) }),
+    ScalarEntry("sign", Arithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
     floating("sqrt", Sqrt), floating("exp", Exp),
     floating("sin", Sin), floating("cos", Cos), floating("tan", Tan),
     floating("sinh", Sinh), floating("cosh", Cosh), floating("tanh", Tanh),
@@ -145,7 +145,8 @@ object FunctionCatalog {
     val mode = singleMode(c, Seq(byZero, domain, overflow).flatten)
     l.dataType match {
       // Substrait integer division truncates and keeps the argument type.
-      case t if Integral(t) => Cast(SparkShim.integralDivide(l, r, mode, c.ctx.conf), t, None, mode)
+      case t if Integral(t) =>
+        Cast(SparkShim.integralDivide(Cast(l, LongType), Cast(r, LongType), mode, c.ctx.conf), t, None, mode)
       case _ => SparkShim.divide(l, r, mode, c.ctx.conf)
     }
   }

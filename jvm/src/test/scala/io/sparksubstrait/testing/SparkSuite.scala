@@ -39,10 +39,20 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
   protected def assertSameRows(actual: DataFrame, expected: DataFrame, ordered: Boolean = false): Unit =
     assertRows(actual, expected.collect().toSeq, ordered)
 
+  /** A row as text, binary values by content (arrays have no useful toString). */
+  private def render(v: Any): String = v match {
+    case r: Row => r.toSeq.map(render).mkString("[", ",", "]")
+    case b: Array[Byte] => b.map("%02x".format(_)).mkString("0x", "", "")
+    case s: scala.collection.Seq[_] => s.map(render).mkString("Seq(", ",", ")")
+    case m: scala.collection.Map[_, _] => m.toSeq.map { case (k, x) => s"${render(k)}->${render(x)}" }.sorted.mkString("Map(", ",", ")")
+    case null => "null"
+    case other => other.toString
+  }
+
   protected def assertRows(actual: DataFrame, expected: Seq[Row], ordered: Boolean = false): Unit = {
     val got = actual.collect().toSeq
-    def norm(rows: Seq[Row]) = if (ordered) rows.map(_.toString) else rows.map(_.toString).sorted
+    def norm(rows: Seq[Row]) = { val r = rows.map(render); if (ordered) r else r.sorted }
     assert(norm(got) == norm(expected),
-      s"\nactual:   ${got.mkString(", ")}\nexpected: ${expected.mkString(", ")}")
+      s"\nactual:   ${got.map(render).mkString(", ")}\nexpected: ${expected.map(render).mkString(", ")}")
   }
 }

@@ -39,6 +39,6 @@ object AggregateFunctionConverter {
     val call = FunctionArguments.call(fn, args, f.getOptionsList.asScala.toSeq, at)
     val aggregate = AggregateExpression(entry.build(call), Complete, distinct, filter)
     call.checkAllOptionsConsumed()
-    FunctionArguments.withOutputType(aggregate, Option.when(f.hasOutputType)(f.getOutputType), fn, at)
+    FunctionArguments.withOutputType(FunctionArguments.checkResolved(aggregate, args, fn, at), Option.when(f.hasOutputType)(f.getOutputType), fn, at)
   }
 }

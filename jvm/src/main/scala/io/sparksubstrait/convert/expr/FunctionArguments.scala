@@ -50,6 +50,22 @@ object FunctionArguments {
    * any other difference is an error, except where a producer is known to stamp predicates
    * with a wrong type.
    */
+  /**
+   * A built expression must be resolved once its arguments are: Catalyst's own input-type
+   * check failing means the arguments do not fit the function.
+   */
+  def checkResolved(e: CExpression, args: Seq[CExpression], fn: DeclaredFunction, at: PlanPath): CExpression = {
+    if (args.forall(_.resolved) && !e.resolved && e.childrenResolved) {
+      val reason = e.checkInputDataTypes() match {
+        case org.apache.spark.sql.catalyst.analysis.TypeCheckResult.TypeCheckFailure(m) => m
+        case other => other.toString
+      }
+      throw SubstraitErrors.typeMismatch(at, s"arguments (${args.map(a => SparkTypeNames.of(a.dataType)).mkString(", ")}) for ${fn.compoundName}",
+        s"arguments the function accepts ($reason)")
+    }
+    e
+  }
+
   def withOutputType(e: CExpression, declared: Option[Type], fn: DeclaredFunction, at: PlanPath)
       (implicit ctx: ConversionContext): CExpression = declared match {
     case None => e

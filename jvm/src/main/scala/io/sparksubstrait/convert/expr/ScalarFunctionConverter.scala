@@ -22,6 +22,6 @@ object ScalarFunctionConverter {
     val call = FunctionArguments.call(fn, args, f.getOptionsList.asScala.toSeq, at)
     val built = entry.build(call)
     call.checkAllOptionsConsumed()
-    FunctionArguments.withOutputType(built, Option.when(f.hasOutputType)(f.getOutputType), fn, at)
+    FunctionArguments.withOutputType(FunctionArguments.checkResolved(built, args, fn, at), Option.when(f.hasOutputType)(f.getOutputType), fn, at)
   }
 }

@@ -10,7 +10,7 @@ import io.sparksubstrait.plan.PlanPath
 
 /** Dispatches each relation kind to its converter, then applies the relation's emit once. */
 object RelConverter {
-  def convert(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = rel.getRelTypeCase match {
+  def convert(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = SubstraitErrors.located(at)(rel.getRelTypeCase match {
     case RelTypeCase.READ => RelCommonConverter.apply(ReadConverter.convert(rel.getRead, at / "read"), rel.getRead.getCommon, at / "read")
     case RelTypeCase.FILTER => RelCommonConverter.apply(FilterConverter.convert(rel.getFilter, at / "filter"), rel.getFilter.getCommon, at / "filter")
     case RelTypeCase.PROJECT => RelCommonConverter.apply(ProjectConverter.convert(rel.getProject, at / "project"), rel.getProject.getCommon, at / "project")
@@ -20,7 +20,7 @@ object RelConverter {
     case RelTypeCase.RELTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rel_type", "a relation")
     case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",
       "a relation kind listed in docs/supported.md")
-  }
+  })
 
   /** Converts a required input relation. */
   def input(hasInput: Boolean, input: => Rel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {

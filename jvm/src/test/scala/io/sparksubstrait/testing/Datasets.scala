@@ -1,0 +1,26 @@
+package io.sparksubstrait.testing
+
+import org.apache.spark.sql.SparkSession
+
+import io.sparksubstrait.testing.PlanBuilder._
+
+/** Shared test tables, with NULLs, duplicates, zeros, negatives and special floats. */
+object Datasets {
+  /** `nums`: column order a, b, x, y, p, q, d, e, dt, s. */
+  val numsSchema = schema("a" -> i32(), "b" -> i32(), "x" -> fp64(), "y" -> fp64(), "p" -> bool(), "q" -> bool(),
+    "d" -> decimal(10, 2), "e" -> decimal(10, 2), "dt" -> date(), "s" -> string())
+
+  def registerNums(spark: SparkSession): Unit = spark.sql("""
+    CREATE OR REPLACE TEMP VIEW nums AS SELECT
+      CAST(a AS INT) a, CAST(b AS INT) b, CAST(x AS DOUBLE) x, CAST(y AS DOUBLE) y, p, q,
+      CAST(d AS DECIMAL(10,2)) d, CAST(e AS DECIMAL(10,2)) e, CAST(dt AS DATE) dt, s
+    FROM VALUES
+      (7, 2, 2.5, 0.5, true, true, 10.25, 3.00, '1994-01-31', 'x'),
+      (-7, 2, -2.5, 4.0, true, false, -10.25, 0.25, '1996-02-29', 'y'),
+      (7, -3, 0.0, -1.5, false, NULL, 0.00, -3.10, '1998-12-01', NULL),
+      (-7, -3, NULL, 2.0, NULL, true, NULL, 1.00, NULL, 'x'),
+      (NULL, 5, 1.0, NULL, NULL, NULL, 5.50, NULL, '2000-01-01', 'z'),
+      (0, 1, 9.0, 3.0, false, false, 99999999.99, 0.01, '1970-01-01', ''),
+      (7, 2, 2.5, 0.5, true, true, 10.25, 3.00, '1994-01-31', 'x')
+    AS t(a, b, x, y, p, q, d, e, dt, s)""")
+}

@@ -1,0 +1,32 @@
+"""spark-substrait: run Substrait plans on Apache Spark.
+
+::
+
+    import spark_substrait                     # adds DataFrameReader.substrait
+    from pyspark.sql import SparkSession
+    spark = spark_substrait.configure(SparkSession.builder.master("local[2]")).getOrCreate()
+    df = spark.read.substrait(plan)  # bytes | JSON str | substrait Plan message | .bin/.json path
+"""
+
+from spark_substrait._config import EXTENSION_CLASS, configure, jar_path
+from spark_substrait._errors import (
+    SubstraitInvalidPlanError,
+    SubstraitNotInstalledError,
+    SubstraitPlanError,
+    SubstraitUnsupportedError,
+)
+from spark_substrait._reader import install as _install
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EXTENSION_CLASS",
+    "SubstraitInvalidPlanError",
+    "SubstraitNotInstalledError",
+    "SubstraitPlanError",
+    "SubstraitUnsupportedError",
+    "configure",
+    "jar_path",
+]
+
+_install()

@@ -1,0 +1,76 @@
+"""Where the bundled jar is, and the two settings that enable spark-substrait."""
+
+import glob
+import os
+import re
+from typing import Dict, List, Optional
+
+EXTENSION_CLASS = "io.sparksubstrait.SubstraitExtensions"
+JAR_ENV = "SPARK_SUBSTRAIT_JAR"
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def jar_path() -> str:
+    """The spark-substrait jar: ``$SPARK_SUBSTRAIT_JAR`` if set, else the bundled one."""
+    override = os.environ.get(JAR_ENV)
+    if override:
+        if not os.path.isfile(override):
+            raise FileNotFoundError(f"{JAR_ENV}={override} does not name a file")
+        return os.path.abspath(override)
+    jars = sorted(glob.glob(os.path.join(_PACKAGE_DIR, "jars", "spark-substrait-*.jar")))
+    if not jars:
+        raise FileNotFoundError(
+            "The spark-substrait jar is not bundled in "
+            f"{os.path.join(_PACKAGE_DIR, 'jars')}: reinstall the spark-substrait package "
+            f"(its build runs `build/sbt jvm/assembly`), or set {JAR_ENV} to the jar's path.")
+    return max(jars, key=os.path.getmtime)
+
+
+def configure(builder):
+    """Adds the bundled jar to ``spark.jars`` and the extension to ``spark.sql.extensions``.
+
+    Values already set on the builder (or in ``spark-defaults.conf``) are kept: ours are
+    appended to the comma-separated lists. Returns the builder, so calls can be chained::
+
+        spark = spark_substrait.configure(SparkSession.builder.master("local[2]")).getOrCreate()
+    """
+    jars = _append(_existing(builder, "spark.jars"), jar_path())
+    extensions = _append(_existing(builder, "spark.sql.extensions"), EXTENSION_CLASS)
+    return builder.config("spark.jars", jars).config("spark.sql.extensions", extensions)
+
+
+def _append(existing: Optional[str], value: str) -> str:
+    items: List[str] = [s.strip() for s in (existing or "").split(",") if s.strip()]
+    if value not in items:
+        items.append(value)
+    return ",".join(items)
+
+
+def _existing(builder, key: str) -> Optional[str]:
+    options = getattr(builder, "_options", None) or {}
+    if key in options and options[key] is not None:
+        return str(options[key])
+    # A key set in spark-defaults.conf would be overridden by the builder's value: keep it.
+    return _spark_defaults().get(key)
+
+
+def _spark_defaults() -> Dict[str, str]:
+    conf_dir = os.environ.get("SPARK_CONF_DIR")
+    if not conf_dir and os.environ.get("SPARK_HOME"):
+        conf_dir = os.path.join(os.environ["SPARK_HOME"], "conf")
+    if not conf_dir:
+        return {}
+    path = os.path.join(conf_dir, "spark-defaults.conf")
+    if not os.path.isfile(path):
+        return {}
+    values = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line[0] in "#!":
+                continue
+            parts = re.split(r"\s*[=:\s]\s*", line, maxsplit=1)
+            if len(parts) == 2:
+                values[parts[0]] = parts[1].strip()
+    return values

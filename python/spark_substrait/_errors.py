@@ -1,0 +1,114 @@
+"""The Python side of spark-substrait's one error family.
+
+The JVM raises ``io.sparksubstrait.errors.SubstraitException`` (a ``SparkThrowable``)
+with two kinds below it; here each becomes the Python class of the same kind, carrying
+the same message, error condition and plan location.
+"""
+
+from typing import Dict, Optional
+
+_JVM_BASE = "io.sparksubstrait.errors.SubstraitException"
+_JVM_INVALID = "io.sparksubstrait.errors.SubstraitInvalidPlanException"
+_JVM_UNSUPPORTED = "io.sparksubstrait.errors.SubstraitUnsupportedException"
+
+
+class SubstraitPlanError(Exception):
+    """A Substrait plan could not be turned into a DataFrame.
+
+    Attributes:
+        message: the JVM message, e.g. ``[SUBSTRAIT_UNKNOWN_FUNCTION] At relations[0]...``.
+        condition: the error condition, e.g. ``SUBSTRAIT_UNKNOWN_FUNCTION``.
+        location: where in the plan, e.g. ``relations[0].root.input.filter.condition``,
+            or None when the error is about the plan as a whole.
+        parameters: the message parameters, a dict of strings.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        condition: Optional[str] = None,
+        location: Optional[str] = None,
+        parameters: Optional[Dict[str, str]] = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.condition = condition
+        self.location = location
+        self.parameters = dict(parameters or {})
+
+    def getCondition(self) -> Optional[str]:  # noqa: N802 - mirrors PySparkException
+        return self.condition
+
+    def getMessageParameters(self) -> Dict[str, str]:  # noqa: N802
+        return dict(self.parameters)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SubstraitInvalidPlanError(SubstraitPlanError):
+    """The plan is not valid Substrait (or not a plan at all): fix the plan."""
+
+
+class SubstraitUnsupportedError(SubstraitPlanError):
+    """The plan is valid Substrait but asks for something this consumer cannot do."""
+
+
+class SubstraitNotInstalledError(SubstraitPlanError):
+    """The spark-substrait jar is not on the Spark driver's classpath."""
+
+
+def _class_names(jclass):
+    """Names of a Java class and all its superclasses."""
+    names = []
+    while jclass is not None:
+        names.append(jclass.getName())
+        jclass = jclass.getSuperclass()
+    return names
+
+
+def _java_throwables(error):
+    """The Java throwables behind a Py4JJavaError or a pyspark converted exception."""
+    java_exception = getattr(error, "java_exception", None)  # py4j's Py4JJavaError
+    if java_exception is not None:
+        yield java_exception
+    seen = 0
+    captured = error
+    while captured is not None and seen < 100:  # pyspark's CapturedException chain
+        origin = getattr(captured, "_origin", None)
+        if origin is not None:
+            yield origin
+        captured = getattr(captured, "_cause", None)
+        seen += 1
+
+
+def from_java(error: BaseException) -> Optional[SubstraitPlanError]:
+    """The Python error for ``error`` if its Java cause chain holds a SubstraitException."""
+    for throwable in _java_throwables(error):
+        seen = 0
+        while throwable is not None and seen < 100:
+            names = _class_names(throwable.getClass())
+            if _JVM_BASE in names:
+                return _translate(throwable, names)
+            throwable = throwable.getCause()
+            seen += 1
+    return None
+
+
+def _translate(throwable, names) -> SubstraitPlanError:
+    if _JVM_UNSUPPORTED in names:
+        cls = SubstraitUnsupportedError
+    elif _JVM_INVALID in names:
+        cls = SubstraitInvalidPlanError
+    else:
+        cls = SubstraitPlanError
+    parameters = {}
+    jparams = throwable.getMessageParameters()
+    if jparams is not None:
+        parameters = {str(k): str(v) for k, v in dict(jparams).items()}
+    return cls(
+        message=str(throwable.getMessage()),
+        condition=throwable.getCondition(),
+        location=throwable.getLocation(),
+        parameters=parameters,
+    )

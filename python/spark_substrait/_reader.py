@@ -1,0 +1,120 @@
+"""``spark.read.substrait(plan)``: a Substrait plan in, a DataFrame out.
+
+Thin over Py4J: the plan is handed to ``io.sparksubstrait.SubstraitPlans`` in the driver
+JVM, which converts it to a Catalyst plan. Works whether the jar and the extension were
+set by :func:`spark_substrait.configure` or by plain configuration (``spark-defaults.conf``,
+``--conf``, a cluster library).
+"""
+
+import os
+import pathlib
+from typing import Tuple, Union
+
+from pyspark.sql.readwriter import DataFrameReader
+
+from spark_substrait._config import EXTENSION_CLASS
+from spark_substrait._errors import SubstraitNotInstalledError, from_java
+
+_ENTRY_POINT = "io.sparksubstrait.SubstraitPlans"
+
+PlanLike = Union[bytes, bytearray, memoryview, str, os.PathLike]
+
+
+def substrait(self: DataFrameReader, plan: PlanLike):
+    """Reads a Substrait plan as a DataFrame.
+
+    ``plan`` is one of: the plan's bytes (``bytes``, ``bytearray``, ``memoryview``); its
+    protobuf JSON as a ``str`` (text starting with ``{``); a protobuf ``Plan`` message
+    (anything with ``SerializeToString()``, e.g. from the ``substrait`` package); or the
+    path (``str`` or ``pathlib.Path``) of a plan file, read as JSON when it ends with
+    ``.json`` and as binary otherwise.
+
+    Raises :class:`spark_substrait.SubstraitPlanError` (one of its subclasses) when the
+    plan cannot be converted; its ``condition`` and ``location`` tell what and where.
+    """
+    kind, payload = plan_payload(plan)
+    spark = self._spark
+    entry_point = _entry_point(spark)
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import CapturedException
+
+    try:
+        if kind == "json":
+            jdf = entry_point.readJson(spark._jsparkSession, payload)
+        else:
+            jdf = entry_point.read(spark._jsparkSession, payload)
+    except (Py4JJavaError, CapturedException) as e:
+        error = from_java(e)
+        if error is None:
+            raise
+        error.java_exception = e
+        raise error from None
+    return self._df(jdf)
+
+
+def plan_payload(plan: PlanLike) -> Tuple[str, Union[bytes, str]]:
+    """``("bytes", b"...")`` or ``("json", "{...}")`` for anything ``substrait()`` accepts."""
+    if isinstance(plan, (bytes, bytearray, memoryview)):
+        return "bytes", bytes(plan)
+    if isinstance(plan, str):
+        if plan.lstrip().startswith("{"):
+            return "json", plan
+        if os.path.isfile(os.path.expanduser(plan)):
+            return _read_file(pathlib.Path(os.path.expanduser(plan)))
+        raise ValueError(
+            "spark.read.substrait: the string is neither a JSON plan (text starting with "
+            f"'{{') nor the path of an existing plan file: {_shorten(plan)!r}")
+    if isinstance(plan, os.PathLike):
+        path = pathlib.Path(os.fspath(plan)).expanduser()
+        if not path.is_file():
+            raise ValueError(f"spark.read.substrait: no plan file at {str(path)!r}")
+        return _read_file(path)
+    serialize = getattr(plan, "SerializeToString", None)
+    if callable(serialize):
+        data = serialize()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(
+                "spark.read.substrait: SerializeToString() of "
+                f"{type(plan).__name__} returned {type(data).__name__}, not bytes")
+        return "bytes", bytes(data)
+    raise TypeError(
+        "spark.read.substrait: expected the plan as bytes, a JSON string, a protobuf Plan "
+        "message (with SerializeToString) or the path of a .bin/.json plan file; got "
+        f"{type(plan).__module__}.{type(plan).__qualname__}")
+
+
+def _read_file(path: pathlib.Path) -> Tuple[str, Union[bytes, str]]:
+    if path.suffix.lower() == ".json":
+        return "json", path.read_text(encoding="utf-8")
+    return "bytes", path.read_bytes()
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _entry_point(spark):
+    from py4j.java_gateway import JavaClass
+
+    jvm = getattr(spark, "_jvm", None)
+    if jvm is None:
+        raise SubstraitNotInstalledError(
+            "spark.read.substrait needs a classic (JVM-backed) SparkSession; this session "
+            "has no driver JVM (Spark Connect?).",
+            condition="SUBSTRAIT_NOT_INSTALLED")
+    entry_point = getattr(jvm, _ENTRY_POINT)
+    if not isinstance(entry_point, JavaClass):
+        raise SubstraitNotInstalledError(
+            f"[SUBSTRAIT_NOT_INSTALLED] The class {_ENTRY_POINT} is not on the Spark driver's "
+            "classpath, so this session cannot read Substrait plans. Start the session with "
+            "the spark-substrait jar: spark_substrait.configure(SparkSession.builder)"
+            ".getOrCreate(), or set spark.jars to the jar (spark_substrait.jar_path()) and "
+            f"spark.sql.extensions={EXTENSION_CLASS} in spark-defaults.conf or with --conf. "
+            "A session that is already running cannot load the jar: stop it first.",
+            condition="SUBSTRAIT_NOT_INSTALLED")
+    return entry_point
+
+
+def install() -> None:
+    """Adds ``substrait`` to pyspark's (classic) DataFrameReader."""
+    DataFrameReader.substrait = substrait
