@@ -5,6 +5,7 @@ with two kinds below it; here each becomes the Python class of the same kind, ca
 the same message, error condition and plan location.
 """
 
+import re
 from typing import Dict, Optional
 
 _JVM_BASE = "io.sparksubstrait.errors.SubstraitException"
@@ -92,16 +93,42 @@ def from_java(error: BaseException) -> Optional[SubstraitPlanError]:
                 return _translate(throwable, names)
             throwable = throwable.getCause()
             seen += 1
+    return _from_description(error)
+
+
+# "io.sparksubstrait.errors.SubstraitInvalidPlanException: [SUBSTRAIT_X] At loc: ..."
+_DESCRIPTION = re.compile(
+    r"(?:^|\n)(?:Caused by: )?io\.sparksubstrait\.errors\.(Substrait\w+Exception): "
+    r"(\[(SUBSTRAIT_\w+)\] (?:At (\S+?): )?.*?)(?=\n\s*at |\nCaused by: |\Z)",
+    re.DOTALL)
+
+
+def _from_description(error: BaseException) -> Optional[SubstraitPlanError]:
+    """For pyspark's UnknownException, which keeps only the Java text, not the object."""
+    captured, seen = error, 0
+    while captured is not None and seen < 100:
+        for text in (getattr(captured, "_desc", None), getattr(captured, "_stackTrace", None)):
+            match = _DESCRIPTION.search(text or "")
+            if match:
+                simple_name, message, condition, location = match.groups()
+                names = ["io.sparksubstrait.errors." + simple_name, _JVM_BASE]
+                cls = _python_class(names)
+                return cls(message=message.strip(), condition=condition, location=location)
+        captured = getattr(captured, "_cause", None)
+        seen += 1
     return None
 
 
-def _translate(throwable, names) -> SubstraitPlanError:
+def _python_class(names):
     if _JVM_UNSUPPORTED in names:
-        cls = SubstraitUnsupportedError
-    elif _JVM_INVALID in names:
-        cls = SubstraitInvalidPlanError
-    else:
-        cls = SubstraitPlanError
+        return SubstraitUnsupportedError
+    if _JVM_INVALID in names:
+        return SubstraitInvalidPlanError
+    return SubstraitPlanError
+
+
+def _translate(throwable, names) -> SubstraitPlanError:
+    cls = _python_class(names)
     parameters = {}
     jparams = throwable.getMessageParameters()
     if jparams is not None:

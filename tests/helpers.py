@@ -1,0 +1,102 @@
+"""Shared by the test modules: producers, row comparison, subprocesses."""
+
+import importlib.util
+import math
+import os
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+EXTENSION_CLASS = "io.sparksubstrait.SubstraitExtensions"
+
+# Names and order of the columns of TPC-H Q1's result.
+Q1_COLUMNS = ["l_returnflag", "l_linestatus", "sum_qty", "sum_base_price", "sum_disc_price",
+              "sum_charge", "avg_qty", "avg_price", "avg_disc", "count_order"]
+Q1_AVG_COLUMNS = {"avg_qty", "avg_price", "avg_disc"}
+
+
+def duckdb_substrait_extension() -> str:
+    spec = importlib.util.find_spec("duckdb_extension_substrait")
+    assert spec is not None and spec.origin, "duckdb-extension-substrait is not installed"
+    path = os.path.join(os.path.dirname(spec.origin), "extensions", "v1.1.3",
+                        "substrait.duckdb_extension")
+    assert os.path.isfile(path), path
+    return path
+
+
+def assert_rows_equal(actual: Sequence[Sequence], expected: Sequence[Sequence],
+                      columns: Sequence[str], float_rel: float = 1e-9,
+                      tolerance: Optional[Dict[str, float]] = None) -> None:
+    """Row by row, in order. Decimals must be equal exactly (scale aside); a float expected
+    value is matched within ``float_rel`` (relative); ``tolerance`` gives an absolute
+    tolerance for named columns instead."""
+    tolerance = tolerance or {}
+    assert len(actual) == len(expected), f"{len(actual)} rows, expected {len(expected)}"
+    for i, (a_row, e_row) in enumerate(zip(actual, expected)):
+        assert len(a_row) == len(e_row) == len(columns), (a_row, e_row)
+        for name, a, e in zip(columns, a_row, e_row):
+            where = f"row {i} column {name}: got {a!r}, expected {e!r}"
+            if name in tolerance:
+                assert abs(Decimal(str(a)) - Decimal(str(e))) <= Decimal(str(tolerance[name])), where
+            elif isinstance(e, float):
+                assert isinstance(a, (float, Decimal)), where
+                assert math.isclose(float(a), e, rel_tol=float_rel, abs_tol=0.0), where
+            elif isinstance(e, Decimal):
+                assert isinstance(a, Decimal), where
+                assert a == e, where
+            else:
+                assert a == e, where
+
+
+def clean_env(**extra: str) -> Dict[str, str]:
+    """The environment for a fresh Python + Spark driver, free of this run's settings."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SPARK_HOME", "SPARK_CONF_DIR", "PYTHONPATH", "PYSPARK_SUBMIT_ARGS",
+                        "SPARK_SUBSTRAIT_JAR", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    env.update(extra)
+    return env
+
+
+def run_python(args: List[str], python: str = sys.executable, cwd: Optional[Path] = None,
+               env: Optional[Dict[str, str]] = None, timeout: float = 300
+               ) -> subprocess.CompletedProcess:
+    return subprocess.run([python, *args], cwd=str(cwd) if cwd else None,
+                          env=env if env is not None else clean_env(),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def write_spark_defaults(conf_dir: Path, settings: Dict[str, str]) -> Path:
+    conf_dir.mkdir(parents=True, exist_ok=True)
+    (conf_dir / "spark-defaults.conf").write_text(
+        "".join(f"{k} {v}\n" for k, v in settings.items()), encoding="utf-8")
+    return conf_dir
+
+
+# A script run in a fresh interpreter: reads a plan file over a lineitem parquet file and
+# prints the rows. argv: mode (configure | plain), plan path, lineitem parquet path.
+READ_PLAN_SCRIPT = r"""
+import sys
+import spark_substrait
+from pyspark.sql import SparkSession
+
+mode, plan_path, lineitem = sys.argv[1:4]
+builder = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+           .config("spark.sql.shuffle.partitions", "1"))
+if mode == "configure":
+    builder = spark_substrait.configure(builder)
+spark = builder.getOrCreate()
+spark.sparkContext.setLogLevel("ERROR")
+jvm = spark._jvm
+print("extension_enabled", jvm.io.sparksubstrait.SubstraitPlans.extensionEnabled(spark._jsparkSession))
+print("jars", spark.conf.get("spark.jars", ""))
+spark.read.parquet(lineitem).createOrReplaceTempView("lineitem")
+with open(plan_path, "rb") as f:
+    rows = spark.read.substrait(f.read()).collect()
+for row in rows:
+    print("row", repr(tuple(row)))
+spark.stop()
+"""

@@ -1,0 +1,130 @@
+"""spark.read.substrait accepts every documented form of a plan, and nothing else."""
+
+import os
+import pathlib
+
+import pytest
+from pyspark.sql import SparkSession
+
+import spark_substrait
+from helpers import EXTENSION_CLASS, assert_rows_equal
+
+
+def q6_rows(spark, plan):
+    return [tuple(r) for r in spark.read.substrait(plan).collect()]
+
+
+def test_configured_session_has_the_extension(spark):
+    jvm = spark._jvm
+    assert jvm.io.sparksubstrait.SubstraitPlans.extensionEnabled(spark._jsparkSession)
+    assert spark_substrait.jar_path() in spark.conf.get("spark.jars")
+
+
+@pytest.mark.parametrize("wrap", [bytes, bytearray, memoryview], ids=lambda w: w.__name__)
+def test_binary_plan(spark, tpch, lineitem_view, wrap):
+    rows = q6_rows(spark, wrap(tpch.duckdb_bin[6]))
+    assert_rows_equal(rows, tpch.duckdb_rows[6], ["revenue"])
+
+
+@pytest.mark.parametrize("prefix", ["", "\n  \t"], ids=["plain", "leading-whitespace"])
+def test_json_string(spark, tpch, lineitem_view, prefix):
+    rows = q6_rows(spark, prefix + tpch.duckdb_json[6])
+    assert_rows_equal(rows, tpch.duckdb_rows[6], ["revenue"])
+
+
+@pytest.mark.parametrize("producer", ["duckdb", "datafusion"])
+def test_substrait_plan_message(spark, tpch, lineitem_view, producer):
+    from substrait.plan_pb2 import Plan
+
+    message = Plan()
+    message.ParseFromString(tpch.duckdb_bin[6] if producer == "duckdb" else tpch.datafusion_bin[6])
+    assert_rows_equal(q6_rows(spark, message), tpch.duckdb_rows[6], ["revenue"])
+
+
+def test_any_object_with_serialize_to_string(spark, tpch, lineitem_view):
+    class Message:
+        def SerializeToString(self):  # noqa: N802 - protobuf's name
+            return tpch.datafusion_bin[6]
+
+    assert_rows_equal(q6_rows(spark, Message()), tpch.duckdb_rows[6], ["revenue"])
+
+
+@pytest.mark.parametrize("name", ["q06.bin", "q06.json", "df_q06.bin"])
+@pytest.mark.parametrize("as_type", [pathlib.Path, str], ids=["Path", "str"])
+def test_plan_file(spark, tpch, lineitem_view, name, as_type):
+    path = as_type(tpch.plan_file(name))
+    assert_rows_equal(q6_rows(spark, path), tpch.duckdb_rows[6], ["revenue"])
+
+
+def test_result_is_an_ordinary_dataframe(spark, tpch, lineitem_view):
+    df = spark.read.substrait(tpch.duckdb_bin[6])
+    assert df.columns == ["revenue"]
+    assert df.schema["revenue"].dataType.simpleString() == "decimal(38,4)"
+    doubled = df.selectExpr("revenue * 2 AS twice").collect()[0].twice
+    assert doubled == 2 * tpch.duckdb_rows[6][0][0]
+
+
+@pytest.mark.parametrize("plan", [12345, None, 1.5, ["{}"], {"relations": []}],
+                         ids=["int", "None", "float", "list", "dict"])
+def test_other_types_are_refused(spark, plan):
+    with pytest.raises(TypeError, match="expected the plan as bytes, a JSON string"):
+        spark.read.substrait(plan)
+
+
+def test_string_that_is_neither_json_nor_a_file(spark, tmp_path):
+    with pytest.raises(ValueError, match="neither a JSON plan .* nor the path of an existing"):
+        spark.read.substrait(str(tmp_path / "missing.bin"))
+    with pytest.raises(ValueError, match="neither a JSON plan"):
+        spark.read.substrait("select * from lineitem")
+
+
+def test_missing_path_object(spark, tmp_path):
+    with pytest.raises(ValueError, match="no plan file at"):
+        spark.read.substrait(tmp_path / "missing.json")
+
+
+def test_serialize_to_string_must_give_bytes(spark):
+    class Bad:
+        def SerializeToString(self):  # noqa: N802
+            return "not bytes"
+
+    with pytest.raises(TypeError, match="returned str, not bytes"):
+        spark.read.substrait(Bad())
+
+
+def test_configure_appends_to_existing_settings():
+    builder = (SparkSession.Builder()
+               .config("spark.jars", "/opt/a.jar, /opt/b.jar")
+               .config("spark.sql.extensions", "com.example.Ext"))
+    spark_substrait.configure(builder)
+    spark_substrait.configure(builder)  # twice: nothing is added twice
+    jar = spark_substrait.jar_path()
+    assert builder._options["spark.jars"] == f"/opt/a.jar,/opt/b.jar,{jar}"
+    assert builder._options["spark.sql.extensions"] == f"com.example.Ext,{EXTENSION_CLASS}"
+
+
+def test_configure_keeps_spark_defaults(tmp_path, monkeypatch):
+    (tmp_path / "spark-defaults.conf").write_text(
+        "# comment\nspark.sql.extensions  com.example.FromDefaults\nspark.jars=/opt/c.jar\n")
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))
+    builder = spark_substrait.configure(SparkSession.Builder())
+    assert builder._options["spark.sql.extensions"] == f"com.example.FromDefaults,{EXTENSION_CLASS}"
+    assert builder._options["spark.jars"] == f"/opt/c.jar,{spark_substrait.jar_path()}"
+
+
+def test_jar_path_is_the_bundled_jar(monkeypatch):
+    monkeypatch.delenv("SPARK_SUBSTRAIT_JAR", raising=False)
+    path = spark_substrait.jar_path()
+    assert os.path.isfile(path)
+    assert os.path.basename(os.path.dirname(path)) == "jars"
+    assert os.path.basename(path).startswith("spark-substrait-spark")
+
+
+def test_jar_path_override(tmp_path, monkeypatch):
+    jar = tmp_path / "custom.jar"
+    jar.write_bytes(b"PK")
+    monkeypatch.setenv("SPARK_SUBSTRAIT_JAR", str(jar))
+    assert spark_substrait.jar_path() == str(jar)
+    monkeypatch.setenv("SPARK_SUBSTRAIT_JAR", str(tmp_path / "missing.jar"))
+    with pytest.raises(FileNotFoundError, match="SPARK_SUBSTRAIT_JAR"):
+        spark_substrait.jar_path()
