@@ -5,7 +5,6 @@ with two kinds below it; here each becomes the Python class of the same kind, ca
 the same message, error condition and plan location.
 """
 
-import re
 from typing import Dict, Optional
 
 _JVM_BASE = "io.sparksubstrait.errors.SubstraitException"
@@ -93,29 +92,6 @@ def from_java(error: BaseException) -> Optional[SubstraitPlanError]:
                 return _translate(throwable, names)
             throwable = throwable.getCause()
             seen += 1
-    return _from_description(error)
-
-
-# "io.sparksubstrait.errors.SubstraitInvalidPlanException: [SUBSTRAIT_X] At loc: ..."
-_DESCRIPTION = re.compile(
-    r"(?:^|\n)(?:Caused by: )?io\.sparksubstrait\.errors\.(Substrait\w+Exception): "
-    r"(\[(SUBSTRAIT_\w+)\] (?:At (\S+?): )?.*?)(?=\n\s*at |\nCaused by: |\Z)",
-    re.DOTALL)
-
-
-def _from_description(error: BaseException) -> Optional[SubstraitPlanError]:
-    """For pyspark's UnknownException, which keeps only the Java text, not the object."""
-    captured, seen = error, 0
-    while captured is not None and seen < 100:
-        for text in (getattr(captured, "_desc", None), getattr(captured, "_stackTrace", None)):
-            match = _DESCRIPTION.search(text or "")
-            if match:
-                simple_name, message, condition, location = match.groups()
-                names = ["io.sparksubstrait.errors." + simple_name, _JVM_BASE]
-                cls = _python_class(names)
-                return cls(message=message.strip(), condition=condition, location=location)
-        captured = getattr(captured, "_cause", None)
-        seen += 1
     return None
 
 

@@ -103,18 +103,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         for name, path in args.table:
             _register_table(spark, name, path)
-        try:
-            df = spark.read.substrait(args.plan)
-            if args.explain:
-                df.explain(extended=True)
-            if args.output:
-                _write(df, args.output)
-                print(f"wrote {args.output}")
-            else:
-                df.show(args.show, truncate=False)
-        except spark_substrait.SubstraitPlanError as e:
-            print(e.message, file=sys.stderr)
-            return EXIT_PLAN_ERROR
+        df = spark.read.substrait(args.plan)
+        if args.explain:
+            df.explain(extended=True)
+        if args.output:
+            _write(df, args.output)
+            print(f"wrote {args.output}")
+        else:
+            df.show(args.show, truncate=False)
+    except spark_substrait.SubstraitPlanError as e:
+        print(e.message, file=sys.stderr)
+        return EXIT_PLAN_ERROR
+    except (FileNotFoundError, ValueError) as e:
+        print(f"spark-substrait: {e}", file=sys.stderr)
+        return EXIT_PLAN_ERROR
     finally:
         spark.stop()
     return 0

@@ -16,7 +16,7 @@ object SubstraitErrors {
   /** Conditions meaning "valid plan, not supported"; all others mean "invalid plan". */
   private val unsupportedConditions = Set(
     "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
-    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_EXTENSION_NOT_ENABLED")
+    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION")
 
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 
@@ -95,7 +95,4 @@ object SubstraitErrors {
       case e: StackOverflowError => throw e
       case scala.util.control.NonFatal(e) => throw conversionFailed(at, e)
     }
-
-  def extensionNotEnabled(): SubstraitException =
-    raise("SUBSTRAIT_EXTENSION_NOT_ENABLED", None)
 }
