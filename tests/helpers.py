@@ -90,6 +90,7 @@ if mode == "configure":
     builder = spark_substrait.configure(builder)
 spark = builder.getOrCreate()
 spark.sparkContext.setLogLevel("ERROR")
+print("module", spark_substrait.__file__)
 jvm = spark._jvm
 print("extension_enabled", jvm.io.sparksubstrait.SubstraitPlans.extensionEnabled(spark._jsparkSession))
 print("jars", spark.conf.get("spark.jars", ""))

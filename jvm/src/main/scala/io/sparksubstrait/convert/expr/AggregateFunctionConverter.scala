@@ -9,7 +9,6 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpr
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Complete}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.FunctionCatalog
 import io.sparksubstrait.plan.PlanPath
@@ -33,12 +32,7 @@ object AggregateFunctionConverter {
     }
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
-    val entry = FunctionCatalog.aggregate(fn).getOrElse(
-      throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
-        args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
-    val call = FunctionArguments.call(fn, args, f.getOptionsList.asScala.toSeq, at)
-    val aggregate = AggregateExpression(entry.build(call), Complete, distinct, filter)
-    call.checkAllOptionsConsumed()
-    FunctionArguments.withOutputType(FunctionArguments.checkResolved(aggregate, args, fn, at), Option.when(f.hasOutputType)(f.getOutputType), fn, at)
+    FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, f.getOptionsList.asScala.toSeq,
+      Option.when(f.hasOutputType)(f.getOutputType), at)((entry, call) => AggregateExpression(entry.build(call), Complete, distinct, filter))
   }
 }

@@ -40,9 +40,20 @@ object FunctionArguments {
     opts.map(o => o.getName -> o.getPreferenceList.asScala.toSeq).toMap
   }
 
-  def call(fn: DeclaredFunction, args: Seq[CExpression], opts: Seq[FunctionOption], at: PlanPath)
-      (implicit ctx: ConversionContext): FunctionCall =
-    new FunctionCall(fn.baseName, args, options(opts, at), at, ctx)
+  /**
+   * One invocation through its catalog entry: the entry or SUBSTRAIT_UNKNOWN_FUNCTION, the
+   * options all consumed, the result resolved and typed as the plan declares.
+   */
+  def invoke[E](fn: DeclaredFunction, entry: Option[E], args: Seq[CExpression], opts: Seq[FunctionOption],
+      outputType: Option[Type], at: PlanPath)(build: (E, FunctionCall) => CExpression)
+      (implicit ctx: ConversionContext): CExpression = {
+    val found = entry.getOrElse(throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
+      args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
+    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx)
+    val built = build(found, call)
+    call.checkAllOptionsConsumed()
+    withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
+  }
 
   /**
    * Makes the result carry the plan's declared output type: numeric results are cast to it
@@ -54,7 +65,7 @@ object FunctionArguments {
    * A built expression must be resolved once its arguments are: Catalyst's own input-type
    * check failing means the arguments do not fit the function.
    */
-  def checkResolved(e: CExpression, args: Seq[CExpression], fn: DeclaredFunction, at: PlanPath): CExpression = {
+  private def checkResolved(e: CExpression, args: Seq[CExpression], fn: DeclaredFunction, at: PlanPath): CExpression = {
     if (args.forall(_.resolved) && !e.resolved && e.childrenResolved) {
       val reason = e.checkInputDataTypes() match {
         case org.apache.spark.sql.catalyst.analysis.TypeCheckResult.TypeCheckFailure(m) => m
@@ -66,7 +77,7 @@ object FunctionArguments {
     e
   }
 
-  def withOutputType(e: CExpression, declared: Option[Type], fn: DeclaredFunction, at: PlanPath)
+  private def withOutputType(e: CExpression, declared: Option[Type], fn: DeclaredFunction, at: PlanPath)
       (implicit ctx: ConversionContext): CExpression = declared match {
     case None => e
     case Some(t) if !e.resolved => e

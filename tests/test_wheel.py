@@ -1,0 +1,89 @@
+"""The wheel bundles the jar and works on its own, in a new virtualenv holding only
+pyspark and the wheel: through configure() and through plain configuration."""
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from helpers import (EXTENSION_CLASS, READ_PLAN_SCRIPT, REPO, clean_env, run_python,
+                     write_spark_defaults)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q",
+                    "-w", str(out)], check=True, timeout=900)
+    wheels = list(out.glob("spark_substrait-0.1.0-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def venv_python(wheel, tmp_path_factory):
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    # pip's cache makes this fast after the first time (pyspark is only an sdist on PyPI).
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "pyspark==4.3.0", str(wheel)],
+                   check=True, timeout=1800, env=clean_env())
+    return python
+
+
+def test_wheel_holds_the_jar_and_the_package(wheel):
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        jars = [n for n in names if n.startswith("spark_substrait/jars/") and n.endswith(".jar")]
+        assert len(jars) == 1, jars
+        assert jars[0].startswith("spark_substrait/jars/spark-substrait-spark43_2.13-0.1.0")
+        assert zf.getinfo(jars[0]).file_size > 1_000_000
+        for module in ("__init__.py", "__main__.py", "_config.py", "_errors.py", "_reader.py",
+                       "cli.py"):
+            assert f"spark_substrait/{module}" in names
+        entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+        assert "spark-substrait = spark_substrait.cli:main" in zf.read(entry_points).decode()
+        metadata = zf.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+        assert [r for r in requires if "extra ==" not in r] == ["Requires-Dist: pyspark<4.4,>=4.3"]
+
+
+def installed_jar(python):
+    result = run_python(["-c", "import spark_substrait; print(spark_substrait.jar_path())"],
+                        python=str(python))
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def check_output(result, python, tpch, extension_enabled):
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    venv = str(python.parent.parent)
+    module = next(line for line in lines if line.startswith("module "))
+    assert module[len("module "):].startswith(venv), module
+    assert f"extension_enabled {extension_enabled}" in lines
+    assert [line for line in lines if line.startswith("row ")] == [
+        "row " + repr(tuple(tpch.duckdb_rows[6][0]))]
+
+
+def test_configure_in_new_venv(venv_python, tpch, tmp_path):
+    jar = installed_jar(venv_python)
+    assert jar.startswith(str(venv_python.parent.parent))
+    result = run_python(["-c", READ_PLAN_SCRIPT, "configure", str(tpch.plan_file("q06.bin")),
+                         str(tpch.lineitem)], python=str(venv_python), cwd=tmp_path)
+    check_output(result, venv_python, tpch, True)
+    assert f"jars {jar}" in result.stdout.splitlines()
+
+
+def test_plain_configuration_in_new_venv(venv_python, tpch, tmp_path):
+    conf_dir = write_spark_defaults(tmp_path / "conf", {
+        "spark.jars": installed_jar(venv_python),
+        "spark.sql.extensions": EXTENSION_CLASS,
+    })
+    result = run_python(["-c", READ_PLAN_SCRIPT, "plain", str(tpch.plan_file("q06.bin")),
+                         str(tpch.lineitem)], python=str(venv_python), cwd=tmp_path,
+                        env=clean_env(SPARK_CONF_DIR=str(conf_dir)))
+    check_output(result, venv_python, tpch, True)
