@@ -55,6 +55,8 @@ def ensure_jar():
 class BuildPyWithJar(build_py):
     def run(self):
         ensure_jar()
+        # A jar of an earlier build must not ride along into this wheel.
+        shutil.rmtree(Path(self.build_lib) / "spark_substrait" / "jars", ignore_errors=True)
         super().run()
 
 

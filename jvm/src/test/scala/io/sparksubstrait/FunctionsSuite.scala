@@ -79,6 +79,16 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
   check("functions_arithmetic_decimal", "modulus:decimal_decimal", d, e)("d % e")
   check("functions_arithmetic_decimal", "abs:decimal", d)("abs(d)")
 
+  test("decimal arithmetic on different precisions has Spark SQL's result types and values") {
+    val one = litDecimal(new java.math.BigDecimal("3"), 20, 0)
+    for ((f, op) <- Seq("add" -> "+", "subtract" -> "-", "multiply" -> "*", "divide" -> "/")) {
+      val df = run(fnPlan("functions_arithmetic_decimal", s"$f:decimal_decimal", field(d), one)())
+      val expected = spark.sql(s"SELECT d $op CAST(3 AS DECIMAL(20,0)) AS r FROM nums")
+      assert(df.schema.head.dataType == expected.schema.head.dataType, f)
+      assertSameRows(df, expected)
+    }
+  }
+
   test("datetime: date plus or minus year-month and day-time intervals") {
     val pb = new PlanBuilder()
     val add = pb.fn("functions_datetime", "add:date_iyear")

@@ -20,7 +20,10 @@ import io.sparksubstrait.plan.{DecodedPlan, PlanPath, ProducerCompat}
  * and applies the root's names (top-level columns and nested struct fields, depth first).
  */
 object PlanConverter {
-  def convert(session: SparkSession, plan: DecodedPlan): LogicalPlan = {
+  def convert(session: SparkSession, plan: DecodedPlan): LogicalPlan =
+    SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan))
+
+  private def convertPlan(session: SparkSession, plan: DecodedPlan): LogicalPlan = {
     val proto = plan.proto
     val compat = ProducerCompat.forProducer(Option(proto.getVersion).map(_.getProducer).getOrElse(""))
     implicit val ctx: ConversionContext =

@@ -225,7 +225,9 @@ object FunctionCatalog {
 
   private def numericArgs(c: FunctionCall): Seq[Expression] = {
     if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType)) c.wrongArguments("numeric arguments")
-    unifyOrFail(c, c.args)
+    // Spark's decimal arithmetic takes any two decimals and derives the result type from
+    // both; widening them first would change the result's scale (and its rounding).
+    if (c.args.forall(_.dataType.isInstanceOf[DecimalType])) c.args else unifyOrFail(c, c.args)
   }
   private def numericArg(c: FunctionCall): Unit =
     if (!NumericCoercion.isNumeric(c.arg(0).dataType) && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")

@@ -55,8 +55,8 @@ object PlanDecoder {
     val legacy = liftJsonLegacy(tree.asInstanceOf[ObjectNode])
     val builder = Plan.newBuilder()
     try JsonFormat.parser().merge(json.writeValueAsString(tree), builder) catch {
-      case e: InvalidProtocolBufferException =>
-        throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
+      // JsonFormat also throws unchecked exceptions for some malformed values.
+      case NonFatal(e) => throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
     }
     DecodedPlan(builder.build(), legacy)
   }

@@ -1,0 +1,64 @@
+# Sourced by dev/run-example and dev/test: the shared setup steps. Not a command itself.
+#
+# Everything lands in ignored folders of the checkout: .venv/ (Python), build/cache/ (sbt),
+# jvm/target/ (the jar), python/spark_substrait/jars/ (its copy in the package),
+# examples/data/ (the example's generated table).
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+JAR_GLOB="$ROOT/jvm/target/scala-2.13/spark-substrait-spark*_2.13-*.jar"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# sbt, never two at once in this tree: a lock ($SBT_LOCK, default /tmp/sbt.lock) when flock exists.
+sbt() {
+  if command -v flock >/dev/null 2>&1; then
+    flock "${SBT_LOCK:-/tmp/sbt.lock}" "$ROOT/build/sbt" "$@"
+  else
+    "$ROOT/build/sbt" "$@"
+  fi
+}
+
+ensure_venv() {
+  if [ ! -x "$PY" ]; then
+    step "creating the virtualenv .venv"
+    python3 -m venv "$VENV"
+  fi
+  local stamp="$VENV/.requirements-test.sha256"
+  local want
+  want="$(sha256sum "$ROOT/requirements-test.txt" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    step "installing requirements-test.txt into .venv (pyspark is built from its sdist the first time: minutes)"
+    "$PY" -m pip install -q -r "$ROOT/requirements-test.txt"
+    echo "$want" > "$stamp"
+  else
+    step "requirements-test.txt already installed in .venv"
+  fi
+}
+
+jar_exists() { compgen -G "$JAR_GLOB" >/dev/null; }
+
+ensure_jar() {
+  if jar_exists; then
+    step "the jar is built: $(basename $(ls -t $JAR_GLOB | head -1))"
+  else
+    step "building the jar: build/sbt jvm/assembly"
+    sbt jvm/assembly
+  fi
+}
+
+# The package in development mode; its build copies the (newer) jar into the package.
+install_package() {
+  step "installing the spark-substrait package into .venv (pip install -e .)"
+  "$PY" -m pip install -q --no-deps -e "$ROOT"
+}
+
+ensure_example_data() {
+  if [ -f "$ROOT/examples/data/lineitem/_SUCCESS" ]; then
+    step "example data already in examples/data/lineitem"
+  else
+    step "generating the example data: examples/generate_data.py"
+    "$PY" "$ROOT/examples/generate_data.py"
+  fi
+}
