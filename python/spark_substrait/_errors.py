@@ -21,6 +21,7 @@ class SubstraitPlanError(Exception):
         location: where in the plan, e.g. ``relations[0].root.input.filter.condition``,
             or None when the error is about the plan as a whole.
         parameters: the message parameters, a dict of strings.
+        java_exception: the Py4J error it was raised from, when it came from the JVM.
     """
 
     def __init__(
@@ -35,6 +36,10 @@ class SubstraitPlanError(Exception):
         self.condition = condition
         self.location = location
         self.parameters = dict(parameters or {})
+        self.java_exception = None
+
+    def __reduce__(self):
+        return type(self), (self.message, self.condition, self.location, self.parameters)
 
     def getCondition(self) -> Optional[str]:  # noqa: N802 - mirrors PySparkException
         return self.condition

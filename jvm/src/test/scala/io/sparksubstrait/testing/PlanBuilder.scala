@@ -166,6 +166,16 @@ object PlanBuilder {
     Rel.newBuilder().setAggregate(a).build()
   }
 
+  def join(left: Rel, right: Rel, joinType: JoinRel.JoinType, condition: Option[Expression] = None,
+      postJoinFilter: Option[Expression] = None): Rel = {
+    val j = JoinRel.newBuilder().setLeft(left).setRight(right).setType(joinType)
+    condition.foreach(j.setExpression)
+    postJoinFilter.foreach(j.setPostJoinFilter)
+    Rel.newBuilder().setJoin(j).build()
+  }
+
+  def cross(left: Rel, right: Rel): Rel = Rel.newBuilder().setCross(CrossRel.newBuilder().setLeft(left).setRight(right)).build()
+
   /** Sets the emit of any relation (its RelCommon). */
   def emit(rel: Rel, mapping: Int*): Rel = {
     val common = RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(mapping.map(Integer.valueOf).asJava))
@@ -177,6 +187,8 @@ object PlanBuilder {
       case Rel.RelTypeCase.FETCH => b.setFetch(rel.getFetch.toBuilder.setCommon(common))
       case Rel.RelTypeCase.SORT => b.setSort(rel.getSort.toBuilder.setCommon(common))
       case Rel.RelTypeCase.AGGREGATE => b.setAggregate(rel.getAggregate.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.JOIN => b.setJoin(rel.getJoin.toBuilder.setCommon(common))
+      case Rel.RelTypeCase.CROSS => b.setCross(rel.getCross.toBuilder.setCommon(common))
       case other => throw new IllegalArgumentException(s"emit on $other")
     }
     b.build()

@@ -2,32 +2,45 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
+import com.google.protobuf.Message
 import io.substrait.proto.RelCommon
+import io.substrait.proto.AdvancedExtension
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 
+import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
- * The properties every relation shares. Emit (direct or remap) is applied here, once, for
- * every relation kind. Hints are advisory by the spec and do not change results;
- * an advanced-extension enhancement changes semantics we cannot know, so it is refused.
+ * What every relation shares, applied once for every kind: emit (direct or remap) on the
+ * converted relation; hints are advisory by the spec and do not change results; an
+ * advanced-extension *enhancement* (on RelCommon or on the relation) changes semantics we
+ * cannot know, so it is refused, while an *optimization* may be ignored by the spec.
  */
 object RelCommonConverter {
-  def apply(plan: LogicalPlan, common: RelCommon, relAt: PlanPath): LogicalPlan = {
-    val at = relAt / "common"
-    if (common.hasAdvancedExtension && common.getAdvancedExtension.hasEnhancement) {
-      throw SubstraitErrors.unsupported(at / "advanced_extension" / "enhancement",
-        s"an enhancement of type ${common.getAdvancedExtension.getEnhancement.getTypeUrl}", "no enhancement")
-    }
+  def apply[R <: Message](rel: R, at: PlanPath)(convert: (R, PlanPath) => LogicalPlan)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    val common = field[RelCommon](rel, "common").getOrElse(RelCommon.getDefaultInstance)
+    checkEnhancement(field[AdvancedExtension](rel, "advanced_extension"), at / "advanced_extension")
+    checkEnhancement(Option.when(common.hasAdvancedExtension)(common.getAdvancedExtension), at / "common" / "advanced_extension")
+    val plan = convert(rel, at)
     common.getEmitKindCase match {
       case RelCommon.EmitKindCase.EMIT =>
-        val mapping = common.getEmit.getOutputMappingList.asScala.map(_.intValue).toSeq
-        emit(plan, mapping, at / "emit")
+        emit(plan, common.getEmit.getOutputMappingList.asScala.map(_.intValue).toSeq, at / "common" / "emit")
       case _ => plan
     }
   }
+
+  /** A message field by its proto name, when set (all relations name these fields alike). */
+  private def field[T](rel: Message, name: String): Option[T] =
+    Option(rel.getDescriptorForType.findFieldByName(name)).filter(rel.hasField).map(f => rel.getField(f).asInstanceOf[T])
+
+  private def checkEnhancement(ext: Option[AdvancedExtension], at: PlanPath): Unit =
+    ext.filter(_.hasEnhancement).foreach { e =>
+      throw SubstraitErrors.unsupported(at / "enhancement", s"an enhancement of type ${e.getEnhancement.getTypeUrl}",
+        "no enhancement (optimizations are ignored as the spec allows)")
+    }
 
   /** Selects (and reorders, or repeats) output columns. */
   def emit(plan: LogicalPlan, mapping: Seq[Int], at: PlanPath): LogicalPlan = {
