@@ -34,9 +34,8 @@ class ErrorsSuite extends SparkSuite with SubstraitAssertions {
     }
     val noInput = io.substrait.proto.Rel.newBuilder().setFilter(io.substrait.proto.FilterRel.newBuilder().setCondition(litBool(true))).build()
     assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.filter") { run(b.plan(noInput, "x")) }
-    val set = io.substrait.proto.Rel.newBuilder().setSet(io.substrait.proto.SetRel.newBuilder().addInputs(base).addInputs(base)
-      .setOp(io.substrait.proto.SetRel.SetOp.SET_OP_UNION_ALL)).build()
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.set") { run(b.plan(set, "x", "y")) }
+    val ddl = io.substrait.proto.Rel.newBuilder().setDdl(io.substrait.proto.DdlRel.getDefaultInstance).build()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.ddl") { run(b.plan(ddl, "x", "y")) }
     val twoRoots = b.plan(base, "x", "y").toBuilder.addRelations(b.plan(base, "x", "y").getRelations(0)).build()
     assertPlanError("SUBSTRAIT_NO_ROOT", "relations") { run(twoRoots) }
   }

@@ -174,6 +174,9 @@ object PlanBuilder {
     Rel.newBuilder().setJoin(j).build()
   }
 
+  def set(op: SetRel.SetOp, inputs: Rel*): Rel =
+    Rel.newBuilder().setSet(SetRel.newBuilder().setOp(op).addAllInputs(inputs.asJava)).build()
+
   def cross(left: Rel, right: Rel): Rel = Rel.newBuilder().setCross(CrossRel.newBuilder().setLeft(left).setRight(right)).build()
 
   /** Sets the emit of any relation (its RelCommon). */

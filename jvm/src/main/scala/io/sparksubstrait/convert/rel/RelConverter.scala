@@ -22,6 +22,7 @@ object RelConverter {
       case RelTypeCase.SORT => RelCommonConverter(rel.getSort, at / "sort")(SortConverter.convert)
       case RelTypeCase.AGGREGATE => RelCommonConverter(rel.getAggregate, at / "aggregate")(AggregateConverter.convert)
       case RelTypeCase.JOIN => RelCommonConverter(rel.getJoin, at / "join")(JoinConverter.convert)
+      case RelTypeCase.SET => RelCommonConverter(rel.getSet, at / "set")(SetConverter.convert)
       case RelTypeCase.CROSS => RelCommonConverter(rel.getCross, at / "cross")(JoinConverter.convertCross)
       case RelTypeCase.RELTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rel_type", "a relation")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",
