@@ -127,6 +127,33 @@ object PlanBuilder {
       Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_UNSPECIFIED): Expression =
     Expression.newBuilder().setCast(Expression.Cast.newBuilder().setInput(e).setType(t).setFailureBehavior(behavior)).build()
 
+  def ifThen(clauses: Seq[(Expression, Expression)], otherwise: Option[Expression]): Expression = {
+    val b = Expression.IfThen.newBuilder()
+    clauses.foreach { case (c, t) => b.addIfs(Expression.IfThen.IfClause.newBuilder().setIf(c).setThen(t)) }
+    otherwise.foreach(b.setElse)
+    Expression.newBuilder().setIfThen(b).build()
+  }
+
+  def switchOn(value: Expression, cases: Seq[(Expression, Expression)], otherwise: Option[Expression]): Expression = {
+    val b = Expression.SwitchExpression.newBuilder().setMatch(value)
+    cases.foreach { case (l, t) => b.addIfs(Expression.SwitchExpression.IfValue.newBuilder().setIf(l.getLiteral).setThen(t)) }
+    otherwise.foreach(b.setElse)
+    Expression.newBuilder().setSwitchExpression(b).build()
+  }
+
+  def inList(value: Expression, options: Expression*): Expression = Expression.newBuilder().setSingularOrList(
+    Expression.SingularOrList.newBuilder().setValue(value).addAllOptions(options.asJava)).build()
+
+  def structOf(fields: Expression*): Expression = Expression.newBuilder().setNested(Expression.Nested.newBuilder()
+    .setStruct(Expression.Nested.Struct.newBuilder().addAllFields(fields.asJava))).build()
+  def listOf(values: Expression*): Expression = Expression.newBuilder().setNested(Expression.Nested.newBuilder()
+    .setList(Expression.Nested.List.newBuilder().addAllValues(values.asJava))).build()
+  def mapOf(kvs: (Expression, Expression)*): Expression = {
+    val m = Expression.Nested.Map.newBuilder()
+    kvs.foreach { case (k, v) => m.addKeyValues(Expression.Nested.Map.KeyValue.newBuilder().setKey(k).setValue(v)) }
+    Expression.newBuilder().setNested(Expression.Nested.newBuilder().setMap(m)).build()
+  }
+
   // ---- relations ----
   def readNamed(schema: NamedStruct, names: String*): Rel = Rel.newBuilder().setRead(ReadRel.newBuilder()
     .setBaseSchema(schema).setNamedTable(ReadRel.NamedTable.newBuilder().addAllNames(names.asJava))).build()

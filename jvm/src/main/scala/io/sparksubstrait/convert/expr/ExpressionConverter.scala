@@ -16,6 +16,10 @@ object ExpressionConverter {
       case RexTypeCase.SELECTION => FieldReferenceConverter.convert(e.getSelection, input, at / "selection")
       case RexTypeCase.SCALAR_FUNCTION => ScalarFunctionConverter.convert(e.getScalarFunction, input, at / "scalar_function")
       case RexTypeCase.CAST => CastConverter.convert(e.getCast, input, at / "cast")
+      case RexTypeCase.IF_THEN => ConditionalConverter.ifThen(e.getIfThen, input, at / "if_then")
+      case RexTypeCase.SWITCH_EXPRESSION => ConditionalConverter.switch(e.getSwitchExpression, input, at / "switch_expression")
+      case RexTypeCase.SINGULAR_OR_LIST => ConditionalConverter.singularOrList(e.getSingularOrList, input, at / "singular_or_list")
+      case RexTypeCase.NESTED => NestedConverter.convert(e.getNested, input, at / "nested")
       case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")
       case other =>
         throw SubstraitErrors.unsupported(at, s"expression of kind ${other.name().toLowerCase}",

@@ -1,0 +1,75 @@
+package io.sparksubstrait.convert.expr
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.Expression.{IfThen, SingularOrList, SwitchExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, CaseWhen, Cast, EqualTo, In, Literal, Expression => CExpression}
+import org.apache.spark.sql.types.{BooleanType, DataType, NullType}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.functions.NumericCoercion
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * If-then, switch and singular-or-list. A NULL condition or a NULL switch value selects
+ * no branch (falls to else, NULL without one), and IN has SQL's three-valued result, as
+ * the spec and Spark agree.
+ */
+object ConditionalConverter {
+  def ifThen(e: IfThen, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    if (e.getIfsCount == 0) throw SubstraitErrors.invalidPlan(at / "ifs", "no if clause", "one or more if clauses")
+    val branches = e.getIfsList.asScala.toSeq.zipWithIndex.map { case (c, i) =>
+      val cAt = at.at("ifs", i)
+      if (!c.hasIf || !c.hasThen) throw SubstraitErrors.missingField(cAt, if (!c.hasIf) "if" else "then", "a condition and a result")
+      val cond = ExpressionConverter.convert(c.getIf, input, cAt / "if")
+      if (cond.resolved && cond.dataType != BooleanType && cond.dataType != NullType) {
+        throw SubstraitErrors.typeMismatch(cAt / "if", SparkTypeNames.of(cond.dataType), "bool")
+      }
+      (cond, ExpressionConverter.convert(c.getThen, input, cAt / "then"))
+    }
+    val otherwise = Option.when(e.hasElse)(ExpressionConverter.convert(e.getElse, input, at / "else"))
+    caseWhen(branches, otherwise, at)
+  }
+
+  def switch(e: SwitchExpression, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    if (!e.hasMatch) throw SubstraitErrors.missingField(at, "match", "the value to switch on")
+    if (e.getIfsCount == 0) throw SubstraitErrors.invalidPlan(at / "ifs", "no if value", "one or more if values")
+    val value = ExpressionConverter.convert(e.getMatch, input, at / "match")
+    val branches = e.getIfsList.asScala.toSeq.zipWithIndex.map { case (c, i) =>
+      val cAt = at.at("ifs", i)
+      val literal = LiteralConverter.convert(c.getIf, cAt / "if")(ctx.compat)
+      val Seq(v, l) = unify(Seq(value, literal), cAt / "if")
+      (EqualTo(v, l): CExpression, ExpressionConverter.convert(c.getThen, input, cAt / "then"))
+    }
+    val otherwise = Option.when(e.hasElse)(ExpressionConverter.convert(e.getElse, input, at / "else"))
+    caseWhen(branches, otherwise, at)
+  }
+
+  def singularOrList(e: SingularOrList, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    if (!e.hasValue) throw SubstraitErrors.missingField(at, "value", "the value to look for")
+    val value = ExpressionConverter.convert(e.getValue, input, at / "value")
+    val options = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (o, i) => ExpressionConverter.convert(o, input, at.at("options", i)) }
+    if (options.isEmpty) return Literal.FalseLiteral
+    val all = unify(value +: options, at / "options")
+    In(all.head, all.tail)
+  }
+
+  /** All results share one type: numeric ones widen; others must already agree. */
+  private def caseWhen(branches: Seq[(CExpression, CExpression)], otherwise: Option[CExpression], at: PlanPath): CExpression = {
+    val results = unify(branches.map(_._2) ++ otherwise, at)
+    val (thens, elseValue) = (results.take(branches.size), results.drop(branches.size).headOption)
+    CaseWhen(branches.map(_._1).zip(thens), elseValue)
+  }
+
+  private def unify(values: Seq[CExpression], at: PlanPath): Seq[CExpression] = {
+    if (!values.forall(_.resolved)) return values
+    val types = values.map(_.dataType).filter(_ != NullType).distinct
+    types match {
+      case Seq() | Seq(_) => values.map(v => if (v.dataType == NullType && types.nonEmpty) Cast(v, types.head) else v)
+      case _ => NumericCoercion.unify(values).getOrElse(throw SubstraitErrors.typeMismatch(at,
+        types.map((t: DataType) => SparkTypeNames.of(t)).mkString(", "), "values of one type"))
+    }
+  }
+}
