@@ -47,4 +47,24 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
       Seq(structOf(field(0), field(9)), listOf(field(0), field(1)), mapOf(litString("k") -> field(0), litString("j") -> field(1)))
     }
   }
+
+  test("field references: struct fields, list elements (negative, out of range), map keys, chains, expression roots") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW deep AS SELECT * FROM VALUES
+      (named_struct('a', 1, 'b', 'x'), array(10, 20, 30), map('k', 1, 'j', 2), array(named_struct('v', 5))),
+      (named_struct('a', NULL, 'b', 'y'), array(), map('j', 3), array()),
+      (NULL, NULL, NULL, NULL) AS t(st, arr, m, arrs)""")
+    val deep = schema("st" -> struct(i32(), string()), "arr" -> io.substrait.proto.Type.newBuilder().setList(
+      io.substrait.proto.Type.List.newBuilder().setType(i32())).build(),
+      "m" -> io.substrait.proto.Type.newBuilder().setMap(io.substrait.proto.Type.Map.newBuilder().setKey(string(false)).setValue(i32())).build(),
+      "arrs" -> io.substrait.proto.Type.newBuilder().setList(io.substrait.proto.Type.List.newBuilder().setType(struct(i32()))).build())
+      .toBuilder.clearNames().addAllNames(java.util.Arrays.asList("st", "a", "b", "arr", "m", "arrs", "v")).build()
+    val exprs = Seq(path(0, structSeg(1)), path(1, listSeg(0)), path(1, listSeg(-1)), path(1, listSeg(5)),
+      path(2, mapSeg(litString("k"))), path(3, listSeg(0), structSeg(0)), fieldOf(structOf(field(0), litI32(9)), structSeg(1)))
+    val plan = new PlanBuilder().plan(emit(project(readNamed(deep, "deep"), exprs: _*), 4, 5, 6, 7, 8, 9, 10), "b", "a0", "alast", "a5", "mk", "v", "nine")
+    assertSameRows(run(plan), spark.sql("""SELECT st.b, try_element_at(arr, 1), try_element_at(arr, -1), try_element_at(arr, 6),
+      try_element_at(m, 'k'), try_element_at(arrs, 1).v, 9 FROM deep"""))
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.project.expressions[0].selection.direct_reference.struct_field.child.list_element") {
+      run(new PlanBuilder().plan(emit(project(readNamed(deep, "deep"), path(0, listSeg(0))), 4), "x"))
+    }
+  }
 }

@@ -123,6 +123,28 @@ object PlanBuilder {
     .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))
     .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
 
+  /** A reference from the input record through a chain of segments: Left(struct field) or Right(list offset). */
+  def path(column: Int, segments: ReferenceSegment*): Expression = {
+    val chained = segments.foldRight(Option.empty[ReferenceSegment]) { (seg, child) =>
+      Some(child.fold(seg)(c => seg.getReferenceTypeCase match {
+        case ReferenceSegment.ReferenceTypeCase.STRUCT_FIELD => seg.toBuilder.setStructField(seg.getStructField.toBuilder.setChild(c)).build()
+        case ReferenceSegment.ReferenceTypeCase.LIST_ELEMENT => seg.toBuilder.setListElement(seg.getListElement.toBuilder.setChild(c)).build()
+        case _ => seg.toBuilder.setMapKey(seg.getMapKey.toBuilder.setChild(c)).build()
+      }))
+    }
+    val sf = ReferenceSegment.StructField.newBuilder().setField(column)
+    chained.foreach(sf.setChild)
+    Expression.newBuilder().setSelection(FieldReference.newBuilder()
+      .setDirectReference(ReferenceSegment.newBuilder().setStructField(sf))
+      .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
+  }
+  def structSeg(i: Int): ReferenceSegment = ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)).build()
+  def listSeg(offset: Int): ReferenceSegment = ReferenceSegment.newBuilder().setListElement(ReferenceSegment.ListElement.newBuilder().setOffset(offset)).build()
+  def mapSeg(key: Expression): ReferenceSegment = ReferenceSegment.newBuilder().setMapKey(ReferenceSegment.MapKey.newBuilder().setMapKey(key.getLiteral)).build()
+  /** A reference rooted at an expression. */
+  def fieldOf(e: Expression, seg: ReferenceSegment): Expression = Expression.newBuilder().setSelection(FieldReference.newBuilder()
+    .setDirectReference(seg).setExpression(e)).build()
+
   def cast(e: Expression, t: Type, behavior: Expression.Cast.FailureBehavior =
       Expression.Cast.FailureBehavior.FAILURE_BEHAVIOR_UNSPECIFIED): Expression =
     Expression.newBuilder().setCast(Expression.Cast.newBuilder().setInput(e).setType(t).setFailureBehavior(behavior)).build()

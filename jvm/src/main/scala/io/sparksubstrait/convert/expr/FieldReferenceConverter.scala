@@ -1,37 +1,45 @@
 package io.sparksubstrait.convert.expr
 
-import io.substrait.proto.Expression.FieldReference
+import io.substrait.proto.Expression.{FieldReference, ReferenceSegment}
 import io.substrait.proto.Expression.FieldReference.{ReferenceTypeCase, RootTypeCase}
 import io.substrait.proto.Expression.ReferenceSegment.{ReferenceTypeCase => SegmentCase}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetMapValue, GetStructField, Literal, Expression => CExpression}
+import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
 
 import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
-/** Field references into the input record. */
+/**
+ * Field references: from the input record or from an expression, through chains of struct
+ * fields, list elements (negative offsets count from the end; out of range is NULL) and
+ * map keys (a missing key is NULL).
+ */
 object FieldReferenceConverter {
   def convert(ref: FieldReference, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
-    ref.getRootTypeCase match {
-      case RootTypeCase.ROOT_REFERENCE | RootTypeCase.ROOTTYPE_NOT_SET =>
-      case other => throw SubstraitErrors.unsupported(at, s"a field reference rooted at ${other.name().toLowerCase}",
-        "a reference to the input record (root_reference)")
+    val root: Option[CExpression] = ref.getRootTypeCase match {
+      case RootTypeCase.ROOT_REFERENCE | RootTypeCase.ROOTTYPE_NOT_SET => None
+      case RootTypeCase.EXPRESSION => Some(ExpressionConverter.convert(ref.getExpression, input, at / "expression"))
+      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a field reference rooted at ${other.name().toLowerCase}",
+        "a reference to the input record or to an expression (outer references are not yet supported)")
     }
     ref.getReferenceTypeCase match {
       case ReferenceTypeCase.DIRECT_REFERENCE =>
-        val segment = ref.getDirectReference
         val segAt = at / "direct_reference"
-        segment.getReferenceTypeCase match {
-          case SegmentCase.STRUCT_FIELD =>
-            val sf = segment.getStructField
-            if (sf.hasChild) {
-              throw SubstraitErrors.unsupported(segAt / "struct_field" / "child", "a nested field reference",
-                "a reference to a top-level field")
-            }
-            topLevel(sf.getField, input, segAt / "struct_field" / "field")
-          case SegmentCase.REFERENCETYPE_NOT_SET => throw SubstraitErrors.missingField(segAt, "reference_type", "a reference segment")
-          case other => throw SubstraitErrors.unsupported(segAt, s"a ${other.name().toLowerCase} reference at the root",
-            "a struct_field reference")
+        val segment = ref.getDirectReference
+        root match {
+          // The first struct field of a root reference is a column of the input.
+          case None => segment.getReferenceTypeCase match {
+            case SegmentCase.STRUCT_FIELD =>
+              val sf = segment.getStructField
+              val column = topLevel(sf.getField, input, segAt / "struct_field" / "field")
+              if (sf.hasChild) applySegment(column, sf.getChild, segAt / "struct_field" / "child") else column
+            case SegmentCase.REFERENCETYPE_NOT_SET => throw SubstraitErrors.missingField(segAt, "reference_type", "a reference segment")
+            case other => throw SubstraitErrors.invalidPlan(segAt, s"a ${other.name().toLowerCase} segment on the input record",
+              "a struct_field (the input record is a struct)")
+          }
+          case Some(e) => applySegment(e, segment, segAt)
         }
       case ReferenceTypeCase.MASKED_REFERENCE =>
         throw SubstraitErrors.unsupported(at / "masked_reference", "a masked reference in an expression", "a direct reference")
@@ -43,5 +51,40 @@ object FieldReferenceConverter {
   def topLevel(index: Int, input: Seq[Attribute], at: PlanPath): Attribute = {
     if (index < 0 || index >= input.size) throw SubstraitErrors.fieldReferenceOutOfRange(at, index, input.size)
     input(index)
+  }
+
+  private def applySegment(base: CExpression, segment: ReferenceSegment, at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    def typeError(kind: String, expected: String) =
+      SubstraitErrors.typeMismatch(at / kind, s"a $kind segment on ${SparkTypeNames.of(base.dataType)}", expected)
+    val (next, child, childAt) = segment.getReferenceTypeCase match {
+      case SegmentCase.STRUCT_FIELD =>
+        val sf = segment.getStructField
+        val fields = base.dataType match {
+          case s: StructType => s.fields
+          case _ => throw typeError("struct_field", "a struct")
+        }
+        if (sf.getField < 0 || sf.getField >= fields.length) {
+          throw SubstraitErrors.fieldReferenceOutOfRange(at / "struct_field" / "field", sf.getField, fields.length)
+        }
+        (GetStructField(base, sf.getField, Some(fields(sf.getField).name)): CExpression, Option.when(sf.hasChild)(sf.getChild), at / "struct_field" / "child")
+      case SegmentCase.LIST_ELEMENT =>
+        if (!base.dataType.isInstanceOf[ArrayType]) throw typeError("list_element", "a list")
+        val offset = segment.getListElement.getOffset
+        // Spark's element_at is 1-based from the start and -1-based from the end.
+        val index = if (offset >= 0) offset + 1 else offset
+        (ElementAt(base, Literal(index), None, failOnError = false),
+          Option.when(segment.getListElement.hasChild)(segment.getListElement.getChild), at / "list_element" / "child")
+      case SegmentCase.MAP_KEY =>
+        val keyType = base.dataType match {
+          case m: MapType => m.keyType
+          case _ => throw typeError("map_key", "a map")
+        }
+        val key = LiteralConverter.convert(segment.getMapKey.getMapKey, at / "map_key" / "map_key")(ctx.compat)
+        if (key.dataType != keyType) throw SubstraitErrors.typeMismatch(at / "map_key" / "map_key", SparkTypeNames.of(key.dataType),
+          s"${SparkTypeNames.of(keyType)}, the map's key type")
+        (GetMapValue(base, key), Option.when(segment.getMapKey.hasChild)(segment.getMapKey.getChild), at / "map_key" / "child")
+      case _ => throw SubstraitErrors.missingField(at, "reference_type", "a reference segment")
+    }
+    child.map(applySegment(next, _, childAt)).getOrElse(next)
   }
 }
