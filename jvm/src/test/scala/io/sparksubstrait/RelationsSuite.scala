@@ -152,7 +152,7 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     assertRows(run(b.plan(aggregate(empty, Seq(field(3)), measures), "g", "a", "b", "c", "d")), Nil)
   }
 
-  test("aggregate: the legacy grouping_expressions form; disagreeing forms and grouping sets are errors") {
+  test("aggregate: the legacy grouping_expressions form; disagreeing forms are an error") {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
     val base = readNamed(people, "people")
@@ -163,9 +163,23 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     val both = aggregate(base, Seq(field(3)), Seq(b.measure(count, Seq(field(0))))).toBuilder
     both.getAggregateBuilder.getGroupingsBuilder(0).addGroupingExpressions(field(1))
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.aggregate.groupings[0]") { run(b.plan(both.build(), "g", "c")) }
-    val sets = aggregate(base, Seq(field(3)), Nil).toBuilder
-    sets.getAggregateBuilder.addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder())
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.groupings[1]") { run(b.plan(sets.build(), "g")) }
+  }
+
+  test("aggregate: several grouping sets, shared columns, NULL for absent columns, the grouping-set index") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val sets = io.substrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, "people"))
+      .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
+      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0))
+      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0).addExpressionReferences(1))
+      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder())
+      .addMeasures(b.measure(count, Seq(field(0))))
+    val rel = io.substrait.proto.Rel.newBuilder().setAggregate(sets).build()
+    val df = run(b.plan(rel, "grp", "name", "c", "set"))
+    assert(df.schema.map(_.dataType.simpleString) == Seq("string", "string", "bigint", "int"))
+    assertSameRows(df, spark.sql("""SELECT grp, name, count(id),
+      CASE grouping_id() WHEN 1 THEN 0 WHEN 0 THEN 1 WHEN 3 THEN 2 END
+      FROM people GROUP BY GROUPING SETS ((grp), (grp, name), ())"""))
   }
 
   test("root names: top-level and nested struct fields depth first; a wrong count is an error") {

@@ -2,9 +2,10 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.AggregateRel
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression => CExpression, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
+import io.substrait.proto.{AggregateRel, Expression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Literal, NamedExpression, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Union}
+import org.apache.spark.sql.types.IntegerType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.{AggregateFunctionConverter, ExpressionConverter}
@@ -13,48 +14,73 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
- * AggregateRel with no grouping or one grouping set: output is the grouping columns, then
- * the measures. Groupings come in the newer form (`grouping_expressions` on the rel plus
+ * AggregateRel. Output: the distinct grouping expressions of all grouping sets (in order of
+ * first appearance), then the measures, then — with more than one grouping set — an i32
+ * naming the grouping set each row comes from. A grouping expression absent from a row's
+ * grouping set is NULL there.
+ *
+ * Groupings come in the newer form (`grouping_expressions` on the rel plus
  * `expression_references`) or the older one (expressions inside each grouping); a plan
  * that carries both (DataFusion) must say the same thing in both.
+ *
+ * Several grouping sets are a UNION ALL of one aggregate per set: each set is exactly a
+ * GROUP BY of its expressions.
  */
 object AggregateConverter {
   def convert(rel: AggregateRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     val input = child.output
+    val sets = groupingSets(rel, at)
+    // Distinct grouping expressions, by first appearance, each converted once.
+    val distinct: Seq[(Expression, PlanPath)] = sets.flatten.foldLeft(Seq.empty[(Expression, PlanPath)]) {
+      case (seen, e) => if (seen.exists(_._1 == e._1)) seen else seen :+ e
+    }
+    val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) => ExpressionConverter.convert(e, input, eAt) }
+    val measures: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
+      val mAt = at.at("measures", i)
+      if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")
+      val filter = Option.when(m.hasFilter)(condition(m.getFilter, input, mAt / "filter"))
+      AggregateFunctionConverter.convert(m.getMeasure, filter, input, mAt / "measure")
+    }
+    def measureOutput: Seq[NamedExpression] = measures.zipWithIndex.map { case (m, i) => Alias(m, s"measure$i")() }
+
+    if (sets.size <= 1) {
+      val groupOutput: Seq[NamedExpression] = groupExprs.zipWithIndex.map {
+        case (n: NamedExpression, _) => n
+        case (e, k) => Alias(e, s"group$k")()
+      }
+      Aggregate(groupExprs, groupOutput ++ measureOutput, child)
+    } else {
+      val branches = sets.zipWithIndex.map { case (set, index) =>
+        val inSet = set.map(_._1).toSet
+        val keys = distinct.map(_._1).zip(groupExprs).collect { case (p, e) if inSet(p) => e }
+        val groupOutput: Seq[NamedExpression] = distinct.map(_._1).zip(groupExprs).zipWithIndex.map { case ((p, e), k) =>
+          Alias(if (inSet(p)) e else Literal(null, e.dataType), s"group$k")()
+        }
+        Aggregate(keys, groupOutput ++ measureOutput :+ Alias(Literal(index, IntegerType), "grouping_set")(), child): LogicalPlan
+      }
+      Union(branches)
+    }
+  }
+
+  /** Each grouping set's expressions (with their plan locations), in either form. */
+  private def groupingSets(rel: AggregateRel, at: PlanPath): Seq[Seq[(Expression, PlanPath)]] = {
     val shared = rel.getGroupingExpressionsList.asScala.toSeq
-    val groupings = rel.getGroupingsList.asScala.toSeq.zipWithIndex.map { case (g, i) =>
+    rel.getGroupingsList.asScala.toSeq.zipWithIndex.map { case (g, i) =>
       val gAt = at.at("groupings", i)
       val byReference = g.getExpressionReferencesList.asScala.toSeq.zipWithIndex.map { case (r, k) =>
         if (r < 0 || r >= shared.size) {
           throw SubstraitErrors.fieldReferenceOutOfRange(gAt.at("expression_references", k), r.toInt, shared.size)
         }
-        shared(r.toInt)
+        shared(r.toInt) -> at.at("grouping_expressions", r.toInt)
       }
       val legacy = g.getGroupingExpressionsList.asScala.toSeq
-      if (byReference.nonEmpty && legacy.nonEmpty && byReference != legacy) {
+      if (byReference.nonEmpty && legacy.nonEmpty && byReference.map(_._1) != legacy) {
         throw SubstraitErrors.invalidPlan(gAt, "grouping_expressions and expression_references that disagree",
           "both forms to name the same expressions")
       }
-      if (byReference.nonEmpty || legacy.isEmpty) (byReference, gAt, "expression_references") else (legacy, gAt, "grouping_expressions")
+      if (byReference.nonEmpty || legacy.isEmpty) byReference
+      else legacy.zipWithIndex.map { case (e, k) => e -> gAt.at("grouping_expressions", k) }
     }
-    if (groupings.size > 1) {
-      throw SubstraitErrors.unsupported(at.at("groupings", 1), s"${groupings.size} grouping sets",
-        "at most one grouping set (several grouping sets are not yet supported)")
-    }
-    val groupExprs: Seq[CExpression] = groupings.headOption.toSeq.flatMap { case (exprs, gAt, field) =>
-      exprs.zipWithIndex.map { case (e, k) => ExpressionConverter.convert(e, input, gAt.at(field, k)) }
-    }
-    val groupOutput: Seq[NamedExpression] = groupExprs.zipWithIndex.map {
-      case (n: NamedExpression, _) => n
-      case (e, k) => Alias(e, s"group$k")()
-    }
-    val measures: Seq[NamedExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
-      val mAt = at.at("measures", i)
-      if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")
-      val filter = Option.when(m.hasFilter)(condition(m.getFilter, input, mAt / "filter"))
-      Alias(AggregateFunctionConverter.convert(m.getMeasure, filter, input, mAt / "measure"), s"measure$i")()
-    }
-    Aggregate(groupExprs, groupOutput ++ measures, child)
   }
 }
