@@ -34,13 +34,13 @@ def expect_error(spark, plan, cls, condition, location):
 @pytest.mark.parametrize("plan", [b"\x01\x02 not a plan \xff", bytearray(b"\x0a\x05abc")],
                          ids=["garbage", "truncated"])
 def test_malformed_bytes(spark, plan):
-    error = expect_error(spark, plan, SubstraitInvalidPlanError, "SUBSTRAIT_MALFORMED_PLAN", None)
+    error = expect_error(spark, plan, SubstraitInvalidPlanError, "SUBSTRAIT_MALFORMED_PLAN", "plan")
     assert error.parameters["format"] == "binary"
 
 
 def test_malformed_json(spark):
     error = expect_error(spark, '{"relations": [', SubstraitInvalidPlanError,
-                         "SUBSTRAIT_MALFORMED_PLAN", None)
+                         "SUBSTRAIT_MALFORMED_PLAN", "plan")
     assert error.parameters["format"] == "JSON"
 
 

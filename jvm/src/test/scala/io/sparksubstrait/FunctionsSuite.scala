@@ -154,6 +154,13 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("avg with a declared floating-point result is the floating-point mean") {
+    val pb = new PlanBuilder()
+    val avg = pb.fn("functions_arithmetic_decimal", "avg:decimal")
+    val df = run(pb.plan(aggregate(readNamed(Datasets.numsSchema, "nums"), Nil, Seq(pb.measure(avg, Seq(field(d)), output = Some(fp64())))), "m"))
+    assertSameRows(df, spark.sql("SELECT avg(CAST(d AS DOUBLE)) FROM nums"))
+  }
+
   test("aggregates: sum, avg, min, max, count over NULLs and duplicates") {
     val pb = new PlanBuilder()
     val ms = Seq("sum:i32" -> a, "avg:fp64" -> x, "min:any" -> s, "max:any" -> d, "count:any" -> p, "sum:decimal" -> e, "avg:decimal" -> d)

@@ -77,7 +77,8 @@ class PlanDecoderSuite extends SparkSuite with SubstraitAssertions {
     val good = modernPlan().toByteArray
     for (bytes <- Seq(Array[Byte](1, 2, 3, -1, -1), good.take(good.length / 2))) {
       val e = intercept[errors.SubstraitException](SubstraitPlans.read(spark, bytes))
-      assert(e.getCondition == "SUBSTRAIT_MALFORMED_PLAN", e.getMessage)
+      assert(e.getCondition == "SUBSTRAIT_MALFORMED_PLAN" && e.getLocation == "plan", e.getMessage)
+      assert(e.getMessage.startsWith("[SUBSTRAIT_MALFORMED_PLAN] At plan: cannot decode") && !e.getMessage.contains(".."), e.getMessage)
     }
     assert(intercept[errors.SubstraitException](SubstraitPlans.readJson(spark, "{not json")).getCondition == "SUBSTRAIT_MALFORMED_PLAN")
     assert(intercept[errors.SubstraitException](SubstraitPlans.readJson(spark, "[1]")).getCondition == "SUBSTRAIT_MALFORMED_PLAN")

@@ -35,8 +35,10 @@ object SubstraitErrors {
     }
   }
 
+  /** The whole input could not be decoded: the location is the plan itself. */
   def malformedPlan(format: String, reason: String, cause: Throwable): SubstraitException =
-    raise("SUBSTRAIT_MALFORMED_PLAN", None, "format" -> format, "reason" -> reason)(cause)
+    raise("SUBSTRAIT_MALFORMED_PLAN", Some(PlanPath.root), "format" -> format,
+      "reason" -> Option(reason).map(_.trim.stripSuffix(".")).getOrElse("no reason given"))(cause)
 
   def unknownField(at: PlanPath, field: String): SubstraitException =
     raise("SUBSTRAIT_UNKNOWN_FIELD", Some(at), "field" -> field)

@@ -17,7 +17,9 @@ final class FunctionCall(
     val args: Seq[Expression],
     options: Map[String, Seq[String]],
     val at: PlanPath,
-    val ctx: ConversionContext) {
+    val ctx: ConversionContext,
+    /** The plan's declared `output_type`, when given: some mappings compute in its domain. */
+    val declaredType: Option[DataType] = None) {
 
   private val consumed = scala.collection.mutable.Set.empty[String]
 

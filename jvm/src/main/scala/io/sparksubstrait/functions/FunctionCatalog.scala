@@ -89,7 +89,17 @@ object FunctionCatalog {
   // ---- aggregate table ----------------------------------------------------------------
   private val aggregateEntries: Seq[AggregateEntry] = Seq(
     AggregateEntry("sum", Aggregates, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) }),
-    AggregateEntry("avg", Aggregates, c => { c.expectArity(1); numericArg(c); SparkShim.average(c.arg(0), c.overflowMode) }),
+    AggregateEntry("avg", Aggregates, c => {
+      c.expectArity(1)
+      numericArg(c)
+      // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
+      // computed in floating point, not a decimal mean rounded and then converted.
+      val arg = c.declaredType match {
+        case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
+        case _ => c.arg(0)
+      }
+      SparkShim.average(arg, c.overflowMode)
+    }),
     AggregateEntry("min", Aggregates, c => { c.expectArity(1); Min(c.arg(0)) }),
     AggregateEntry("max", Aggregates, c => { c.expectArity(1); Max(c.arg(0)) }),
     // count() with no argument is COUNT(*). Spark's count cannot overflow a long.

@@ -49,7 +49,8 @@ object FunctionArguments {
       (implicit ctx: ConversionContext): CExpression = {
     val found = entry.getOrElse(throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
       args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
-    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx)
+    val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.compat).dataType)
+    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared)
     val built = build(found, call)
     call.checkAllOptionsConsumed()
     withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
