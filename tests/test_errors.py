@@ -145,3 +145,18 @@ def test_other_errors_are_not_translated(spark):
     with pytest.raises((Py4JJavaError, CapturedException)) as info:
         spark._jvm.java.lang.Integer.parseInt("not a number")
     assert from_java(info.value) is None
+
+
+def test_several_roots_need_a_root_index(spark, tpch, lineitem_view):
+    from substrait.plan_pb2 import Plan
+
+    plan = Plan()
+    plan.ParseFromString(tpch.datafusion_bin[6])
+    plan.relations.append(plan.relations[0])
+    two_roots = plan.SerializeToString()
+    expect_error(spark, two_roots, SubstraitInvalidPlanError, "SUBSTRAIT_NO_ROOT", "relations")
+    expected = [tuple(r) for r in spark.read.substrait(tpch.datafusion_bin[6]).collect()]
+    for root in (0, 1):
+        assert [tuple(r) for r in spark.read.substrait(two_roots, root=root).collect()] == expected
+    with pytest.raises(TypeError):
+        spark.read.substrait(two_roots, root="1")

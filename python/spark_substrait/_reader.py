@@ -8,7 +8,7 @@ set by :func:`spark_substrait.configure` or by plain configuration (``spark-defa
 
 import os
 import pathlib
-from typing import Tuple, Union
+from typing import Optional, Tuple, Union
 
 from pyspark.sql.readwriter import DataFrameReader
 
@@ -20,7 +20,7 @@ _ENTRY_POINT = "io.sparksubstrait.SubstraitPlans"
 PlanLike = Union[bytes, bytearray, memoryview, str, os.PathLike]
 
 
-def substrait(self: DataFrameReader, plan: PlanLike):
+def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None):
     """Reads a Substrait plan as a DataFrame.
 
     ``plan`` is one of: the plan's bytes (``bytes``, ``bytearray``, ``memoryview``); its
@@ -29,9 +29,14 @@ def substrait(self: DataFrameReader, plan: PlanLike):
     path (``str`` or ``pathlib.Path``) of a plan file, read as JSON when it ends with
     ``.json`` and as binary otherwise.
 
+    ``root`` chooses one root (0-based, counting root relations only) of a plan with several;
+    by default the plan must have exactly one.
+
     Raises :class:`spark_substrait.SubstraitPlanError` (one of its subclasses) when the
     plan cannot be converted; its ``condition`` and ``location`` tell what and where.
     """
+    if root is not None and (isinstance(root, bool) or not isinstance(root, int)):
+        raise TypeError(f"spark.read.substrait: root must be an int, got {type(root).__name__}")
     kind, payload = plan_payload(plan)
     spark = self._spark
     entry_point = _entry_point(spark)
@@ -39,10 +44,8 @@ def substrait(self: DataFrameReader, plan: PlanLike):
     from pyspark.errors.exceptions.captured import CapturedException
 
     try:
-        if kind == "json":
-            jdf = entry_point.readJson(spark._jsparkSession, payload)
-        else:
-            jdf = entry_point.read(spark._jsparkSession, payload)
+        read = entry_point.readJson if kind == "json" else entry_point.read
+        jdf = read(spark._jsparkSession, payload) if root is None else read(spark._jsparkSession, payload, root)
     except (Py4JJavaError, CapturedException) as e:
         error = from_java(e)
         if error is None:

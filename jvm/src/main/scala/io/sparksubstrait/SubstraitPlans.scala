@@ -18,11 +18,22 @@ import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder}
  * the same Catalyst plan.
  */
 object SubstraitPlans {
-  /** A binary-encoded `substrait.Plan`. */
-  def read(session: SparkSession, plan: Array[Byte]): DataFrame = toDataFrame(session, PlanDecoder.fromBytes(plan))
+  /** A binary-encoded `substrait.Plan` with one root. */
+  def read(session: SparkSession, plan: Array[Byte]): DataFrame = toDataFrame(session, PlanDecoder.fromBytes(plan), None)
 
-  /** A `substrait.Plan` in protobuf's JSON encoding. */
-  def readJson(session: SparkSession, json: String): DataFrame = toDataFrame(session, PlanDecoder.fromJson(json))
+  /** Root number `root` (0-based, among the plan's roots) of a binary-encoded `substrait.Plan`. */
+  def read(session: SparkSession, plan: Array[Byte], root: Int): DataFrame =
+    toDataFrame(session, PlanDecoder.fromBytes(plan), Some(root))
+
+  /** A `substrait.Plan` in protobuf's JSON encoding, with one root. */
+  def readJson(session: SparkSession, json: String): DataFrame = toDataFrame(session, PlanDecoder.fromJson(json), None)
+
+  /** Root number `root` of a `substrait.Plan` in protobuf's JSON encoding. */
+  def readJson(session: SparkSession, json: String, root: Int): DataFrame =
+    toDataFrame(session, PlanDecoder.fromJson(json), Some(root))
+
+  /** How many roots a binary plan has: each can be read with `read(session, plan, root)`. */
+  def rootCount(plan: Array[Byte]): Int = PlanConverter.rootCount(PlanDecoder.fromBytes(plan))
 
   /** A plan file: `.json` is read as JSON, anything else as binary. */
   def readFile(session: SparkSession, path: String): DataFrame = {
@@ -35,8 +46,8 @@ object SubstraitPlans {
   def extensionEnabled(session: SparkSession): Boolean =
     SparkShim.resolutionRuleNames(session).contains(classOf[ResolveSubstraitPlans].getName)
 
-  private def toDataFrame(session: SparkSession, plan: DecodedPlan): DataFrame = {
-    val logical = if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan) else PlanConverter.convert(session, plan)
+  private def toDataFrame(session: SparkSession, plan: DecodedPlan, root: Option[Int]): DataFrame = {
+    val logical = if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan, root) else PlanConverter.convert(session, plan, root)
     SparkShim.ofRows(session, logical)
   }
 }

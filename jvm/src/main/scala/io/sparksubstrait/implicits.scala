@@ -10,5 +10,8 @@ object implicits {
     def substrait(plan: Array[Byte]): DataFrame = SubstraitPlans.read(SparkShim.sessionOf(reader), plan)
     /** A `substrait.Plan` in protobuf's JSON encoding. */
     def substrait(json: String): DataFrame = SubstraitPlans.readJson(SparkShim.sessionOf(reader), json)
+    /** Root number `root` (0-based) of a plan with several roots. */
+    def substrait(plan: Array[Byte], root: Int): DataFrame = SubstraitPlans.read(SparkShim.sessionOf(reader), plan, root)
+    def substrait(json: String, root: Int): DataFrame = SubstraitPlans.readJson(SparkShim.sessionOf(reader), json, root)
   }
 }

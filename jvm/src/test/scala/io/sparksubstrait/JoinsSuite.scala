@@ -68,4 +68,73 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
       run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_SEMI, Some(keysEqual(b)), Some(litBool(true))), "a", "b"))
     }
   }
+
+  // ---- physical joins ----
+  private def key(cmp: io.substrait.proto.ComparisonJoinKey.SimpleComparisonType) = io.substrait.proto.ComparisonJoinKey.newBuilder()
+    .setLeft(field(0).getSelection).setRight(field(0).getSelection)
+    .setComparison(io.substrait.proto.ComparisonJoinKey.ComparisonType.newBuilder().setSimple(cmp)).build()
+  private def hashJoin(typeValue: Int, keys: Seq[io.substrait.proto.ComparisonJoinKey], post: Option[io.substrait.proto.Expression] = None) = {
+    val h = io.substrait.proto.HashJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
+      .setTypeValue(typeValue)
+    keys.foreach(h.addKeys)
+    post.foreach(h.setPostJoinFilter)
+    io.substrait.proto.Rel.newBuilder().setHashJoin(h).build()
+  }
+  private val EQ = io.substrait.proto.ComparisonJoinKey.SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ
+
+  // The physical joins number their types differently from JoinRel.
+  private val physicalCases = Seq(1 -> "SELECT * FROM l JOIN r ON l.k = r.k", 2 -> "SELECT * FROM l FULL JOIN r ON l.k = r.k",
+    3 -> "SELECT * FROM l LEFT JOIN r ON l.k = r.k", 4 -> "SELECT * FROM l RIGHT JOIN r ON l.k = r.k",
+    5 -> "SELECT * FROM l LEFT SEMI JOIN r ON l.k = r.k", 6 -> "SELECT * FROM r LEFT SEMI JOIN l ON l.k = r.k",
+    7 -> "SELECT * FROM l LEFT ANTI JOIN r ON l.k = r.k", 8 -> "SELECT * FROM r LEFT ANTI JOIN l ON l.k = r.k")
+
+  test("hash join: every join type of its own numbering, with a shuffle-hash hint on the build side") {
+    for ((t, sql) <- physicalCases) {
+      val expected = spark.sql(sql)
+      val df = run(new PlanBuilder().plan(hashJoin(t, Seq(key(EQ))), expected.columns.indices.map(i => s"c$i"): _*))
+      assertSameRows(df, expected)
+    }
+    val df = run(new PlanBuilder().plan(hashJoin(1, Seq(key(EQ))), "a", "b", "c", "d"))
+    assert(df.queryExecution.analyzed.toString.contains("rightHint=(strategy=shuffle_hash)"), df.queryExecution.analyzed.toString)
+  }
+
+  test("hash join keys: IS_NOT_DISTINCT_FROM, MIGHT_EQUAL, the deprecated key lists; the post-join predicate joins") {
+    import io.substrait.proto.ComparisonJoinKey.SimpleComparisonType._
+    def check(rel: io.substrait.proto.Rel, sql: String) = assertSameRows(run(new PlanBuilder().plan(rel, "a", "b", "c", "d")), spark.sql(sql))
+    check(hashJoin(1, Seq(key(SIMPLE_COMPARISON_TYPE_IS_NOT_DISTINCT_FROM))), "SELECT * FROM l JOIN r ON l.k <=> r.k")
+    check(hashJoin(1, Seq(key(SIMPLE_COMPARISON_TYPE_MIGHT_EQUAL))), "SELECT * FROM l JOIN r ON l.k = r.k OR (l.k = r.k) IS NULL")
+    val legacy = hashJoin(3, Nil).toBuilder
+    legacy.getHashJoinBuilder.addLeftKeys(field(0).getSelection).addRightKeys(field(0).getSelection)
+    check(legacy.build(), "SELECT * FROM l LEFT JOIN r ON l.k = r.k")
+    val b = new PlanBuilder()
+    val notX = b.call(b.fn("functions_comparison", "not_equal:any_any"), field(3), litString("x"))
+    assertSameRows(run(b.plan(hashJoin(3, Seq(key(EQ)), Some(notX)), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r ON l.k = r.k AND r.w <> 'x'"))
+  }
+
+  test("merge join and nested-loop join (with and without an expression)") {
+    val merge = io.substrait.proto.MergeJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
+      .setTypeValue(2).addKeys(key(EQ))
+    assertSameRows(run(new PlanBuilder().plan(io.substrait.proto.Rel.newBuilder().setMergeJoin(merge).build(), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l FULL JOIN r ON l.k = r.k"))
+    val b = new PlanBuilder()
+    val nlj = io.substrait.proto.NestedLoopJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
+      .setTypeValue(7).setExpression(b.call(b.fn("functions_comparison", "lt:any_any"), field(0), field(2)))
+    assertSameRows(run(b.plan(io.substrait.proto.Rel.newBuilder().setNestedLoopJoin(nlj).build(), "a", "b")),
+      spark.sql("SELECT * FROM l LEFT ANTI JOIN r ON l.k < r.k"))
+    val cartesian = nlj.clone().clearExpression().setTypeValue(1)
+    assertSameRows(run(b.plan(io.substrait.proto.Rel.newBuilder().setNestedLoopJoin(cartesian).build(), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l CROSS JOIN r"))
+  }
+
+  test("physical joins: no keys, mixed key forms, single and mark types are errors") {
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.hash_join") { run(b.plan(hashJoin(1, Nil), "a", "b", "c", "d")) }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.hash_join.type") {
+      run(b.plan(hashJoin(9, Seq(key(EQ))), "a", "b", "c", "d"))
+    }
+    val mixed = hashJoin(1, Seq(key(EQ))).toBuilder
+    mixed.getHashJoinBuilder.addLeftKeys(field(0).getSelection).addRightKeys(field(0).getSelection)
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.hash_join") { run(b.plan(mixed.build(), "a", "b", "c", "d")) }
+  }
 }

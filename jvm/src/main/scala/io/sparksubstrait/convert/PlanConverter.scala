@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{NestedNames, RelConverter}
+import io.sparksubstrait.convert.rel.{NestedNames, RelConverter, SharedSubtrees}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.ExtensionRegistry
 import io.sparksubstrait.plan.{DecodedPlan, PlanPath, ProducerCompat}
@@ -20,23 +20,36 @@ import io.sparksubstrait.plan.{DecodedPlan, PlanPath, ProducerCompat}
  * and applies the root's names (top-level columns and nested struct fields, depth first).
  */
 object PlanConverter {
-  def convert(session: SparkSession, plan: DecodedPlan): LogicalPlan =
-    SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan))
+  /**
+   * @param rootIndex which root to convert (0-based, counting only root relations), for
+   *                  plans with several; None requires exactly one.
+   */
+  def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None): LogicalPlan =
+    SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex))
 
-  private def convertPlan(session: SparkSession, plan: DecodedPlan): LogicalPlan = {
+  /** How many root relations the plan has (each can be read as its own DataFrame). */
+  def rootCount(plan: DecodedPlan): Int = plan.proto.getRelationsList.asScala.count(_.hasRoot)
+
+  private def convertPlan(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int]): LogicalPlan = {
     val proto = plan.proto
     val compat = ProducerCompat.forProducer(Option(proto.getVersion).map(_.getProducer).getOrElse(""))
-    implicit val ctx: ConversionContext =
-      new ConversionContext(session, ExtensionRegistry(plan), compat, SparkShim.sqlConf(session))
+    val relations = proto.getRelationsList.asScala.toSeq
+    implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan), compat,
+      SparkShim.sqlConf(session), new SharedSubtrees(relations))
     checkPlanLevelFields(plan)
-    val roots = proto.getRelationsList.asScala.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
-    if (roots.size != 1) throw SubstraitErrors.noSingleRoot(PlanPath.root / "relations", roots.size)
-    val (planRel, index) = roots.head
+    val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
+    val (planRel, index) = rootIndex match {
+      case None if roots.size == 1 => roots.head
+      case None => throw SubstraitErrors.noSingleRoot(PlanPath.root / "relations", roots.size)
+      case Some(i) if i >= 0 && i < roots.size => roots(i)
+      case Some(i) => throw SubstraitErrors.invalidPlan(PlanPath.root / "relations", s"root index $i",
+        s"an index from 0 to ${roots.size - 1} (the plan has ${roots.size} roots)")
+    }
     val at = PlanPath.root.at("relations", index) / "root"
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
     val converted = RelConverter.convert(root.getInput, at / "input")
-    withNames(converted, root.getNamesList.asScala.toSeq, at / "names")
+    ctx.subtrees.wrap(withNames(converted, root.getNamesList.asScala.toSeq, at / "names"))
   }
 
   /** Renames the output columns; nested struct fields are renamed by a (free) cast. */

@@ -1,8 +1,8 @@
 package io.sparksubstrait.convert.rel
 
-import io.substrait.proto.{CrossRel, JoinRel}
+import io.substrait.proto.{CrossRel, JoinRel, Rel}
 import io.substrait.proto.JoinRel.JoinType
-import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.{Cross, FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
 
@@ -11,50 +11,72 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
- * JoinRel and CrossRel. The condition and the post-join filter see the left fields followed
- * by the right ones. Right semi / anti joins are left ones with the sides swapped (their
- * output is the right input's fields).
+ * JoinRel and CrossRel, and the join building the physical joins share. Conditions see the
+ * left fields followed by the right ones. Right semi / anti joins are left ones with the
+ * sides swapped (their output is the right input's fields).
  */
 object JoinConverter {
+  /** A Catalyst join type, and whether the sides are swapped to express it. */
+  final case class JoinKind(joinType: CJoinType, swapped: Boolean) {
+    def keepsOneSide: Boolean = joinType == LeftSemi || joinType == LeftAnti
+  }
+
+  val InnerJoin = JoinKind(Inner, swapped = false)
+  val FullJoin = JoinKind(FullOuter, swapped = false)
+  val LeftJoin = JoinKind(LeftOuter, swapped = false)
+  val RightJoin = JoinKind(RightOuter, swapped = false)
+  val LeftSemiJoin = JoinKind(LeftSemi, swapped = false)
+  val LeftAntiJoin = JoinKind(LeftAnti, swapped = false)
+  val RightSemiJoin = JoinKind(LeftSemi, swapped = true)
+  val RightAntiJoin = JoinKind(LeftAnti, swapped = true)
+
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
-    if (!rel.hasLeft) throw SubstraitErrors.missingField(at, "left", "the left input relation")
-    if (!rel.hasRight) throw SubstraitErrors.missingField(at, "right", "the right input relation")
-    val left = RelConverter.convert(rel.getLeft, at / "left")
-    val right = distinctFrom(left, RelConverter.convert(rel.getRight, at / "right"))
+    val kind = rel.getType match {
+      case JoinType.JOIN_TYPE_INNER => InnerJoin
+      case JoinType.JOIN_TYPE_OUTER => FullJoin
+      case JoinType.JOIN_TYPE_LEFT => LeftJoin
+      case JoinType.JOIN_TYPE_RIGHT => RightJoin
+      case JoinType.JOIN_TYPE_LEFT_SEMI => LeftSemiJoin
+      case JoinType.JOIN_TYPE_LEFT_ANTI => LeftAntiJoin
+      case JoinType.JOIN_TYPE_RIGHT_SEMI => RightSemiJoin
+      case JoinType.JOIN_TYPE_RIGHT_ANTI => RightAntiJoin
+      case JoinType.JOIN_TYPE_UNSPECIFIED => throw SubstraitErrors.missingField(at, "type", "a join type")
+      case other => throw unsupportedType(at, other.name())
+    }
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val both = left.output ++ right.output
     val condition = Option.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
-    val postFilter = Option.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, both, at / "post_join_filter"))
-    val (joinType, swap) = rel.getType match {
-      case JoinType.JOIN_TYPE_INNER => (Inner, false)
-      case JoinType.JOIN_TYPE_OUTER => (FullOuter, false)
-      case JoinType.JOIN_TYPE_LEFT => (LeftOuter, false)
-      case JoinType.JOIN_TYPE_RIGHT => (RightOuter, false)
-      case JoinType.JOIN_TYPE_LEFT_SEMI => (LeftSemi, false)
-      case JoinType.JOIN_TYPE_LEFT_ANTI => (LeftAnti, false)
-      case JoinType.JOIN_TYPE_RIGHT_SEMI => (LeftSemi, true)
-      case JoinType.JOIN_TYPE_RIGHT_ANTI => (LeftAnti, true)
-      case JoinType.JOIN_TYPE_UNSPECIFIED => throw SubstraitErrors.missingField(at, "type", "a join type")
-      case other => throw SubstraitErrors.unsupported(at / "type", s"join type ${other.name()}",
-        "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI or RIGHT_ANTI (single and mark joins are not yet supported)")
-    }
-    val join = if (swap) Join(right, left, joinType, condition, JoinHint.NONE) else Join(left, right, joinType, condition, JoinHint.NONE)
-    postFilter match {
-      case None => join
-      // After a semi or anti join the right (or left) fields no longer exist to filter on.
-      case Some(_) if joinType == LeftSemi || joinType == LeftAnti =>
-        throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
-          "a post-join filter only on inner and outer joins")
-      case Some(f) => Filter(f, join)
-    }
+    val join = build(left, right, kind, condition, JoinHint.NONE)
+    // The post-join filter applies to each joined record, after NULL extension.
+    if (!rel.hasPostJoinFilter) join
+    else if (kind.keepsOneSide) {
+      // After a semi or anti join the other side's fields no longer exist to filter on.
+      throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
+        "a post-join filter only on inner and outer joins")
+    } else Filter(FilterConverter.condition(rel.getPostJoinFilter, both, at / "post_join_filter"), join)
   }
 
   def convertCross(rel: CrossRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
-    if (!rel.hasLeft) throw SubstraitErrors.missingField(at, "left", "the left input relation")
-    if (!rel.hasRight) throw SubstraitErrors.missingField(at, "right", "the right input relation")
-    val left = RelConverter.convert(rel.getLeft, at / "left")
-    val right = distinctFrom(left, RelConverter.convert(rel.getRight, at / "right"))
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     Join(left, right, Cross: CJoinType, None, JoinHint.NONE)
   }
+
+  /** Both inputs converted, the right one with attribute ids distinct from the left's. */
+  def sides(hasLeft: Boolean, leftRel: => Rel, hasRight: Boolean, rightRel: => Rel, at: PlanPath)
+      (implicit ctx: ConversionContext): (LogicalPlan, LogicalPlan) = {
+    if (!hasLeft) throw SubstraitErrors.missingField(at, "left", "the left input relation")
+    if (!hasRight) throw SubstraitErrors.missingField(at, "right", "the right input relation")
+    val left = RelConverter.convert(leftRel, at / "left")
+    (left, distinctFrom(left, RelConverter.convert(rightRel, at / "right")))
+  }
+
+  def build(left: LogicalPlan, right: LogicalPlan, kind: JoinKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
+    if (kind.swapped) Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
+    else Join(left, right, kind.joinType, condition, hint)
+
+  def unsupportedType(at: PlanPath, name: String): Throwable =
+    SubstraitErrors.unsupported(at / "type", s"join type $name",
+      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI or RIGHT_ANTI (single and mark joins are not yet supported)")
 
   /**
    * The same table read on both sides (a self-join) yields the same attribute ids twice;

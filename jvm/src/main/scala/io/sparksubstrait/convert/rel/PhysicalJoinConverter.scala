@@ -1,0 +1,109 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.{ComparisonJoinKey, Expression, HashJoinRel, MergeJoinRel, NestedLoopJoinRel}
+import io.substrait.proto.ComparisonJoinKey.SimpleComparisonType
+import org.apache.spark.sql.catalyst.expressions.{And, EqualNullSafe, EqualTo, IsNull, Or, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{HintInfo, JoinHint, LogicalPlan, SHUFFLE_HASH, SHUFFLE_MERGE}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.FieldReferenceConverter
+import io.sparksubstrait.convert.rel.JoinConverter._
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * The physical joins become the same Catalyst joins as JoinRel: key comparisons (or the
+ * deprecated key lists, compared with EQ) AND the post-join predicate, which the spec
+ * defines as a secondary join condition. Hash and merge joins carry their strategy as a
+ * Spark join hint (shuffle-hash on the build side, sort-merge), advisory as hints are.
+ */
+object PhysicalJoinConverter {
+  def convertHash(rel: HashJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val kind = physicalKind(rel.getTypeValue, at)
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
+    val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
+    val post = Option.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
+    val shuffleHash = Some(HintInfo(strategy = Some(SHUFFLE_HASH)))
+    val hint = rel.getBuildInput match {
+      case HashJoinRel.BuildInput.BUILD_INPUT_LEFT => JoinHint(shuffleHash, None)
+      case _ => JoinHint(None, shuffleHash)
+    }
+    build(left, right, kind, Some(and(keys +: post.toSeq)), hint)
+  }
+
+  def convertMerge(rel: MergeJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val kind = physicalKind(rel.getTypeValue, at)
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
+    val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
+    val post = Option.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
+    build(left, right, kind, Some(and(keys +: post.toSeq)), JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None))
+  }
+
+  def convertNestedLoop(rel: NestedLoopJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val kind = physicalKind(rel.getTypeValue, at)
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
+    // Without an expression the join is a cartesian product (the spec's default: true).
+    val condition = Option.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
+    build(left, right, kind, condition, JoinHint.NONE)
+  }
+
+  /** HashJoinRel, MergeJoinRel and NestedLoopJoinRel share one JoinType numbering (unlike JoinRel's). */
+  private def physicalKind(value: Int, at: PlanPath): JoinKind = value match {
+    case 1 => InnerJoin
+    case 2 => FullJoin
+    case 3 => LeftJoin
+    case 4 => RightJoin
+    case 5 => LeftSemiJoin
+    case 6 => RightSemiJoin
+    case 7 => LeftAntiJoin
+    case 8 => RightAntiJoin
+    case 0 => throw SubstraitErrors.missingField(at, "type", "a join type")
+    case 9 | 10 | 11 | 12 => throw unsupportedType(at, Seq("LEFT_SINGLE", "RIGHT_SINGLE", "LEFT_MARK", "RIGHT_MARK")(value - 9))
+    case other => throw SubstraitErrors.invalidPlan(at / "type", s"join type $other", "a join type of the spec")
+  }
+
+  private def keyCondition(keys: Seq[ComparisonJoinKey], leftKeys: Seq[Expression.FieldReference], rightKeys: Seq[Expression.FieldReference],
+      left: LogicalPlan, right: LogicalPlan, at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    val pairs: Seq[(CExpression, CExpression, SimpleComparisonType)] =
+      if (keys.nonEmpty) {
+        if (leftKeys.nonEmpty || rightKeys.nonEmpty) {
+          throw SubstraitErrors.invalidPlan(at, "both keys and the deprecated left_keys/right_keys", "one of the two forms")
+        }
+        keys.zipWithIndex.map { case (k, i) =>
+          val kAt = at.at("keys", i)
+          val comparison = k.getComparison.getInnerTypeCase match {
+            case ComparisonJoinKey.ComparisonType.InnerTypeCase.SIMPLE => k.getComparison.getSimple
+            case ComparisonJoinKey.ComparisonType.InnerTypeCase.CUSTOM_FUNCTION_REFERENCE =>
+              throw SubstraitErrors.unsupported(kAt / "comparison" / "custom_function_reference", "a custom key comparison function",
+                "EQ, IS_NOT_DISTINCT_FROM or MIGHT_EQUAL")
+            case _ => throw SubstraitErrors.missingField(kAt / "comparison", "inner_type", "how the keys compare")
+          }
+          (FieldReferenceConverter.convert(k.getLeft, left.output, kAt / "left"),
+            FieldReferenceConverter.convert(k.getRight, right.output, kAt / "right"), comparison)
+        }
+      } else {
+        if (leftKeys.size != rightKeys.size) {
+          throw SubstraitErrors.invalidPlan(at / "right_keys", s"${leftKeys.size} left and ${rightKeys.size} right keys", "as many of each")
+        }
+        leftKeys.zip(rightKeys).zipWithIndex.map { case ((l, r), i) =>
+          (FieldReferenceConverter.convert(l, left.output, at.at("left_keys", i)),
+            FieldReferenceConverter.convert(r, right.output, at.at("right_keys", i)), SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ)
+        }
+      }
+    if (pairs.isEmpty) throw SubstraitErrors.missingField(at, "keys", "one or more join keys")
+    and(pairs.zipWithIndex.map { case ((l, r, comparison), i) =>
+      comparison match {
+        case SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ => EqualTo(l, r)
+        case SimpleComparisonType.SIMPLE_COMPARISON_TYPE_IS_NOT_DISTINCT_FROM => EqualNullSafe(l, r)
+        // True when equal, and when either side is NULL.
+        case SimpleComparisonType.SIMPLE_COMPARISON_TYPE_MIGHT_EQUAL => Or(EqualTo(l, r), IsNull(EqualTo(l, r)))
+        case other => throw SubstraitErrors.invalidPlan(at.at("keys", i) / "comparison" / "simple", s"comparison ${other.name()}",
+          "EQ, IS_NOT_DISTINCT_FROM or MIGHT_EQUAL")
+      }
+    })
+  }
+
+  private def and(conditions: Seq[CExpression]): CExpression = conditions.reduce(And(_, _))
+}

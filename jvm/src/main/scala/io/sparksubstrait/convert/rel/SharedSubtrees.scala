@@ -1,0 +1,58 @@
+package io.sparksubstrait.convert.rel
+
+import scala.collection.mutable
+
+import io.substrait.proto.{PlanRel, ReferenceRel}
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, CTERelationRef, LogicalPlan, WithCTE}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * Subtrees defined once in `Plan.relations` and referenced by ReferenceRel. Each becomes
+ * one Catalyst CTE definition, converted once, and every reference a CTE reference to it,
+ * so Spark plans it as it plans a SQL WITH clause: one shared computation (inlined only
+ * where Spark judges that cheaper, and then deduplicated by exchange reuse).
+ *
+ * Lives for one conversion only: the memo is per plan, never shared between plans.
+ */
+final class SharedSubtrees(relations: Seq[PlanRel]) {
+  private val definitions = mutable.LinkedHashMap.empty[Int, CTERelationDef]
+  private val inProgress = mutable.Set.empty[Int]
+
+  def reference(ref: ReferenceRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val ordinal = ref.getSubtreeOrdinal
+    if (ordinal < 0 || ordinal >= relations.size) {
+      throw SubstraitErrors.invalidPlan(at / "subtree_ordinal", s"subtree ordinal $ordinal",
+        s"an index into the plan's ${relations.size} relations")
+    }
+    if (inProgress(ordinal)) {
+      throw SubstraitErrors.invalidPlan(at / "subtree_ordinal", s"a reference to relations[$ordinal] from inside itself",
+        "references that form no cycle")
+    }
+    val definition = definitions.getOrElse(ordinal, define(ordinal))
+    CTERelationRef(definition.id, _resolved = true, output = definition.output.map(_.newInstance()), isStreaming = false)
+  }
+
+  private def define(ordinal: Int)(implicit ctx: ConversionContext): CTERelationDef = {
+    val planRel = relations(ordinal)
+    val relAt = PlanPath.root.at("relations", ordinal)
+    val rel = planRel.getRelTypeCase match {
+      case PlanRel.RelTypeCase.REL => planRel.getRel
+      case PlanRel.RelTypeCase.ROOT => planRel.getRoot.getInput
+      case _ => throw SubstraitErrors.missingField(relAt, "rel_type", "a relation to reference")
+    }
+    inProgress += ordinal
+    val child = try RelConverter.convert(rel, if (planRel.hasRel) relAt / "rel" else relAt / "root" / "input")
+    finally inProgress -= ordinal
+    val definition = CTERelationDef(child)
+    // Completed definitions come after the ones they use: the order WithCTE needs.
+    definitions += ordinal -> definition
+    definition
+  }
+
+  /** The root plan with the definitions it uses, if any. */
+  def wrap(plan: LogicalPlan): LogicalPlan =
+    if (definitions.isEmpty) plan else WithCTE(plan, definitions.values.toSeq)
+}

@@ -1,0 +1,63 @@
+package io.sparksubstrait
+
+import io.substrait.proto.{Plan, PlanRel, ReferenceRel, Rel, RelRoot}
+import io.substrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.implicits._
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/** ReferenceRel (a subtree defined once, used several times) and plans with several roots. */
+class ReferencesSuite extends SparkSuite with SubstraitAssertions {
+  private val s = schema("k" -> i32(), "v" -> string())
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("CREATE OR REPLACE TEMP VIEW src AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'c'), (NULL, 'n') AS t(k, v)")
+  }
+
+  private def reference(i: Int) = Rel.newBuilder().setReference(ReferenceRel.newBuilder().setSubtreeOrdinal(i)).build()
+
+  /** relations[0]: src filtered on k > 1; relations[1]: the root joining it with itself. */
+  private def sharedPlan(): Plan = {
+    val b = new PlanBuilder()
+    val shared = filter(readNamed(s, "src"), b.call(b.fn("functions_comparison", "gt:i32_i32"), field(0), litI32(1)))
+    val root = join(reference(0), reference(0), JOIN_TYPE_INNER, Some(b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(2))))
+    val p = b.plan(root, "k1", "v1", "k2", "v2")
+    p.toBuilder.clearRelations().addRelations(PlanRel.newBuilder().setRel(shared)).addRelations(p.getRelations(0)).build()
+  }
+
+  test("a subtree referenced twice gives the same rows as the SQL CTE, planned as one shared CTE") {
+    val df = run(sharedPlan())
+    assertSameRows(df, spark.sql("WITH f AS (SELECT * FROM src WHERE k > 1) SELECT * FROM f a JOIN f b ON a.k = b.k"))
+    val analyzed = df.queryExecution.analyzed.toString
+    assert(analyzed.contains("WithCTE") && analyzed.contains("CTERelationRef"), analyzed)
+    val ids = df.queryExecution.analyzed.collect { case r: org.apache.spark.sql.catalyst.plans.logical.CTERelationRef => r.cteId }
+    assert(ids.size == 2 && ids.distinct.size == 1, "both references point at the one definition")
+  }
+
+  test("references to missing or self-referencing subtrees are errors") {
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.reference.subtree_ordinal") {
+      run(b.plan(reference(5), "k", "v"))
+    }
+    val loop = b.plan(reference(0), "k", "v").toBuilder.clearRelations()
+      .addRelations(PlanRel.newBuilder().setRel(reference(0))).addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(reference(0)).addNames("k").addNames("v"))).build()
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].rel.reference.subtree_ordinal") { run(loop) }
+  }
+
+  test("a plan with several roots: each is reachable by its index, none is chosen silently") {
+    val b = new PlanBuilder()
+    val first = b.plan(readNamed(s, "src"), "k", "v")
+    val second = b.plan(emit(readNamed(s, "src"), 1), "only_v")
+    val both = first.toBuilder.addRelations(second.getRelations(0)).build()
+    assertSameRows(spark.read.substrait(both.toByteArray, 0), spark.sql("SELECT * FROM src"))
+    val df = spark.read.substrait(both.toByteArray, 1)
+    assert(df.columns.toSeq == Seq("only_v"))
+    assertRows(df, Seq(Row("a"), Row("b"), Row("c"), Row("n")))
+    assert(SubstraitPlans.rootCount(both.toByteArray) == 2)
+    assertPlanError("SUBSTRAIT_NO_ROOT", "relations") { run(both) }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations") { spark.read.substrait(both.toByteArray, 2) }
+  }
+}
