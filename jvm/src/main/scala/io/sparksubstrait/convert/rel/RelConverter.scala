@@ -27,6 +27,8 @@ object RelConverter {
       case RelTypeCase.HASH_JOIN => RelCommonConverter(rel.getHashJoin, at / "hash_join")(PhysicalJoinConverter.convertHash)
       case RelTypeCase.MERGE_JOIN => RelCommonConverter(rel.getMergeJoin, at / "merge_join")(PhysicalJoinConverter.convertMerge)
       case RelTypeCase.NESTED_LOOP_JOIN => RelCommonConverter(rel.getNestedLoopJoin, at / "nested_loop_join")(PhysicalJoinConverter.convertNestedLoop)
+      case RelTypeCase.EXPAND => RelCommonConverter(rel.getExpand, at / "expand")(ExpandConverter.convert)
+      case RelTypeCase.EXCHANGE => RelCommonConverter(rel.getExchange, at / "exchange")(ExchangeConverter.convert)
       case RelTypeCase.REFERENCE => RelCommonConverter(rel.getReference, at / "reference")(ctx.subtrees.reference)
       case RelTypeCase.RELTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rel_type", "a relation")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",

@@ -1,0 +1,65 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.ExpandRel
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Cast, Literal, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Expand, LogicalPlan}
+import org.apache.spark.sql.types.NullType
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.ExpressionConverter
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.functions.NumericCoercion
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * ExpandRel: each input row becomes n rows, n being the number of duplicates of the
+ * switching fields; row i takes each switching field's i-th expression (NULL where a field
+ * has fewer) and every consistent field's one expression. Input fields beyond the given
+ * definitions pass through unchanged. Catalyst's Expand is exactly this.
+ */
+object ExpandConverter {
+  def convert(rel: ExpandRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val child = RelConverter.input(rel.hasInput, rel.getInput, at)
+    val input = child.output
+    val definitions: Seq[Either[CExpression, Seq[CExpression]]] = rel.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, i) =>
+      val fAt = at.at("fields", i)
+      f.getFieldTypeCase match {
+        case ExpandRel.ExpandField.FieldTypeCase.CONSISTENT_FIELD =>
+          Left(ExpressionConverter.convert(f.getConsistentField, input, fAt / "consistent_field"))
+        case ExpandRel.ExpandField.FieldTypeCase.SWITCHING_FIELD =>
+          val duplicates = f.getSwitchingField.getDuplicatesList.asScala.toSeq.zipWithIndex.map { case (d, k) =>
+            ExpressionConverter.convert(d, input, (fAt / "switching_field").at("duplicates", k))
+          }
+          if (duplicates.isEmpty) throw SubstraitErrors.invalidPlan(fAt / "switching_field", "no duplicates", "one or more expressions")
+          Right(duplicates)
+        case _ => throw SubstraitErrors.missingField(fAt, "field_type", "a switching or consistent field")
+      }
+    } ++ input.drop(rel.getFieldsCount).map(a => Left(a))
+    val rows = (definitions.collect { case Right(d) => d.size } :+ 1).max
+    // Each column: its expression in every output row, brought to one type.
+    val columns: Seq[Seq[CExpression]] = definitions.zipWithIndex.map {
+      case (Left(e), _) => Seq.fill(rows)(e)
+      case (Right(d), i) =>
+        val padded = d ++ Seq.fill(rows - d.size)(Literal(null, NullType))
+        oneType(padded, at.at("fields", i) / "switching_field")
+    }
+    val output = columns.zipWithIndex.map { case (exprs, i) =>
+      val typed = exprs.find(_.dataType != NullType).getOrElse(exprs.head)
+      AttributeReference(s"expand$i", typed.dataType, exprs.exists(_.nullable))()
+    }
+    Expand(columns.transpose, output, child)
+  }
+
+  private def oneType(exprs: Seq[CExpression], at: PlanPath): Seq[CExpression] = {
+    val types = exprs.map(_.dataType).filter(_ != NullType).distinct
+    types match {
+      case Seq() => exprs
+      case Seq(t) => exprs.map(e => if (e.dataType == NullType) Cast(e, t) else e)
+      case _ => NumericCoercion.unify(exprs).getOrElse(throw SubstraitErrors.typeMismatch(at,
+        types.map(SparkTypeNames.of).mkString(", "), "duplicates of one type"))
+    }
+  }
+}

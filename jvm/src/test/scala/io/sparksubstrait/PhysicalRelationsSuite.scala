@@ -1,0 +1,49 @@
+package io.sparksubstrait
+
+import io.substrait.proto.{ExchangeRel, ExpandRel, Rel}
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/** ExpandRel and ExchangeRel against rows worked out by hand and Spark SQL. */
+class PhysicalRelationsSuite extends SparkSuite with SubstraitAssertions {
+  private val s = schema("k" -> i32(), "v" -> string())
+  private val rows = Seq(Seq(litI32(1), litString("a")), Seq(litNull(i32()), litString("b")), Seq(litI32(1), litString("a")))
+  private def expand(fields: ExpandRel.ExpandField*) =
+    Rel.newBuilder().setExpand(ExpandRel.newBuilder().setInput(readVirtual(s, rows))
+      .addAllFields(java.util.Arrays.asList(fields: _*))).build()
+  private def switching(es: io.substrait.proto.Expression*) = ExpandRel.ExpandField.newBuilder().setSwitchingField(
+    ExpandRel.SwitchingField.newBuilder().addAllDuplicates(java.util.Arrays.asList(es: _*))).build()
+  private def consistent(e: io.substrait.proto.Expression) = ExpandRel.ExpandField.newBuilder().setConsistentField(e).build()
+
+  test("expand: switching and consistent fields, NULL padding, pass-through of undefined fields") {
+    val df = run(new PlanBuilder().plan(expand(switching(field(0), litI32(7), litNull(i32())), consistent(field(1))), "x", "v"))
+    assertRows(df, Seq(Row(1, "a"), Row(7, "a"), Row(null, "a"), Row(null, "b"), Row(7, "b"), Row(null, "b"),
+      Row(1, "a"), Row(7, "a"), Row(null, "a")))
+    // Fewer duplicates in one switching field: NULL fills; the second input field passes through.
+    val padded = run(new PlanBuilder().plan(expand(switching(field(0), litI32(5))), "x", "v"))
+    assertRows(padded, Seq(Row(1, "a"), Row(5, "a"), Row(null, "b"), Row(5, "b"), Row(1, "a"), Row(5, "a")))
+    val uneven = run(new PlanBuilder().plan(expand(switching(litI32(1), litI32(2)), switching(litString("z"))), "x", "y"))
+    assertRows(uneven, Seq(Row(1, "z"), Row(2, null), Row(1, "z"), Row(2, null), Row(1, "z"), Row(2, null)))
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.expand.fields[0].switching_field") {
+      run(new PlanBuilder().plan(expand(switching(field(0), field(1))), "x", "v"))
+    }
+  }
+
+  test("exchange: scatter by fields and round robin keep the rows; other kinds are refused") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW ex AS SELECT id % 7 AS k, CAST(id AS STRING) AS v FROM range(100)")
+    val base = readNamed(schema("k" -> i64(), "v" -> string()), "ex")
+    def exchange(f: ExchangeRel.Builder => ExchangeRel.Builder) = Rel.newBuilder().setExchange(f(ExchangeRel.newBuilder().setInput(base))).build()
+    val scatter = run(new PlanBuilder().plan(exchange(_.setPartitionCount(3).setScatterByFields(
+      ExchangeRel.ScatterFields.newBuilder().addFields(field(0).getSelection))), "k", "v"))
+    assertSameRows(scatter, spark.sql("SELECT * FROM ex"))
+    assert(scatter.rdd.getNumPartitions == 3)
+    val robin = run(new PlanBuilder().plan(exchange(_.setPartitionCount(4).setRoundRobin(ExchangeRel.RoundRobin.getDefaultInstance)), "k", "v"))
+    assertSameRows(robin, spark.sql("SELECT * FROM ex"))
+    assert(robin.rdd.getNumPartitions == 4)
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.exchange.broadcast") {
+      run(new PlanBuilder().plan(exchange(_.setBroadcast(ExchangeRel.Broadcast.getDefaultInstance)), "k", "v"))
+    }
+  }
+}
