@@ -1,7 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Count, Max, Min}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Complete, Count, First, Last, Max, Min}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
@@ -16,6 +16,11 @@ import org.apache.spark.sql.types._
 object FunctionCatalog {
   final case class ScalarEntry(name: String, extensions: Set[String], build: FunctionCall => Expression)
   final case class AggregateEntry(name: String, extensions: Set[String], build: FunctionCall => AggregateFunction)
+  /**
+   * A window function. `framed`: its result depends on the window frame (first_value…);
+   * ranking and offset functions define their own frame, so the plan's bounds do not apply.
+   */
+  final case class WindowEntry(name: String, extensions: Set[String], framed: Boolean, build: FunctionCall => Expression)
 
   private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)
   private val Arithmetic = Set("functions_arithmetic", "functions_arithmetic_decimal")
@@ -109,15 +114,39 @@ object FunctionCatalog {
     })
   )
 
+  // ---- window table -------------------------------------------------------------------
+  private val Window = Set("functions_arithmetic")
+  private val windowEntries: Seq[WindowEntry] = Seq(
+    WindowEntry("row_number", Window, framed = false, c => { c.expectArity(0); RowNumber() }),
+    WindowEntry("rank", Window, framed = false, c => { c.expectArity(0); new Rank() }),
+    WindowEntry("dense_rank", Window, framed = false, c => { c.expectArity(0); new DenseRank() }),
+    WindowEntry("percent_rank", Window, framed = false, c => { c.expectArity(0); new PercentRank() }),
+    WindowEntry("cume_dist", Window, framed = false, c => { c.expectArity(0); CumeDist() }),
+    WindowEntry("ntile", Window, framed = false, c => { c.expectArity(1); NTile(c.arg(0)) }),
+    // NULLs are values here (respect nulls), as in the spec and Spark's default.
+    WindowEntry("first_value", Window, framed = true, c => { c.expectArity(1); overWindow(First(c.arg(0), false)) }),
+    WindowEntry("last_value", Window, framed = true, c => { c.expectArity(1); overWindow(Last(c.arg(0), false)) }),
+    WindowEntry("nth_value", Window, framed = true, c => {
+      c.expectArity(2)
+      c.option("on_domain_error", Map("NAN" -> ()))
+      NthValue(c.arg(0), c.arg(1), false)
+    }),
+    WindowEntry("lead", Window, framed = false, c => offsetFunction(c)(Lead(_, _, _, false))),
+    WindowEntry("lag", Window, framed = false, c => offsetFunction(c)(Lag(_, _, _, false)))
+  )
+
   private val scalarByName = scalarEntries.groupBy(_.name)
+  private val windowByName = windowEntries.groupBy(_.name)
   private val aggregateByName = aggregateEntries.groupBy(_.name)
 
   /** The entry for a declared function, by extension and base name (aliases applied). */
   def scalar(fn: DeclaredFunction): Option[ScalarEntry] = lookup(scalarByName, fn)(_.extensions)
   def aggregate(fn: DeclaredFunction): Option[AggregateEntry] = lookup(aggregateByName, fn)(_.extensions)
+  def window(fn: DeclaredFunction): Option[WindowEntry] = lookup(windowByName, fn)(_.extensions)
 
   def scalarNames: Seq[(String, Set[String])] = scalarEntries.map(e => e.name -> e.extensions)
   def aggregateNames: Seq[(String, Set[String])] = aggregateEntries.map(e => e.name -> e.extensions)
+  def windowNames: Seq[(String, Set[String])] = windowEntries.map(e => e.name -> e.extensions)
 
   private def lookup[E](table: Map[String, Seq[E]], fn: DeclaredFunction)(exts: E => Set[String]): Option[E] = {
     val name = FunctionAliases.canonicalName(fn.baseName)
@@ -170,6 +199,18 @@ object FunctionCatalog {
     val mode = singleMode(c, Seq(domain, overflow).flatten)
     // pmod has the sign of the divisor, which is floor division's remainder.
     if (floor) SparkShim.pmod(l, r, mode, c.ctx.conf) else SparkShim.remainder(l, r, mode, c.ctx.conf)
+  }
+
+  /** An aggregate function computed over the window frame. */
+  private def overWindow(f: AggregateFunction): Expression = AggregateExpression(f, Complete, isDistinct = false)
+
+  /** lead / lag (value [, offset [, default]]): offset 1 and default NULL when absent. */
+  private def offsetFunction(c: FunctionCall)(f: (Expression, Expression, Expression) => Expression): Expression = {
+    if (c.args.isEmpty || c.args.size > 3) c.wrongArguments("1 to 3 arguments")
+    val value = c.arg(0)
+    val offset = c.args.lift(1).getOrElse(Literal(1))
+    val default = c.args.lift(2).map(d => if (d.dataType == value.dataType) d else Cast(d, value.dataType)).getOrElse(Literal(null, value.dataType))
+    f(value, offset, default)
   }
 
   private def singleMode(c: FunctionCall, modes: Seq[EvalMode.Value]): EvalMode.Value = modes.distinct match {

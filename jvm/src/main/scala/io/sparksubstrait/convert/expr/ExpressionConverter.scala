@@ -19,6 +19,7 @@ object ExpressionConverter {
       case RexTypeCase.IF_THEN => ConditionalConverter.ifThen(e.getIfThen, input, at / "if_then")
       case RexTypeCase.SWITCH_EXPRESSION => ConditionalConverter.switch(e.getSwitchExpression, input, at / "switch_expression")
       case RexTypeCase.SINGULAR_OR_LIST => ConditionalConverter.singularOrList(e.getSingularOrList, input, at / "singular_or_list")
+      case RexTypeCase.WINDOW_FUNCTION => WindowFunctionConverter.fromExpression(e.getWindowFunction, input, at / "window_function")
       case RexTypeCase.NESTED => NestedConverter.convert(e.getNested, input, at / "nested")
       case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")
       case other =>

@@ -53,4 +53,8 @@ object SparkShim {
   def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, ctx(mode, conf))
   def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, ctx(mode, conf))
   def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+
+  def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
+      child: LogicalPlan): LogicalPlan =
+    org.apache.spark.sql.catalyst.plans.logical.Window(expressions, partition, order, child, None)
 }
