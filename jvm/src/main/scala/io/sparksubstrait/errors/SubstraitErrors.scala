@@ -16,7 +16,7 @@ object SubstraitErrors {
   /** Conditions meaning "valid plan, not supported"; all others mean "invalid plan". */
   private val unsupportedConditions = Set(
     "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
-    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION")
+    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED")
 
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 
@@ -84,6 +84,14 @@ object SubstraitErrors {
 
   def noSingleRoot(at: PlanPath, roots: Int): SubstraitException =
     raise("SUBSTRAIT_NO_ROOT", Some(at), "roots" -> roots)
+
+  def localFilesNotAllowed(at: PlanPath, path: String, allowed: Seq[String]): SubstraitException =
+    raise("SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED", Some(at), "path" -> path,
+      "allowed" -> (if (allowed.isEmpty) "none are set" else allowed.mkString(", ")))
+
+  def fileNotReadable(at: PlanPath, path: String, format: String, cause: Throwable): SubstraitException =
+    raise("SUBSTRAIT_FILE_NOT_READABLE", Some(at), "path" -> path, "format" -> format,
+      "reason" -> Option(cause.getMessage).map(_.linesIterator.next()).getOrElse(cause.getClass.getSimpleName))(cause)
 
   /** Anything unexpected while converting the part of the plan at `at`: never a bare JVM exception. */
   def conversionFailed(at: PlanPath, cause: Throwable): SubstraitException =

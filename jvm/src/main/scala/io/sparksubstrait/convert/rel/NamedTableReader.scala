@@ -31,6 +31,14 @@ object NamedTableReader {
     val resolved = try SparkShim.analyze(ctx.session, UnresolvedRelation(names)) catch {
       case e: AnalysisException => throw SubstraitErrors.tableNotFound(at / "names", names, e)
     }
+    layout(resolved, schema, at, s"table ${names.mkString(".")}")
+  }
+
+  /**
+   * The columns of `resolved` that base_schema names, in base_schema's order, matched by
+   * name as the session resolves names; a missing column or another type is an error.
+   */
+  def layout(resolved: LogicalPlan, schema: StructType, at: PlanPath, what: String)(implicit ctx: ConversionContext): LogicalPlan = {
     val resolver = ctx.conf.resolver
     val output = resolved.output
     val columns: Seq[NamedExpression] = schema.fields.toSeq.zipWithIndex.map { case (field, i) =>
@@ -40,11 +48,11 @@ object NamedTableReader {
           if (!compatible(a.dataType, field.dataType)) {
             throw SubstraitErrors.typeMismatch(fieldAt,
               s"${SparkTypeNames.of(field.dataType)} for base_schema column ${field.name}",
-              s"${SparkTypeNames.of(a.dataType)}, the column's type in table ${names.mkString(".")}")
+              s"${SparkTypeNames.of(a.dataType)}, the column's type in $what")
           }
           a
         case Seq() => throw SubstraitErrors.invalidPlan(fieldAt, s"column ${field.name}",
-          s"a column of table ${names.mkString(".")}: ${output.map(_.name).mkString(", ")}")
+          s"a column of $what: ${output.map(_.name).mkString(", ")}")
         case several => throw SubstraitErrors.invalidPlan(fieldAt, s"column ${field.name} matching ${several.size} columns",
           "a name that identifies one column")
       }

@@ -25,9 +25,10 @@ object ReadConverter {
     val base = rel.getReadTypeCase match {
       case ReadTypeCase.NAMED_TABLE => NamedTableReader.read(rel.getNamedTable, schema, at / "named_table")
       case ReadTypeCase.VIRTUAL_TABLE => VirtualTableReader.read(rel.getVirtualTable, schema, at / "virtual_table")
+      case ReadTypeCase.LOCAL_FILES => LocalFilesReader.read(rel.getLocalFiles, schema, at / "local_files")
       case ReadTypeCase.READTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "read_type", "a named or virtual table")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a read of kind ${other.name().toLowerCase}",
-        "a named_table or virtual_table read")
+        "a named_table, virtual_table or local_files read")
     }
     val filters = Seq(
       Option.when(rel.hasFilter)(rel.getFilter -> (at / "filter")),

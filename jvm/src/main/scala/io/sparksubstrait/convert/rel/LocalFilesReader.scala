@@ -1,0 +1,111 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import io.substrait.proto.ReadRel.LocalFiles
+import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
+import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTypeCase}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Coalesce, EqualTo, If, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, Union}
+import org.apache.spark.sql.types.{StringType, StructType}
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.{FileAccessPolicy, PlanPath}
+
+/**
+ * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
+ * each item as a file, folder or glob, several items as their union. Only paths under
+ * `spark.substrait.localFiles.allowedPrefixes` are read.
+ *
+ * Parquet and ORC columns are matched to base_schema by name and type, as for named
+ * tables. Text is strings: with `value_treated_as_null` exactly that value reads as NULL;
+ * without it no value does (an empty field is an empty string).
+ */
+object LocalFilesReader {
+  /** A value no text field holds, to switch off Spark's reading of empty fields as NULL. */
+  private val NoNullValue = "\u0000spark-substrait: no NULL value\u0000"
+
+  def read(files: LocalFiles, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (files.hasAdvancedExtension && files.getAdvancedExtension.hasEnhancement) {
+      throw SubstraitErrors.unsupported(at / "advanced_extension" / "enhancement", "an enhancement", "no enhancement")
+    }
+    val items = files.getItemsList.asScala.toSeq
+    if (items.isEmpty) throw SubstraitErrors.invalidPlan(at / "items", "no items", "one or more files")
+    val policy = FileAccessPolicy.fromConf(ctx.session.conf.get(FileAccessPolicy.ConfKey, ""))
+    val reads = items.zipWithIndex.map { case (item, i) => readItem(item, schema, policy, at.at("items", i)) }
+    if (reads.size == 1) reads.head else Union(reads)
+  }
+
+  private def readItem(item: FileOrFiles, schema: StructType, policy: FileAccessPolicy, at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    val path = item.getPathTypeCase match {
+      case PathTypeCase.URI_PATH => item.getUriPath
+      case PathTypeCase.URI_PATH_GLOB => item.getUriPathGlob
+      case PathTypeCase.URI_FILE => item.getUriFile
+      case PathTypeCase.URI_FOLDER => item.getUriFolder
+      case _ => throw SubstraitErrors.missingField(at, "path_type", "a file, folder, path or glob URI")
+    }
+    val pathAt = at / item.getPathTypeCase.name().toLowerCase
+    policy.check(path, pathAt)
+    // partition_index only says which partition reads the item: it changes no row.
+    if (item.getStart != 0 || item.getLength != 0) {
+      throw SubstraitErrors.unsupported(at / "start", s"a byte slice (start ${item.getStart}, length ${item.getLength})",
+        "whole files (slices are not yet supported)")
+    }
+    item.getFileFormatCase match {
+      case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
+      case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
+      case FileFormatCase.TEXT => text(item.getText, schema, path, at)
+      case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
+      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
+        "parquet, orc or delimiter-separated text (Spark has no reader for the others)")
+    }
+  }
+
+  private def text(options: FileOrFiles.DelimiterSeparatedTextReadOptions, schema: StructType, path: String, at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    val textAt = at / "text"
+    schema.fields.zipWithIndex.find(!_._1.dataType.isInstanceOf[StringType]).foreach { case (f, i) =>
+      throw SubstraitErrors.typeMismatch(at.at("base_schema.names", i), s"${SparkTypeNames.of(f.dataType)} for column ${f.name}",
+        "string: delimiter-separated text is read as strings")
+    }
+    if (options.getFieldDelimiter.isEmpty) throw SubstraitErrors.missingField(textAt, "field_delimiter", "the field delimiter")
+    val header = options.getHeaderLinesToSkip match {
+      case 0 => "false"
+      case 1 => "true"
+      case n => throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip", s"$n header lines", "0 or 1 (Spark skips at most one)")
+    }
+    // max_line_size: the spec leaves longer lines undefined, so Spark's handling is allowed.
+    val spark = Map(
+      "sep" -> options.getFieldDelimiter,
+      "header" -> header,
+      "quote" -> options.getQuote,
+      "escape" -> options.getEscape,
+      "nullValue" -> NoNullValue,
+      "mode" -> "FAILFAST")
+    val raw = load("csv", spark, Some(StructType(schema.fields.map(_.copy(nullable = true)))), path, at)
+    // Spark's CSV reader turns an empty unquoted field into NULL whatever its options say;
+    // with no real NULL possible (the marker never occurs), every NULL is such a field: "".
+    // Then exactly value_treated_as_null becomes NULL, as the spec says.
+    val nullValue = Option.when(options.hasValueTreatedAsNull)(options.getValueTreatedAsNull)
+    Project(raw.output.map { a =>
+      val text = Coalesce(Seq(a, Literal("")))
+      val value = nullValue.map(v => If(EqualTo(text, Literal(v)), Literal(null, StringType), text)).getOrElse(text)
+      Alias(value, a.name)(): NamedExpression
+    }, raw)
+  }
+
+  private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    try {
+      val reader = ctx.session.read.format(format).options(options)
+      schema.foreach(reader.schema)
+      reader.load(path).queryExecution.analyzed
+    } catch {
+      case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, format, e)
+    }
+  }
+}

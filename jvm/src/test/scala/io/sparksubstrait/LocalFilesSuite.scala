@@ -1,0 +1,110 @@
+package io.sparksubstrait
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path}
+
+import io.substrait.proto.ReadRel
+import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.plan.FileAccessPolicy
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/** LocalFiles reads of Parquet, ORC and text files, and the prefixes that guard them. */
+class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
+  private var root: Path = _
+  private var data: Path = _
+  private val s = schema("id" -> i64(), "name" -> string())
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    root = Files.createTempDirectory("substrait-files").toRealPath()
+    data = Files.createDirectories(root.resolve("data"))
+    val df = spark.sql("SELECT * FROM VALUES (1L, 'a'), (2L, NULL), (2L, NULL), (NULL, 'd') AS t(id, name)")
+    df.coalesce(1).write.parquet(data.resolve("p1").toString)
+    spark.sql("SELECT 7L AS id, 'x' AS name").write.parquet(data.resolve("p2").toString)
+    df.write.orc(data.resolve("o1").toString)
+    Files.write(data.resolve("t.csv"), "id|name\n1|a\n2|NA\n3|\n4|\"q|x\"\n".getBytes(StandardCharsets.UTF_8))
+    Files.write(root.resolve("secret.csv"), "1|s\n".getBytes(StandardCharsets.UTF_8))
+    Files.createSymbolicLink(data.resolve("link.csv"), root.resolve("secret.csv"))
+  }
+
+  override def afterAll(): Unit = { spark.conf.unset(FileAccessPolicy.ConfKey); super.afterAll() }
+
+  private def allow(prefixes: String*): Unit = spark.conf.set(FileAccessPolicy.ConfKey, prefixes.mkString(","))
+
+  private def files(schema: io.substrait.proto.NamedStruct, items: FileOrFiles*) = {
+    val lf = ReadRel.LocalFiles.newBuilder()
+    items.foreach(lf.addItems)
+    io.substrait.proto.Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setLocalFiles(lf)).build()
+  }
+  private def parquet(f: FileOrFiles.Builder => FileOrFiles.Builder) =
+    f(FileOrFiles.newBuilder().setParquet(FileOrFiles.ParquetReadOptions.getDefaultInstance)).build()
+  private def text(path: String, nullValue: Option[String]) = {
+    val o = FileOrFiles.DelimiterSeparatedTextReadOptions.newBuilder().setFieldDelimiter("|").setQuote("\"").setEscape("\\")
+      .setHeaderLinesToSkip(1)
+    nullValue.foreach(o.setValueTreatedAsNull)
+    FileOrFiles.newBuilder().setUriFile(path).setText(o).build()
+  }
+  private def read(rel: io.substrait.proto.Rel, names: String*) = run(new PlanBuilder().plan(rel, names: _*))
+
+  test("parquet and orc: a file URI, a folder, a glob, several items, columns by base_schema name") {
+    allow(data.toString)
+    val expected = spark.read.parquet(data.resolve("p1").toString)
+    assertSameRows(read(files(s, parquet(_.setUriFolder(data.resolve("p1").toUri.toString))), "id", "name"), expected)
+    assertSameRows(read(files(s, parquet(_.setUriPathGlob(data.resolve("p1").toString + "/*.parquet"))), "id", "name"), expected)
+    assertSameRows(read(files(s, parquet(_.setUriPath(data.resolve("p1").toString)), parquet(_.setUriFolder(data.resolve("p2").toString))), "id", "name"),
+      expected.union(spark.read.parquet(data.resolve("p2").toString)))
+    val orc = FileOrFiles.newBuilder().setUriFolder(data.resolve("o1").toString).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).build()
+    assertSameRows(read(files(schema("NAME" -> string()), orc), "n"), spark.read.orc(data.resolve("o1").toString).select("name"))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].base_schema.names[0]") {
+      read(files(schema("nope" -> string()), parquet(_.setUriFolder(data.resolve("p1").toString))), "n")
+    }
+  }
+
+  test("text: delimiter, quote, header line, value treated as NULL; without it no value is NULL") {
+    allow(data.toString)
+    val ts = schema("id" -> string(), "name" -> string())
+    assertRows(read(files(ts, text(data.resolve("t.csv").toString, Some("NA"))), "id", "name"),
+      Seq(Row("1", "a"), Row("2", null), Row("3", ""), Row("4", "q|x")))
+    assertRows(read(files(ts, text(data.resolve("t.csv").toString, None)), "id", "name"),
+      Seq(Row("1", "a"), Row("2", "NA"), Row("3", ""), Row("4", "q|x")))
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.read.local_files.items[0].base_schema.names[0]") {
+      read(files(s, text(data.resolve("t.csv").toString, None)), "id", "name")
+    }
+  }
+
+  test("paths outside the allowed prefixes are refused: no prefix set, '..', a symlink out, a glob escape, another scheme") {
+    spark.conf.unset(FileAccessPolicy.ConfKey)
+    val at = "relations[0].root.input.read.local_files.items[0].uri_file"
+    val ts = schema("id" -> string(), "name" -> string())
+    assertPlanError("SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED", at) { read(files(ts, text(data.resolve("t.csv").toString, None)), "a", "b") }
+    allow(data.toString)
+    assertPlanError("SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED", at) { read(files(ts, text(data.toString + "/../secret.csv", None)), "a", "b") }
+    assertPlanError("SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED", at) { read(files(ts, text(data.resolve("link.csv").toString, None)), "a", "b") }
+    assertPlanError("SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED", "relations[0].root.input.read.local_files.items[0].uri_path_glob") {
+      read(files(s, parquet(_.setUriPathGlob(data.toString + "/../*.csv"))), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED", "relations[0].root.input.read.local_files.items[0].uri_folder") {
+      read(files(s, parquet(_.setUriFolder("s3a://bucket" + data.toString))), "a", "b")
+    }
+    allow(root.toString)
+    assertRows(read(files(ts.toBuilder.clearNames().addNames("a").addNames("b").build(), FileOrFiles.newBuilder()
+      .setUriFile(data.resolve("link.csv").toString).setText(FileOrFiles.DelimiterSeparatedTextReadOptions.newBuilder()
+        .setFieldDelimiter("|")).build()), "a", "b"), Seq(Row("1", "s")))
+  }
+
+  test("byte slices, arrow and dwrf files are refused; a missing file is named") {
+    allow(root.toString)
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(s, parquet(_.setUriFolder(data.resolve("p1").toString).setStart(4).setLength(10))), "a", "b")
+    }
+    val arrow = FileOrFiles.newBuilder().setUriFile(data.resolve("x.arrow").toString).setArrow(FileOrFiles.ArrowReadOptions.getDefaultInstance).build()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].arrow") { read(files(s, arrow), "a", "b") }
+    val e = assertPlanError("SUBSTRAIT_FILE_NOT_READABLE", "relations[0].root.input.read.local_files.items[0]") {
+      read(files(s, parquet(_.setUriFolder(data.resolve("missing").toString))), "a", "b")
+    }
+    assert(e.getMessage.contains("missing"))
+  }
+}
