@@ -3,17 +3,15 @@ package io.sparksubstrait
 import io.substrait.proto.SortField.SortDirection._
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 class RelationsSuite extends SparkSuite with SubstraitAssertions {
-  private val people = schema("id" -> i32(), "name" -> string(), "score" -> fp64(), "grp" -> string())
+  private val people = Datasets.peopleSchema
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark.sql("""CREATE OR REPLACE TEMP VIEW people AS SELECT * FROM VALUES
-      (1, 'ann', 3.5D, 'a'), (2, 'bob', CAST(NULL AS DOUBLE), 'b'), (3, NULL, 1.0D, 'a'), (3, NULL, 1.0D, 'a'),
-      (4, 'dan', -2.0D, NULL), (NULL, 'eve', 0.0D, 'b') AS t(id, name, score, grp)""")
+    Datasets.registerPeople(spark)
     spark.sql("CREATE OR REPLACE TEMP VIEW empty_people AS SELECT * FROM people WHERE false")
     spark.sql("CREATE TABLE default.items (item_id BIGINT, Label STRING, price DECIMAL(10,2)) USING parquet")
     spark.sql("INSERT INTO default.items VALUES (10, 'pen', 1.50), (11, NULL, 2.25), (12, 'cup', NULL), (12, 'cup', NULL)")

@@ -4,18 +4,16 @@ import io.substrait.proto.{AggregateFunction, AggregationPhase, ConsistentPartit
 import io.substrait.proto.Expression.WindowFunction.{Bound, BoundsType}
 import io.substrait.proto.SortField.SortDirection._
 
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /** Window functions (ConsistentPartitionWindowRel and window-function expressions) against SQL window queries. */
 class WindowsSuite extends SparkSuite with SubstraitAssertions {
-  private val people = schema("id" -> i32(), "name" -> string(), "score" -> fp64(), "grp" -> string())
+  private val people = Datasets.peopleSchema
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark.sql("""CREATE OR REPLACE TEMP VIEW people AS SELECT * FROM VALUES
-      (1, 'ann', 3.5D, 'a'), (2, 'bob', CAST(NULL AS DOUBLE), 'b'), (3, NULL, 1.0D, 'a'), (3, NULL, 1.0D, 'a'),
-      (5, 'cat', 2.0D, 'a'), (4, 'dan', -2.0D, NULL), (NULL, 'eve', 0.0D, 'b') AS t(id, name, score, grp)""")
+    Datasets.registerPeople(spark)
   }
 
   private val unbounded = Bound.newBuilder().setUnbounded(Bound.Unbounded.getDefaultInstance).build()

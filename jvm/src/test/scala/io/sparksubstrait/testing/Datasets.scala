@@ -23,4 +23,12 @@ object Datasets {
       (0, 1, 9.0, 3.0, false, false, 99999999.99, 0.01, '1970-01-01', ''),
       (7, 2, 2.5, 0.5, true, true, 10.25, 3.00, '1994-01-31', 'x')
     AS t(a, b, x, y, p, q, d, e, dt, s)""")
+
+  /** `people`: id, name, score, grp, with NULLs in every column and a duplicated row. */
+  val peopleSchema = schema("id" -> i32(), "name" -> string(), "score" -> fp64(), "grp" -> string())
+
+  def registerPeople(spark: SparkSession): Unit = spark.sql("""
+    CREATE OR REPLACE TEMP VIEW people AS SELECT * FROM VALUES
+      (1, 'ann', 3.5D, 'a'), (2, 'bob', CAST(NULL AS DOUBLE), 'b'), (3, NULL, 1.0D, 'a'), (3, NULL, 1.0D, 'a'),
+      (5, 'cat', 2.0D, 'a'), (4, 'dan', -2.0D, NULL), (NULL, 'eve', 0.0D, 'b') AS t(id, name, score, grp)""")
 }
