@@ -2,7 +2,7 @@ package io.sparksubstrait
 
 import org.apache.spark.sql.SparkSessionExtensions
 
-import io.sparksubstrait.catalyst.ResolveSubstraitPlans
+import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, SubstraitTableFunctions}
 
 /**
  * The Spark SQL extension: `spark.sql.extensions=io.sparksubstrait.SubstraitExtensions`.
@@ -11,5 +11,6 @@ import io.sparksubstrait.catalyst.ResolveSubstraitPlans
 class SubstraitExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     extensions.injectResolutionRule(session => ResolveSubstraitPlans(session))
+    SubstraitTableFunctions.all.foreach(extensions.injectTableFunction)
   }
 }
