@@ -3,7 +3,10 @@
 // Spark is a provided dependency. Its jars come from the pinned PySpark distribution
 // (build/spark-jars explains why); build/sbt exports their folder as SPARK_JARS_DIR.
 
-val sparkVersion = "4.3.0"
+// The same Spark as the pinned pyspark (requirements-test.txt), whose jars we build against.
+val sparkVersion = IO.readLines(file("requirements-test.txt"))
+  .collectFirst { case line if line.trim.startsWith("pyspark==") => line.trim.stripPrefix("pyspark==") }
+  .getOrElse(sys.error("requirements-test.txt must pin pyspark==<version>"))
 val substraitJavaVersion = "0.89.1"
 
 val sparkJarsDir = settingKey[File]("Folder holding the provided Spark jars")
