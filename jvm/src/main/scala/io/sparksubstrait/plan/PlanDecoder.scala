@@ -1,7 +1,5 @@
 package io.sparksubstrait.plan
 
-import java.nio.charset.StandardCharsets
-
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
@@ -173,14 +171,5 @@ object PlanDecoder {
         }
       }
     }
-  }
-
-  def fromString(text: String): DecodedPlan = fromJson(text)
-
-  /** Treats bytes that start with `{` as JSON (UTF-8), everything else as binary. */
-  def fromBytesOrJson(bytes: Array[Byte]): DecodedPlan = {
-    val firstNonBlank = Option(bytes).flatMap(_.find(b => !Character.isWhitespace(b.toChar)))
-    if (firstNonBlank.contains('{'.toByte)) fromJson(new String(bytes, StandardCharsets.UTF_8))
-    else fromBytes(bytes)
   }
 }
