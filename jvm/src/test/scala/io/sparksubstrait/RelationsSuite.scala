@@ -103,9 +103,22 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
       val plan = new PlanBuilder().plan(emit(sort(readNamed(people, "people"), field(2) -> dir, field(0) -> dir), 2, 0), "score", "id")
       assertSameRows(run(plan), spark.sql(s"SELECT score, id FROM people ORDER BY score $sql, id $sql"), ordered = true)
     }
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.sort.sorts[0].direction") {
-      run(new PlanBuilder().plan(sort(readNamed(people, "people"), field(0) -> SORT_DIRECTION_CLUSTERED), "id", "name", "score", "grp"))
+  }
+
+  test("sort by a comparison function is refused") {
+    val bySort = io.substrait.proto.Rel.newBuilder().setSort(io.substrait.proto.SortRel.newBuilder().setInput(readNamed(people, "people"))
+      .addSorts(io.substrait.proto.SortField.newBuilder().setExpr(field(0)).setComparisonFunctionReference(1))).build()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.sort.sorts[0].comparison_function_reference") {
+      run(new PlanBuilder().plan(bySort, "id", "name", "score", "grp"))
     }
+  }
+
+  test("sort: CLUSTERED keeps equal values (and NULLs) together") {
+    val df = run(new PlanBuilder().plan(sort(readNamed(people, "people"), field(3) -> SORT_DIRECTION_CLUSTERED), "id", "name", "score", "grp"))
+    assertSameRows(df, spark.sql("SELECT * FROM people"))
+    val groups = df.collect().map(r => Option(r.getString(3))).toSeq
+    val runs = groups.zip(groups.drop(1)).count { case (a, b) => a != b } + 1
+    assert(runs == groups.distinct.size, s"values not contiguous: $groups")
   }
 
   test("emit: direct and remapped (reordered, repeated) on every relation kind") {

@@ -12,7 +12,7 @@ import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
-/** SortRel: a total order by the sort fields, in the four direction / null orderings. */
+/** SortRel: an order by the sort fields, in the four direction / null orderings, or clustered. */
 object SortConverter {
   def convert(rel: SortRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
@@ -29,8 +29,8 @@ object SortConverter {
         case SortDirection.SORT_DIRECTION_ASC_NULLS_LAST => SortOrder(e, Ascending, NullsLast, Seq.empty)
         case SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST => SortOrder(e, Descending, NullsFirst, Seq.empty)
         case SortDirection.SORT_DIRECTION_DESC_NULLS_LAST => SortOrder(e, Descending, NullsLast, Seq.empty)
-        case SortDirection.SORT_DIRECTION_CLUSTERED =>
-          throw SubstraitErrors.unsupported(at / "direction", "CLUSTERED sort direction", "an ascending or descending direction")
+        // Clustered asks only that equal values be adjacent; ascending order is one such order.
+        case SortDirection.SORT_DIRECTION_CLUSTERED => SortOrder(e, Ascending, NullsFirst, Seq.empty)
         case other => throw SubstraitErrors.invalidPlan(at / "direction", s"sort direction ${other.name()}",
           "ASC_NULLS_FIRST, ASC_NULLS_LAST, DESC_NULLS_FIRST or DESC_NULLS_LAST")
       }
