@@ -2,7 +2,6 @@ package io.sparksubstrait
 
 import java.nio.file.{Files, Paths}
 
-import scala.jdk.CollectionConverters._
 
 import org.scalatest.Suite
 import org.scalatest.funsuite.AnyFunSuite

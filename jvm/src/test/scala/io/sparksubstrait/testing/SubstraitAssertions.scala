@@ -1,7 +1,6 @@
 package io.sparksubstrait.testing
 
 import org.apache.spark.sql.DataFrame
-import org.scalatest.Assertions._
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.errors.SubstraitException

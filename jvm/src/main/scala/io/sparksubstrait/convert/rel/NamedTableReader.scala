@@ -1,12 +1,11 @@
 package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
-import scala.util.control.NonFatal
 
 import io.substrait.proto.ReadRel.NamedTable
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
-import org.apache.spark.sql.catalyst.expressions.{Attribute, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.NamedExpression
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._

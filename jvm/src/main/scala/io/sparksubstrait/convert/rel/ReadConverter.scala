@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.{NamedStruct, ReadRel}
 import io.substrait.proto.ReadRel.ReadTypeCase
-import org.apache.spark.sql.catalyst.expressions.{Attribute, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.NamedExpression
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.types.StructType
 
