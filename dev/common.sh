@@ -62,3 +62,13 @@ ensure_example_data() {
     "$PY" "$ROOT/examples/generate_data.py"
   fi
 }
+
+# The spec's function test cases: the testcases folder of the pinned substrait-extensions.
+function_test_cases() {
+  "$PY" -c 'import substrait_extensions as s; print(list(s.__path__)[0] + "/testcases")'
+}
+
+# The sbt command running them; --check fails on any wrong value.
+function_tests_command() {
+  echo "jvm/Test/runMain io.sparksubstrait.functiontests.FunctionTests $(function_test_cases) --report $ROOT/docs/function-tests.md $*"
+}

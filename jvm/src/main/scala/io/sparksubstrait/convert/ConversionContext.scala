@@ -1,12 +1,13 @@
 package io.sparksubstrait.convert
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.EvalMode
+import org.apache.spark.sql.catalyst.expressions.{EvalMode, NamedLambdaVariable}
 import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.convert.rel.SharedSubtrees
+import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.ExtensionRegistry
-import io.sparksubstrait.plan.ProducerCompat
+import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
 
 /**
  * What every converter may read while converting one plan. One per conversion: converters
@@ -21,4 +22,18 @@ final class ConversionContext(
     val subtrees: SharedSubtrees) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
+
+  /** The parameters of the lambdas being converted, innermost first (a stack of this conversion). */
+  private var lambdaScopes: List[Seq[NamedLambdaVariable]] = Nil
+
+  /** Converts `body` with `parameters` as the innermost lambda's. */
+  def withLambdaParameters[T](parameters: Seq[NamedLambdaVariable])(body: => T): T = {
+    lambdaScopes = parameters :: lambdaScopes
+    try body finally lambdaScopes = lambdaScopes.tail
+  }
+
+  /** The parameters of the lambda `stepsOut` boundaries out, or the project's error. */
+  def lambdaParameters(stepsOut: Int, at: PlanPath): Seq[NamedLambdaVariable] =
+    lambdaScopes.lift(stepsOut).getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
+      s"steps_out $stepsOut with ${lambdaScopes.size} enclosing lambda(s)", "a reference to an enclosing lambda's parameters"))
 }

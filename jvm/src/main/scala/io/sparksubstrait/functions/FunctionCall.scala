@@ -19,9 +19,25 @@ final class FunctionCall(
     val at: PlanPath,
     val ctx: ConversionContext,
     /** The plan's declared `output_type`, when given: some mappings compute in its domain. */
-    val declaredType: Option[DataType] = None) {
+    val declaredType: Option[DataType] = None,
+    /** Enumeration arguments (`YEAR` of extract, `SAMPLE` of variance), in order. */
+    enums: Seq[String] = Nil) {
 
   private val consumed = scala.collection.mutable.Set.empty[String]
+  private var enumsRead = 0
+
+  /**
+   * Enumeration argument `i` (among the enum arguments), mapped by `supported`; an enum
+   * Spark cannot honour, or a missing one, is an error.
+   */
+  def enumCount: Int = enums.size
+
+  def enumArg[T](i: Int, what: String, supported: Map[String, T]): T = {
+    enumsRead = math.max(enumsRead, i + 1)
+    val value = enums.lift(i).getOrElse(wrongArguments(s"a $what enumeration argument"))
+    supported.getOrElse(value.toUpperCase,
+      throw SubstraitErrors.unsupported(at, s"$what $value", supported.keys.toSeq.sorted.mkString(", ")))
+  }
 
   def argTypes: Seq[DataType] = args.map(_.dataType)
   def arg(i: Int): Expression = args(i)
@@ -47,8 +63,13 @@ final class FunctionCall(
   def acceptIeeeRounding(): Unit = option("rounding", Map("TIE_TO_EVEN" -> ()))
 
   /** Every option the plan gave must have been looked at by the builder: none is ignored. */
-  def checkAllOptionsConsumed(): Unit = options.keys.find(!consumed(_)).foreach { o =>
-    throw SubstraitErrors.unsupportedOption(at, name, o, options(o), Nil)
+  def checkAllOptionsConsumed(): Unit = {
+    options.keys.find(!consumed(_)).foreach { o =>
+      throw SubstraitErrors.unsupportedOption(at, name, o, options(o), Nil)
+    }
+    if (enums.size > enumsRead) {
+      throw SubstraitErrors.unsupported(at, s"enumeration argument ${enums(enumsRead)} of $name", "no enumeration argument")
+    }
   }
 
   def expectArity(n: Int): Unit = if (args.size != n) wrongArguments(s"$n argument(s)")

@@ -1,7 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Complete, Count, First, Last, Max, Min}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Complete, Corr, Count, First, HyperLogLogPlusPlus, Last, Max, Min, StddevPop, StddevSamp, VariancePop, VarianceSamp}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
@@ -28,6 +28,8 @@ object FunctionCatalog {
   private val Boolean = Set("functions_boolean")
   private val Aggregates = Set("functions_arithmetic", "functions_arithmetic_decimal",
     "functions_aggregate_generic", "functions_aggregate_decimal_output")
+  private val BooleanAggregates = Set("functions_boolean")
+  private val Approximate = Set("functions_aggregate_approx")
 
   // ---- scalar table -------------------------------------------------------------------
   private val scalarEntries: Seq[ScalarEntry] = Seq(
@@ -36,17 +38,34 @@ object FunctionCatalog {
     arithmetic("multiply", SparkShim.multiply),
     ScalarEntry("divide", Arithmetic, divide),
     ScalarEntry("modulus", Arithmetic, modulus),
-    ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) => UnaryMinus(x, mode == EvalMode.ANSI) }),
+    ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
+      x.dataType match {
+        // Spark's decimal negation rounds 38-digit values to 34 digits: 0 - x is exact.
+        case d: DecimalType => Cast(SparkShim.subtract(Literal(Decimal(0), DecimalType(1, 0)), x, mode, c.ctx.conf), d, None, mode)
+        case _ => UnaryMinus(x, mode == EvalMode.ANSI)
+      }
+    }),
     ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) => Abs(x, mode == EvalMode.ANSI) }),
     ScalarEntry("sign", Arithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
-    floating("sqrt", Sqrt), floating("exp", Exp),
+    ScalarEntry("sqrt", Arithmetic, c => {
+      c.expectArity(1)
+      c.arg(0).dataType match {
+        // functions_arithmetic_decimal's sqrt has no domain option: a negative is an error.
+        case _: DecimalType =>
+          c.acceptIeeeRounding()
+          val x = c.arg(0)
+          val d = Cast(x, DoubleType)
+          If(LessThan(d, Literal(0.0)), SparkShim.raiseError("sqrt of a negative number", DoubleType), Sqrt(d))
+        case _ => floatingFunction(c, Sqrt)
+      }
+    }),
+    floating("exp", Exp),
     floating("sin", Sin), floating("cos", Cos), floating("tan", Tan),
     floating("sinh", Sinh), floating("cosh", Cosh), floating("tanh", Tanh),
     floating("asin", Asin), floating("acos", Acos), floating("atan", Atan),
     floating("asinh", Asinh), floating("acosh", Acosh), floating("atanh", Atanh),
     floating("radians", ToRadians), floating("degrees", ToDegrees),
     ScalarEntry("atan2", Arithmetic, c => floatingBinary(c)(Atan2(_, _))),
-    ScalarEntry("power", Arithmetic, c => floatingBinary(c)(Pow(_, _))),
 
     comparison("equal")(EqualTo(_, _)),
     comparison("not_equal")((l, r) => Not(EqualTo(l, r))),
@@ -111,8 +130,35 @@ object FunctionCatalog {
     AggregateEntry("count", Aggregates, c => {
       c.option("overflow", Map("ERROR" -> (), "SILENT" -> ()))
       if (c.args.isEmpty) Count(Literal(1)) else { c.expectArity(1); Count(c.args) }
-    })
+    }),
+    // false < true: the minimum is AND over the non-NULL values, the maximum OR.
+    AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) }),
+    AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) }),
+    AggregateEntry("variance", Aggregates, c => statistic(c)(VarianceSamp(_, true), VariancePop(_, true))),
+    AggregateEntry("std_dev", Aggregates, c => statistic(c)(StddevSamp(_, true), StddevPop(_, true))),
+    AggregateEntry("corr", Aggregates, c => {
+      c.expectArity(2)
+      c.acceptIeeeRounding()
+      val Seq(x, y) = numericArgs(c)
+      Corr(asDouble(x), asDouble(y), true)
+    }),
+    // HyperLogLog++ with Spark's default relative error (5%); small inputs count exactly.
+    AggregateEntry("approx_count_distinct", Approximate, c => { c.expectArity(1); HyperLogLogPlusPlus(c.arg(0)) })
   )
+
+  /**
+   * variance / std_dev: the distribution (SAMPLE, the default, or POPULATION) as an
+   * option, or as the enum argument some plans put first. Computed in double.
+   */
+  private def statistic(c: FunctionCall)(sample: Expression => AggregateFunction, population: Expression => AggregateFunction): AggregateFunction = {
+    val choices = Map("SAMPLE" -> true, "POPULATION" -> false)
+    val fromEnum = if (c.enumCount > 0) Some(c.enumArg(0, "distribution", choices)) else None
+    val isSample = fromEnum.orElse(c.option("distribution", choices)).getOrElse(true)
+    c.acceptIeeeRounding()
+    c.expectArity(1)
+    numericArg(c)
+    if (isSample) sample(asDouble(c.arg(0))) else population(asDouble(c.arg(0)))
+  }
 
   // ---- window table -------------------------------------------------------------------
   private val Window = Set("functions_arithmetic")
@@ -135,7 +181,9 @@ object FunctionCatalog {
     WindowEntry("lag", Window, framed = false, c => offsetFunction(c)(Lag(_, _, _, false)))
   )
 
-  private val scalarByName = scalarEntries.groupBy(_.name)
+  private val allScalarEntries = scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
+    DatetimeFunctions.entries ++ ListFunctions.entries
+  private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
   private val aggregateByName = aggregateEntries.groupBy(_.name)
 
@@ -144,7 +192,7 @@ object FunctionCatalog {
   def aggregate(fn: DeclaredFunction): Option[AggregateEntry] = lookup(aggregateByName, fn)(_.extensions)
   def window(fn: DeclaredFunction): Option[WindowEntry] = lookup(windowByName, fn)(_.extensions)
 
-  def scalarNames: Seq[(String, Set[String])] = scalarEntries.map(e => e.name -> e.extensions)
+  def scalarNames: Seq[(String, Set[String])] = allScalarEntries.map(e => e.name -> e.extensions)
   def aggregateNames: Seq[(String, Set[String])] = aggregateEntries.map(e => e.name -> e.extensions)
   def windowNames: Seq[(String, Set[String])] = windowEntries.map(e => e.name -> e.extensions)
 
@@ -197,8 +245,14 @@ object FunctionCatalog {
     val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
     val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
     val mode = singleMode(c, Seq(domain, overflow).flatten)
-    // pmod has the sign of the divisor, which is floor division's remainder.
-    if (floor) SparkShim.pmod(l, r, mode, c.ctx.conf) else SparkShim.remainder(l, r, mode, c.ctx.conf)
+    val truncated = SparkShim.remainder(l, r, mode, c.ctx.conf)
+    // Floor division's remainder has the divisor's sign: a non-zero remainder of the other
+    // sign moves by one divisor.
+    if (floor) {
+      val zero = Cast(Literal(0), truncated.dataType)
+      If(And(Not(EqualTo(truncated, zero)), Not(EqualTo(LessThan(truncated, zero), LessThan(r, Cast(Literal(0), r.dataType))))),
+        SparkShim.add(truncated, r, mode, c.ctx.conf), truncated)
+    } else truncated
   }
 
   /** An aggregate function computed over the window frame. */
@@ -227,7 +281,9 @@ object FunctionCatalog {
   }
 
   /** Functions Spark computes in double; the result keeps the argument's float width. */
-  private def floating(name: String, f: Expression => Expression): ScalarEntry = ScalarEntry(name, Arithmetic, c => {
+  private def floating(name: String, f: Expression => Expression): ScalarEntry = ScalarEntry(name, Arithmetic, c => floatingFunction(c, f))
+
+  private def floatingFunction(c: FunctionCall, f: Expression => Expression): Expression = {
     c.expectArity(1)
     c.acceptIeeeRounding()
     c.option("on_domain_error", Map("NAN" -> ()))
@@ -236,7 +292,7 @@ object FunctionCatalog {
       c.wrongArguments("a numeric argument")
     }
     resultFloat(x.dataType, f(asDouble(x)))
-  })
+  }
 
   private def floatingBinary(c: FunctionCall)(f: (Expression, Expression) => Expression): Expression = {
     c.expectArity(2)

@@ -21,6 +21,7 @@ object ExpressionConverter {
       case RexTypeCase.SINGULAR_OR_LIST => ConditionalConverter.singularOrList(e.getSingularOrList, input, at / "singular_or_list")
       case RexTypeCase.WINDOW_FUNCTION => WindowFunctionConverter.fromExpression(e.getWindowFunction, input, at / "window_function")
       case RexTypeCase.NESTED => NestedConverter.convert(e.getNested, input, at / "nested")
+      case RexTypeCase.LAMBDA => LambdaConverter.convert(e.getLambda, input, at / "lambda")
       case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")
       case other =>
         throw SubstraitErrors.unsupported(at, s"expression of kind ${other.name().toLowerCase}",

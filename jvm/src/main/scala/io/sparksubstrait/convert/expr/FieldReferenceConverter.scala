@@ -18,9 +18,14 @@ import io.sparksubstrait.plan.PlanPath
  */
 object FieldReferenceConverter {
   def convert(ref: FieldReference, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    // The record the first struct field indexes: the input's columns, or a lambda's parameters.
+    var record: Seq[CExpression] = input
     val root: Option[CExpression] = ref.getRootTypeCase match {
       case RootTypeCase.ROOT_REFERENCE | RootTypeCase.ROOTTYPE_NOT_SET => None
       case RootTypeCase.EXPRESSION => Some(ExpressionConverter.convert(ref.getExpression, input, at / "expression"))
+      case RootTypeCase.LAMBDA_PARAMETER_REFERENCE =>
+        record = ctx.lambdaParameters(ref.getLambdaParameterReference.getStepsOut, at / "lambda_parameter_reference")
+        None
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a field reference rooted at ${other.name().toLowerCase}",
         "a reference to the input record or to an expression (outer references are not yet supported)")
     }
@@ -33,7 +38,7 @@ object FieldReferenceConverter {
           case None => segment.getReferenceTypeCase match {
             case SegmentCase.STRUCT_FIELD =>
               val sf = segment.getStructField
-              val column = topLevel(sf.getField, input, segAt / "struct_field" / "field")
+              val column = topLevel(sf.getField, record, segAt / "struct_field" / "field")
               if (sf.hasChild) applySegment(column, sf.getChild, segAt / "struct_field" / "child") else column
             case SegmentCase.REFERENCETYPE_NOT_SET => throw SubstraitErrors.missingField(segAt, "reference_type", "a reference segment")
             case other => throw SubstraitErrors.invalidPlan(segAt, s"a ${other.name().toLowerCase} segment on the input record",
@@ -48,7 +53,7 @@ object FieldReferenceConverter {
   }
 
   /** The input attribute at `index`, or the project's error. */
-  def topLevel(index: Int, input: Seq[Attribute], at: PlanPath): Attribute = {
+  def topLevel[E <: CExpression](index: Int, input: Seq[E], at: PlanPath): E = {
     if (index < 0 || index >= input.size) throw SubstraitErrors.fieldReferenceOutOfRange(at, index, input.size)
     input(index)
   }

@@ -6,6 +6,8 @@ import io.substrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, Expression => CExpression}
 import org.apache.spark.sql.types.{BooleanType, DataType, DateType, NumericType, TimestampNTZType}
 
+import org.apache.spark.sql.sparksubstrait.SparkShim
+
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
 import io.sparksubstrait.errors.SubstraitErrors
@@ -14,21 +16,26 @@ import io.sparksubstrait.plan.PlanPath
 
 /** What scalar and aggregate function invocations share: arguments, options, output type. */
 object FunctionArguments {
-  /** Value arguments; older plans use the deprecated `args` list instead of `arguments`. */
+  /** The converted arguments of a call: values in order, and enumeration arguments in order. */
+  final case class Arguments(values: Seq[CExpression], enums: Seq[String])
+
+  /** Value and enum arguments; older plans use the deprecated `args` list instead of `arguments`. */
   def convert(arguments: Seq[FunctionArgument], legacyArgs: Seq[Expression], input: Seq[Attribute], at: PlanPath)
-      (implicit ctx: ConversionContext): Seq[CExpression] = {
+      (implicit ctx: ConversionContext): Arguments = {
     if (arguments.isEmpty && legacyArgs.nonEmpty) {
-      legacyArgs.zipWithIndex.map { case (e, i) => ExpressionConverter.convert(e, input, at.at("args", i)) }
+      Arguments(legacyArgs.zipWithIndex.map { case (e, i) => ExpressionConverter.convert(e, input, at.at("args", i)) }, Nil)
     } else {
-      arguments.zipWithIndex.map { case (a, i) =>
+      val converted = arguments.zipWithIndex.map { case (a, i) =>
         val argAt = at.at("arguments", i)
         a.getArgTypeCase match {
-          case FunctionArgument.ArgTypeCase.VALUE => ExpressionConverter.convert(a.getValue, input, argAt / "value")
+          case FunctionArgument.ArgTypeCase.VALUE => Right(ExpressionConverter.convert(a.getValue, input, argAt / "value"))
+          case FunctionArgument.ArgTypeCase.ENUM => Left(a.getEnum)
           case FunctionArgument.ArgTypeCase.ARGTYPE_NOT_SET => throw SubstraitErrors.missingField(argAt, "arg_type", "a function argument")
           case other => throw SubstraitErrors.unsupported(argAt, s"a ${other.name().toLowerCase} argument",
-            "a value argument (enum and type arguments are not yet supported)")
+            "a value or enum argument (type arguments are not supported)")
         }
       }
+      Arguments(converted.collect { case Right(v) => v }, converted.collect { case Left(e) => e })
     }
   }
 
@@ -44,13 +51,14 @@ object FunctionArguments {
    * One invocation through its catalog entry: the entry or SUBSTRAIT_UNKNOWN_FUNCTION, the
    * options all consumed, the result resolved and typed as the plan declares.
    */
-  def invoke[E](fn: DeclaredFunction, entry: Option[E], args: Seq[CExpression], opts: Seq[FunctionOption],
+  def invoke[E](fn: DeclaredFunction, entry: Option[E], arguments: Arguments, opts: Seq[FunctionOption],
       outputType: Option[Type], at: PlanPath)(build: (E, FunctionCall) => CExpression)
       (implicit ctx: ConversionContext): CExpression = {
+    val args = arguments.values
     val found = entry.getOrElse(throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
       args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
     val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.compat).dataType)
-    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared)
+    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums)
     val built = build(found, call)
     call.checkAllOptionsConsumed()
     withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
@@ -85,7 +93,8 @@ object FunctionArguments {
     case Some(t) =>
       val target: DataType = TypeConverter.convert(t, at / "output_type")(ctx.compat).dataType
       (e.dataType, target) match {
-        case (actual, wanted) if actual == wanted => e
+        // Nullability inside nested types is Spark's to derive (it only ever widens it).
+        case (actual, wanted) if SparkShim.sameTypeIgnoringNullability(actual, wanted) => e
         case (actual: NumericType, wanted: NumericType) => Cast(e, wanted, None, ctx.defaultEvalMode)
         // date to timestamp without zone is exact (a date-time add on whole days).
         case (DateType, TimestampNTZType) => Cast(e, TimestampNTZType)

@@ -6,6 +6,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, A
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.classic
 import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types.DataType
 
 /**
  * Every call whose shape differs between Spark versions, in one place, so that builds for
@@ -53,6 +54,13 @@ object SparkShim {
   def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, ctx(mode, conf))
   def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, ctx(mode, conf))
   def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+
+  /** Equal types, whatever their nested nullability (array elements, map values, struct fields). */
+  def sameTypeIgnoringNullability(a: DataType, b: DataType): Boolean = DataType.equalsIgnoreNullability(a, b)
+
+  /** An expression of type `dataType` that fails the query with `message` when evaluated. */
+  def raiseError(message: String, dataType: DataType): Expression =
+    RaiseError(Literal("USER_RAISED_EXCEPTION"), CreateMap(Seq(Literal("errorMessage"), Literal(message))), dataType)
 
   def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
       child: LogicalPlan): LogicalPlan =

@@ -1,0 +1,86 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types._
+
+import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
+
+/**
+ * functions_datetime beyond comparison and interval arithmetic: extract and add_intervals.
+ * precision_timestamp is Spark's TIMESTAMP_NTZ (a wall-clock time, read as UTC),
+ * precision_timestamp_tz its TIMESTAMP (an instant, read in the zone argument, else UTC).
+ */
+private[functions] object DatetimeFunctions {
+  private val Datetime = Set("functions_datetime")
+  private val Utc = Some("UTC")
+
+  val entries: Seq[ScalarEntry] = Seq(
+    ScalarEntry("extract", Datetime, extract),
+    ScalarEntry("add_intervals", Datetime, c => {
+      c.expectArity(2)
+      (c.arg(0).dataType, c.arg(1).dataType) match {
+        case (_: DayTimeIntervalType, _: DayTimeIntervalType) | (_: YearMonthIntervalType, _: YearMonthIntervalType) =>
+          SparkShim.add(c.arg(0), c.arg(1), c.overflowMode, c.ctx.conf)
+        case _ => c.wrongArguments("two intervals of one kind")
+      }
+    })
+  )
+
+  private val dateParts = Set("YEAR", "ISO_YEAR", "QUARTER", "MONTH", "DAY", "DAY_OF_YEAR",
+    "MONDAY_DAY_OF_WEEK", "SUNDAY_DAY_OF_WEEK", "ISO_WEEK", "UNIX_TIME")
+  private val timeParts = Set("HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND", "SUBSECOND")
+
+  /**
+   * extract(component[, indexing], value[, zone]). The indexing enum (ONE, the default, or
+   * ZERO) shifts the 1-based components down by one.
+   */
+  private def extract(c: FunctionCall): Expression = {
+    val supported = (dateParts ++ timeParts).map(p => p -> p).toMap
+    val part = c.enumArg(0, "extract component", supported)
+    val oneBased = if (c.enumCount > 1) c.enumArg(1, "indexing", Map("ONE" -> true, "ZERO" -> false)) else true
+    if (c.args.isEmpty || c.args.size > 2) c.wrongArguments("a date, time or timestamp (and a time zone)")
+    val value = c.arg(0)
+    val zone = c.args.lift(1) match {
+      case None => Utc
+      case Some(Literal(z, _: StringType)) if z != null => Some(z.toString)
+      case Some(other) => c.wrongArguments("a literal time zone name")
+    }
+    // The local date and the microseconds since the epoch of the local wall clock.
+    val (date, micros) = value.dataType match {
+      case DateType => (value, Multiply(Cast(value, LongType), Literal(86400000000L)))
+      case TimestampNTZType => (Cast(value, DateType), UnixMicros(Cast(value, TimestampType, Utc)))
+      case TimestampType =>
+        val local = Cast(value, TimestampNTZType, zone)
+        (Cast(local, DateType, zone), UnixMicros(Cast(local, TimestampType, Utc)))
+      case _ => c.wrongArguments("a date or timestamp")
+    }
+    if (value.dataType == DateType && timeParts(part)) c.wrongArguments(s"a timestamp for $part")
+    def index(e: Expression) = Cast(if (oneBased) e else Subtract(e, Literal(1)), LongType)
+    val microsOfDay = Pmod(micros, Literal(86400000000L))
+    part match {
+      case "YEAR" => Cast(Year(date), LongType)
+      case "ISO_YEAR" => Cast(YearOfWeek(date), LongType)
+      case "QUARTER" => index(Quarter(date))
+      case "MONTH" => index(Month(date))
+      case "DAY" => index(DayOfMonth(date))
+      case "DAY_OF_YEAR" => index(DayOfYear(date))
+      case "SUNDAY_DAY_OF_WEEK" => index(DayOfWeek(date))
+      case "MONDAY_DAY_OF_WEEK" => index(Add(WeekDay(date), Literal(1)))
+      case "ISO_WEEK" => index(WeekOfYear(date))
+      case "UNIX_TIME" => value.dataType match {
+        case TimestampType => UnixSeconds(value)
+        // Whole seconds, rounded down (before 1970 too).
+        case _ => IntegralDivide(Subtract(micros, Pmod(micros, Literal(1000000L))), Literal(1000000L))
+      }
+      case "HOUR" => IntegralDivide(microsOfDay, Literal(3600000000L))
+      case "MINUTE" => Pmod(IntegralDivide(microsOfDay, Literal(60000000L)), Literal(60L))
+      case "SECOND" => Pmod(IntegralDivide(microsOfDay, Literal(1000000L)), Literal(60L))
+      // Since the last full second / millisecond / microsecond, as the YAML defines them.
+      case "MILLISECOND" => IntegralDivide(Pmod(micros, Literal(1000000L)), Literal(1000L))
+      case "MICROSECOND" => Pmod(micros, Literal(1000L))
+      case "NANOSECOND" => Literal(0L)
+      case "SUBSECOND" => Pmod(micros, Literal(1000000L))
+    }
+  }
+}

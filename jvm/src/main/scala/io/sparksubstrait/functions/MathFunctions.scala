@@ -1,0 +1,197 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types._
+
+import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
+
+/**
+ * functions_logarithmic, functions_rounding(_decimal) and the bitwise functions of
+ * functions_arithmetic. Spark's logarithms return NULL outside their domain, so the spec's
+ * domain and log-zero choices are spelled out around them.
+ */
+private[functions] object MathFunctions {
+  private val Logarithmic = Set("functions_logarithmic")
+  private val Rounding = Set("functions_rounding", "functions_rounding_decimal")
+  private val Arithmetic = Set("functions_arithmetic")
+  private val Arithmetics = Set("functions_arithmetic", "functions_arithmetic_decimal")
+
+  val entries: Seq[ScalarEntry] = Seq(
+    logarithm("ln", lowest = 0)(Log(_)),
+    logarithm("log10", lowest = 0)(Log10(_)),
+    logarithm("log2", lowest = 0)(Log2(_)),
+    logarithm("log1p", lowest = -1)(Log1p(_)),
+    ScalarEntry("logb", Logarithmic, c => {
+      c.expectArity(2)
+      val Seq(base, x) = floats(c)
+      // log_b(x) = ln(x) / ln(b): the domain is x's (the base is a constant of the formula).
+      logOf(c, x, lowest = 0, resultType(c), v => Divide(Log(v), Log(base)))
+    }),
+
+    ScalarEntry("ceil", Rounding, c => roundToIntegral(c, "ceil", Ceil(_, false))),
+    ScalarEntry("floor", Rounding, c => roundToIntegral(c, "floor", Floor(_, false))),
+    ScalarEntry("round", Rounding, round),
+
+    ScalarEntry("bitwise_and", Arithmetics, c => bitwise(c, "decimalAnd")(BitwiseAnd(_, _))),
+    ScalarEntry("bitwise_or", Arithmetics, c => bitwise(c, "decimalOr")(BitwiseOr(_, _))),
+    ScalarEntry("bitwise_xor", Arithmetics, c => bitwise(c, "decimalXor")(BitwiseXor(_, _))),
+    ScalarEntry("bitwise_not", Arithmetic, c => { c.expectArity(1); integral(c, c.arg(0)); BitwiseNot(c.arg(0)) }),
+    shift("shift_left")(ShiftLeft(_, _)),
+    shift("shift_right")(ShiftRight(_, _)),
+    shift("shift_right_unsigned")(ShiftRightUnsigned(_, _)),
+    ScalarEntry("factorial", Arithmetics, factorial),
+    ScalarEntry("power", Arithmetics, power)
+  )
+
+  private def factorial(c: FunctionCall): Expression = {
+    c.expectArity(1)
+    val x = c.arg(0)
+    x.dataType match {
+      case d: DecimalType if d.scale == 0 =>
+        c.option("overflow", Map("ERROR" -> ()))
+        exact(DecimalType(38, 0), "decimalFactorial", x)
+      case _ =>
+        integral(c, x)
+        // Spark's factorial is NULL beyond 20! (the largest long) and for negatives: with
+        // overflow ERROR (or no choice, under ANSI) that NULL becomes the overflow error.
+        val mode = c.overflowMode
+        val f = Factorial(Cast(x, IntegerType, None, EvalMode.ANSI))
+        val checked = if (mode == EvalMode.ANSI)
+          If(And(IsNotNull(x), IsNull(f)), SparkShim.raiseError(s"${c.name}: overflow or negative argument", LongType), f)
+        else f
+        Cast(checked, x.dataType, None, mode)
+    }
+  }
+
+  /**
+   * power: integers exactly (overflow ERROR or SILENT), anything else in double, where a
+   * complex result (negative base, fractional exponent) is NaN or, if asked, an error.
+   */
+  private def power(c: FunctionCall): Expression = {
+    c.expectArity(2)
+    val Seq(x, y) = c.args
+    if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType)) c.wrongArguments("numeric arguments")
+    val integers = Seq(x, y).forall(a => a.dataType match {
+      case ByteType | ShortType | IntegerType | LongType => true
+      case _ => false
+    })
+    if (integers) {
+      val checked = c.overflowMode == EvalMode.ANSI
+      val t = NumericCoercion.unify(c.args).getOrElse(c.wrongArguments("integers of one type")).head.dataType
+      Cast(exact(LongType, if (checked) "power" else "powerWrapping", Cast(x, LongType), Cast(y, LongType)), t, None, c.overflowMode)
+    } else {
+      c.acceptIeeeRounding()
+      c.option("on_domain_error", Map("NAN" -> ()))
+      val complexIsError = c.option("complex_number_result", Map("NAN" -> false, "ERROR" -> true)).getOrElse(false)
+      val Seq(dx, dy) = floats(c)
+      val result = Pow(dx, dy)
+      val checked = if (complexIsError)
+        If(And(IsNaN(result), Not(Or(IsNaN(dx), IsNaN(dy)))), SparkShim.raiseError("power: complex result", DoubleType), result)
+      else result
+      if (resultType(c) == FloatType) Cast(checked, FloatType) else checked
+    }
+  }
+
+  private def logarithm(name: String, lowest: Int)(f: Expression => Expression): ScalarEntry =
+    ScalarEntry(name, Logarithmic, c => {
+      c.expectArity(1)
+      val Seq(x) = floats(c)
+      logOf(c, x, lowest, resultType(c), f)
+    })
+
+  /**
+   * `f(x)` for x above `lowest`; at `lowest` the on_log_zero choice (default -infinity, as
+   * IEEE), below it the on_domain_error choice (default NaN, as IEEE).
+   */
+  private def logOf(c: FunctionCall, x: Expression, lowest: Int, result: DataType, f: Expression => Expression): Expression = {
+    c.acceptIeeeRounding()
+    val onZero = c.option("on_log_zero", Map("MINUS_INFINITY" -> "-inf", "NAN" -> "nan", "ERROR" -> "error")).getOrElse("-inf")
+    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "NONE" -> "null", "ERROR" -> "error")).getOrElse("nan")
+    def choice(what: String, problem: String): Expression = what match {
+      case "-inf" => Literal(Double.NegativeInfinity)
+      case "nan" => Literal(Double.NaN)
+      case "null" => Literal(null, DoubleType)
+      case _ => SparkShim.raiseError(s"${c.name}: $problem", DoubleType)
+    }
+    val at = Literal(lowest.toDouble)
+    val value = CaseWhen(Seq(
+      LessThan(x, at) -> choice(onDomain, "argument out of domain"),
+      EqualTo(x, at) -> choice(onZero, "logarithm of zero")),
+      Some(f(x)))
+    if (result == FloatType) Cast(value, FloatType) else value
+  }
+
+  /** Arguments as doubles (the result keeps an fp32 argument's width). */
+  private def floats(c: FunctionCall): Seq[Expression] = c.args.map { a =>
+    a.dataType match {
+      case DoubleType => a
+      case _: NumericType | NullType => Cast(a, DoubleType)
+      case _ => c.wrongArguments("numeric arguments")
+    }
+  }
+  private def resultType(c: FunctionCall): DataType =
+    if (c.args.forall(a => a.dataType == FloatType || a.dataType == NullType) && c.args.exists(_.dataType == FloatType)) FloatType else DoubleType
+
+  /** ceil / floor: floats stay floats (Spark's return a long), decimals become DECIMAL(P-S+1, 0). */
+  private def roundToIntegral(c: FunctionCall, method: String, decimal: Expression => Expression): Expression = {
+    c.expectArity(1)
+    val x = c.arg(0)
+    x.dataType match {
+      case _: DecimalType => decimal(x)
+      case DoubleType => StaticInvoke(classOf[java.lang.Math], DoubleType, method, Seq(x))
+      case FloatType => Cast(StaticInvoke(classOf[java.lang.Math], DoubleType, method, Seq(Cast(x, DoubleType))), FloatType)
+      case ByteType | ShortType | IntegerType | LongType => x
+      case _ => c.wrongArguments("a numeric argument")
+    }
+  }
+
+  /**
+   * round(x, s): TIE_AWAY_FROM_ZERO is Spark's round (HALF_UP on the decimal value),
+   * TIE_TO_EVEN its bround. Without a choice, ties go away from zero, as in SQL.
+   */
+  private def round(c: FunctionCall): Expression = {
+    if (c.args.size != 2) c.wrongArguments("2 arguments")
+    val Seq(x, scale) = c.args
+    if (!NumericCoercion.isNumeric(x.dataType) && x.dataType != NullType) c.wrongArguments("a numeric value")
+    val s = if (scale.dataType == IntegerType) scale else Cast(scale, IntegerType, None, EvalMode.ANSI)
+    val even = c.option("rounding", Map("TIE_AWAY_FROM_ZERO" -> false, "TIE_TO_EVEN" -> true)).getOrElse(false)
+    if (even) BRound(x, s, c.overflowMode == EvalMode.ANSI) else Round(x, s, c.overflowMode == EvalMode.ANSI)
+  }
+
+  /** A call of [[io.sparksubstrait.runtime.ExactMath]]: exact integer arithmetic Spark lacks. */
+  private[functions] def exact(result: DataType, method: String, args: Expression*): Expression =
+    StaticInvoke(classOf[io.sparksubstrait.runtime.ExactMath], result, method, args)
+
+  private def bitwise(c: FunctionCall, decimalMethod: String)(f: (Expression, Expression) => Expression): Expression = {
+    c.expectArity(2)
+    (c.arg(0).dataType, c.arg(1).dataType) match {
+      // Whole decimals: two's complement on their exact values, at the wider precision.
+      case (d1: DecimalType, d2: DecimalType) if d1.scale == 0 && d2.scale == 0 =>
+        val t = DecimalType(math.max(d1.precision, d2.precision), 0)
+        return Cast(exact(DecimalType(38, 0), decimalMethod, c.arg(0), c.arg(1)), t, None, EvalMode.ANSI)
+      case _ =>
+    }
+    c.args.foreach(integral(c, _))
+    val Seq(l, r) = NumericCoercion.unify(c.args).getOrElse(c.wrongArguments("arguments of one integer type"))
+    f(l, r)
+  }
+
+  /** Shifts of i32 and i64 (Spark's); the shift amount is an int. */
+  private def shift(name: String)(f: (Expression, Expression) => Expression): ScalarEntry = ScalarEntry(name, Arithmetic, c => {
+    c.expectArity(2)
+    val Seq(x, n) = c.args
+    x.dataType match {
+      case IntegerType | LongType | NullType =>
+      case _ => c.wrongArguments("an i32 or i64 value")
+    }
+    integral(c, n)
+    f(x, if (n.dataType == IntegerType) n else Cast(n, IntegerType, None, EvalMode.ANSI))
+  })
+
+  private def integral(c: FunctionCall, e: Expression): Unit = e.dataType match {
+    case ByteType | ShortType | IntegerType | LongType | NullType =>
+    case _ => c.wrongArguments("integer arguments")
+  }
+}

@@ -1,0 +1,168 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.types._
+
+import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
+
+/**
+ * functions_string: Substrait's string functions as Catalyst string expressions. varchar
+ * and fixedchar arguments arrive as Spark strings. Regular expressions are Java's (Spark's
+ * own); the spec's regex options become inline flags.
+ */
+private[functions] object StringFunctions {
+  private val Strings = Set("functions_string")
+
+  val entries: Seq[ScalarEntry] = Seq(
+    ScalarEntry("concat", Strings, c => {
+      c.expectAtLeast(1)
+      val args = strings(c, c.args)
+      // ACCEPT_NULLS: NULL if any argument is; IGNORE_NULLS: NULLs are skipped (concat_ws does that).
+      val ignore = c.option("null_handling", Map("ACCEPT_NULLS" -> false, "IGNORE_NULLS" -> true)).getOrElse(false)
+      if (ignore) ConcatWs(Literal("") +: args) else Concat(args)
+    }),
+    ScalarEntry("concat_ws", Strings, c => { c.expectAtLeast(2); ConcatWs(strings(c, c.args)) }),
+    ScalarEntry("like", Strings, c => {
+      c.expectArity(2)
+      val Seq(s, p) = strings(c, c.args)
+      if (caseInsensitive(c)) new ILike(s, p) else Like(s, p, '\\')
+    }),
+    ScalarEntry("contains", Strings, c => caseAware(c)(Contains(_, _))),
+    ScalarEntry("starts_with", Strings, c => caseAware(c)(StartsWith(_, _))),
+    ScalarEntry("ends_with", Strings, c => caseAware(c)(EndsWith(_, _))),
+    ScalarEntry("strpos", Strings, c => caseAware(c)((s, sub) => new StringLocate(sub, s))),
+    ScalarEntry("substring", Strings, substring),
+    ScalarEntry("left", Strings, c => { c.expectArity(2); Left(string(c, 0), int(c.arg(1))) }),
+    ScalarEntry("right", Strings, c => { c.expectArity(2); Right(string(c, 0), int(c.arg(1))) }),
+    ScalarEntry("lower", Strings, c => { c.expectArity(1); unicode(c); Lower(string(c, 0)) }),
+    ScalarEntry("upper", Strings, c => { c.expectArity(1); unicode(c); Upper(string(c, 0)) }),
+    ScalarEntry("initcap", Strings, c => { c.expectArity(1); unicode(c); InitCap(string(c, 0)) }),
+    ScalarEntry("char_length", Strings, c => { c.expectArity(1); Length(string(c, 0)) }),
+    ScalarEntry("octet_length", Strings, c => { c.expectArity(1); OctetLength(string(c, 0)) }),
+    ScalarEntry("bit_length", Strings, c => { c.expectArity(1); BitLength(string(c, 0)) }),
+    ScalarEntry("reverse", Strings, c => { c.expectArity(1); Reverse(string(c, 0)) }),
+    ScalarEntry("repeat", Strings, c => { c.expectArity(2); StringRepeat(string(c, 0), int(c.arg(1))) }),
+    ScalarEntry("replace", Strings, c => {
+      c.expectArity(3)
+      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> ()))
+      val Seq(s, from, to) = strings(c, c.args)
+      StringReplace(s, from, to)
+    }),
+    ScalarEntry("lpad", Strings, c => { c.expectArity(3); StringLPad(string(c, 0), int(c.arg(1)), string(c, 2)) }),
+    ScalarEntry("rpad", Strings, c => { c.expectArity(3); StringRPad(string(c, 0), int(c.arg(1)), string(c, 2)) }),
+    trim("trim")(StringTrim(_, _)), trim("ltrim")(StringTrimLeft(_, _)), trim("rtrim")(StringTrimRight(_, _)),
+    ScalarEntry("string_split", Strings, c => {
+      c.expectArity(2)
+      val Seq(s, sep) = strings(c, c.args)
+      // A NULL separator does not split: the whole string is the one element.
+      If(IsNull(sep), If(IsNull(s), Literal(null, ArrayType(StringType)), CreateArray(Seq(s))), StringSplitSQL(s, sep))
+    }),
+    ScalarEntry("regexp_string_split", Strings, c => {
+      c.expectArity(2)
+      StringSplit(string(c, 0), pattern(c, string(c, 1)), Literal(-1))
+    }),
+    ScalarEntry("regexp_replace", Strings, c => {
+      if (c.args.size != 3 && c.args.size != 5) c.wrongArguments("3 or 5 arguments")
+      val Seq(s, p, rep) = strings(c, c.args.take(3))
+      val position = c.args.lift(3).map(int).getOrElse(Literal(1))
+      // occurrence 0 replaces every match, as Spark does; one chosen match is not expressible.
+      c.args.lift(4).foreach(o => requireLiteral(c, o, 0L, "occurrence 0 (every match)"))
+      RegExpReplace(s, pattern(c, p), rep, position)
+    }),
+    ScalarEntry("regexp_match_substring", Strings, c => {
+      if (c.args.size != 2 && c.args.size != 5) c.wrongArguments("2 or 5 arguments")
+      val Seq(s, p) = strings(c, c.args.take(2))
+      val Seq(position, occurrence, group) = (2 to 4).map(i => c.args.lift(i).map(int).getOrElse(Literal(if (i == 4) 0 else 1)))
+      // The occurrence-th match (from `position`) or NULL when there are fewer.
+      GetArrayItem(RegExpExtractAll(fromPosition(c, s, position), pattern(c, p), group),
+        Subtract(occurrence, Literal(1)), failOnError = false)
+    }),
+    ScalarEntry("regexp_count_substring", Strings, c => {
+      if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("2 or 3 arguments")
+      val Seq(s, p) = strings(c, c.args.take(2))
+      val position = c.args.lift(2).map(int).getOrElse(Literal(1))
+      Cast(RegExpCount(fromPosition(c, s, position), pattern(c, p)), LongType)
+    })
+  )
+
+  private def trim(name: String)(f: (Expression, Expression) => Expression): ScalarEntry = ScalarEntry(name, Strings, c => {
+    if (c.args.size != 1 && c.args.size != 2) c.wrongArguments("1 or 2 arguments")
+    // spaces_only:FALSE (the characters given are trimmed) is what Spark's trim does.
+    c.option("spaces_only", Map("FALSE" -> ()))
+    val s = string(c, 0)
+    f(s, if (c.args.size == 2) string(c, 1) else Literal(" "))
+  })
+
+  /** substring(s, start, length) with the spec's negative_start choices. */
+  private def substring(c: FunctionCall): Expression = {
+    if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("2 or 3 arguments")
+    val s = string(c, 0)
+    val start = int(c.arg(1))
+    val length = c.args.lift(2).map(int)
+    c.option("negative_start", Map("WRAP_FROM_END" -> true, "LEFT_OF_BEGINNING" -> false)).getOrElse(true) match {
+      // Spark's own: a negative start counts from the end.
+      case true => length.map(Substring(s, start, _)).getOrElse(new Substring(s, start))
+      case false =>
+        // Positions before the first character count towards the length but yield nothing.
+        val from = If(LessThan(start, Literal(1)), Literal(1), start)
+        length match {
+          case None => new Substring(s, from)
+          case Some(len) =>
+            val shortened = If(LessThan(start, Literal(1)), Add(len, Subtract(start, Literal(1))), len)
+            Substring(s, from, If(LessThan(shortened, Literal(0)), Literal(0), shortened))
+        }
+    }
+  }
+
+  /** The string from character `position` (1-based) on. */
+  private def fromPosition(c: FunctionCall, s: Expression, position: Expression): Expression = position match {
+    case Literal(1, IntegerType) => s
+    case p => new Substring(s, p)
+  }
+
+  private def caseAware(c: FunctionCall)(f: (Expression, Expression) => Expression): Expression = {
+    c.expectArity(2)
+    val Seq(s, t) = strings(c, c.args)
+    if (caseInsensitive(c)) f(Lower(s), Lower(t)) else f(s, t)
+  }
+
+  private def caseInsensitive(c: FunctionCall): Boolean =
+    c.option("case_sensitivity", Map("CASE_SENSITIVE" -> false, "CASE_INSENSITIVE" -> true)).getOrElse(false)
+
+  /** full_unicode / char_set: Spark's case mapping is the full Unicode one. */
+  private def unicode(c: FunctionCall): Unit = {
+    c.option("full_unicode", Map("TRUE" -> ()))
+    c.option("char_set", Map("UTF8" -> ()))
+  }
+
+  /** The pattern with the requested regex options as inline flags. */
+  private def pattern(c: FunctionCall, p: Expression): Expression = {
+    val flags = Seq(
+      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> "", "CASE_INSENSITIVE" -> "iu", "CASE_INSENSITIVE_ASCII" -> "i")),
+      c.option("multiline", Map("MULTILINE_DISABLED" -> "", "MULTILINE_ENABLED" -> "m")),
+      c.option("dotall", Map("DOTALL_DISABLED" -> "", "DOTALL_ENABLED" -> "s")),
+      // Java regular expressions have lookahead and lookbehind.
+      c.option("lookaround", Map("TRUE" -> ""))
+    ).flatten.mkString
+    if (flags.isEmpty) p else Concat(Seq(Literal(s"(?$flags)"), p))
+  }
+
+  private def requireLiteral(c: FunctionCall, e: Expression, value: Long, expected: String): Unit = e match {
+    case Literal(v: Number, _) if v.longValue == value =>
+    case other => throw io.sparksubstrait.errors.SubstraitErrors.unsupported(c.at, s"${c.name} with ${other.sql}", expected)
+  }
+
+  private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType
+  private def string(c: FunctionCall, i: Int): Expression = strings(c, Seq(c.arg(i))).head
+  private def strings(c: FunctionCall, args: Seq[Expression]): Seq[Expression] = {
+    if (!args.forall(a => isString(a.dataType))) c.wrongArguments("string arguments")
+    args.map(a => if (a.dataType == NullType) Cast(a, StringType) else a)
+  }
+
+  /** Counts and positions: Spark takes them as int. */
+  private def int(e: Expression): Expression = e.dataType match {
+    case IntegerType => e
+    case ByteType | ShortType | LongType | NullType => Cast(e, IntegerType, None, EvalMode.ANSI)
+    case _ => e
+  }
+}
