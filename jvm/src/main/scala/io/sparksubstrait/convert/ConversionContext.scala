@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.{EvalMode, NamedLambdaVariable}
 import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.convert.rel.SharedSubtrees
+import io.sparksubstrait.convert.types.TypeEnv
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.ExtensionRegistry
 import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
@@ -22,6 +23,9 @@ final class ConversionContext(
     val subtrees: SharedSubtrees) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
+
+  /** What type and literal conversion reads: the producer's quirks and the plan's user-defined types. */
+  val types: TypeEnv = TypeEnv(compat, extensions.userTypes)
 
   /** The parameters of the lambdas being converted, innermost first (a stack of this conversion). */
   private var lambdaScopes: List[Seq[NamedLambdaVariable]] = Nil

@@ -4,6 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.SimpleExtensionDeclaration.MappingTypeCase
 
+import io.sparksubstrait.convert.types.UserType
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.{DecodedPlan, PlanPath}
 
@@ -22,7 +23,7 @@ final case class DeclaredFunction(anchor: Int, extension: Option[String], compou
 }
 
 /** The plan's extension declarations: function anchors to [[DeclaredFunction]]s. */
-final class ExtensionRegistry private (functions: Map[Int, DeclaredFunction]) {
+final class ExtensionRegistry private (functions: Map[Int, DeclaredFunction], val userTypes: Map[Int, UserType]) {
   def function(anchor: Int, at: PlanPath): DeclaredFunction =
     functions.getOrElse(anchor,
       throw SubstraitErrors.undeclaredAnchor(at, "function", anchor, functions.keys.map(_.toLong)))
@@ -53,7 +54,14 @@ object ExtensionRegistry {
       throw SubstraitErrors.invalidPlan(PlanPath.root / "extensions",
         s"function anchor ${duplicates.head} declared more than once", "unique function anchors")
     }
-    new ExtensionRegistry(functions.toMap)
+    val types = proto.getExtensionsList.asScala.collect {
+      case decl if decl.getMappingTypeCase == MappingTypeCase.EXTENSION_TYPE =>
+        val t = decl.getExtensionType
+        val extension = plan.legacy.typeUriRefs.get(t.getTypeAnchor).flatMap(uris.get)
+          .orElse(urns.get(t.getExtensionUrnReference)).flatMap(canonical)
+        t.getTypeAnchor -> UserType(extension, t.getName)
+    }.toMap
+    new ExtensionRegistry(functions.toMap, types)
   }
 
   /**

@@ -15,7 +15,12 @@ import org.apache.spark.sql.types._
  */
 object FunctionCatalog {
   final case class ScalarEntry(name: String, extensions: Set[String], build: FunctionCall => Expression)
-  final case class AggregateEntry(name: String, extensions: Set[String], build: FunctionCall => AggregateFunction)
+  /**
+   * An aggregate function. `finish`: what becomes of its result (a range check, a cast), for
+   * the few mappings whose result Spark's aggregate does not give directly.
+   */
+  final case class AggregateEntry(name: String, extensions: Set[String], build: FunctionCall => AggregateFunction,
+      finish: (FunctionCall, Expression) => Expression = (_, e) => e)
   /**
    * A window function. `framed`: its result depends on the window frame (first_value…);
    * ranking and offset functions define their own frame, so the plan's bounds do not apply.
@@ -182,10 +187,11 @@ object FunctionCatalog {
   )
 
   private val allScalarEntries = scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
-    DatetimeFunctions.entries ++ ListFunctions.entries
+    DatetimeFunctions.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
-  private val aggregateByName = aggregateEntries.groupBy(_.name)
+  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries
+  private val aggregateByName = allAggregateEntries.groupBy(_.name)
 
   /** The entry for a declared function, by extension and base name (aliases applied). */
   def scalar(fn: DeclaredFunction): Option[ScalarEntry] = lookup(scalarByName, fn)(_.extensions)
@@ -193,7 +199,7 @@ object FunctionCatalog {
   def window(fn: DeclaredFunction): Option[WindowEntry] = lookup(windowByName, fn)(_.extensions)
 
   def scalarNames: Seq[(String, Set[String])] = allScalarEntries.map(e => e.name -> e.extensions)
-  def aggregateNames: Seq[(String, Set[String])] = aggregateEntries.map(e => e.name -> e.extensions)
+  def aggregateNames: Seq[(String, Set[String])] = allAggregateEntries.map(e => e.name -> e.extensions)
   def windowNames: Seq[(String, Set[String])] = windowEntries.map(e => e.name -> e.extensions)
 
   private def lookup[E](table: Map[String, Seq[E]], fn: DeclaredFunction)(exts: E => Set[String]): Option[E] = {

@@ -104,6 +104,8 @@ final class CaseRunner(spark: SparkSession) {
       }
       case _ => false
     }
+    case (a, StructValue(Seq(QuotedString(s)))) if t.name.startsWith("u!") => unsignedValue(a).contains(BigInt(s))
+    case (a, QuotedString(s)) if t.name.startsWith("u!") => unsignedValue(a).contains(BigInt(s))
     case (a: String, QuotedString(s)) => a == s
     case (a: Array[Byte], QuotedString(s)) => a.sameElements(s.getBytes("UTF-8"))
     case (a: scala.collection.Seq[_], ListValue(items)) =>
@@ -118,6 +120,12 @@ final class CaseRunner(spark: SparkSession) {
         a.exists { case (ak, av) => same(ak, k, types(0)) && same(av, v, types(1)) }
       }
     case _ => false
+  }
+
+  /** Unsigned integers come back in the wider signed type that holds them. */
+  private def unsignedValue(a: Any): Option[BigInt] = a match {
+    case d: JBigDecimal => scala.util.Try(BigInt(d.toBigIntegerExact)).toOption
+    case other => integral(other).map(BigInt(_))
   }
 
   private def integral(a: Any): Option[Long] = a match {

@@ -61,6 +61,19 @@ object FunctionTestReport {
       val c = Counts.of(rs)
       sb ++= s"| $e | `$f` | ${c.passed} | ${c.failed + c.wrong} | ${c.unsupported} | ${c.total} |\n"
     }
+    val standard = StandardFunctions.list(root.resolveSibling("extensions"))
+    if (standard.nonEmpty) {
+      val byFunction = results.groupBy(r => (r.file.extension, r.c.call.function))
+      val mapped = standard.count(_.mapped)
+      sb ++= s"\n## Every standard function\n\n$mapped of ${standard.size} functions of the standard extension YAMLs are mapped. "
+      sb ++= "*Spec cases* counts the cases of the spec's test files for that function (passed / all).\n\n"
+      sb ++= "| extension | kind | function | status | spec cases |\n|---|---|---|---|---|\n"
+      standard.foreach { f =>
+        val cases = byFunction.getOrElse((f.extension, f.name), Nil)
+        val counts = if (cases.isEmpty) "none" else s"${Counts.of(cases).passed} / ${cases.size}"
+        sb ++= s"| ${f.extension} | ${f.kind} | `${f.name}` | ${if (f.mapped) "mapped" else "not mapped"} | $counts |\n"
+      }
+    }
     val notPassed = results.filter(_.outcome != Outcome.Passed)
     if (notPassed.nonEmpty) {
       sb ++= "\n## Cases that did not pass\n\n| case | outcome | detail |\n|---|---|---|\n"

@@ -131,14 +131,17 @@ object TestValues {
         }.asJava))
       case (StructValue(items), "struct") if items.size == t.params.size =>
         b.setStruct(Literal.Struct.newBuilder().addAllFields(items.zipWithIndex.map { case (x, i) => lit(x, typeParam(t, i)) }.asJava))
-      case (StructValue(Seq(QuotedString(s))), udt) if udt.startsWith("u!") =>
-        // An unsigned integer is a user-defined type: its value travels as a struct literal.
-        b.setUserDefined(Literal.UserDefined.newBuilder().setTypeReference(userDefinedTypes.indexOf(udt.drop(2)) + 1)
-          .setStruct(Literal.Struct.newBuilder().addFields(Literal.newBuilder().setString(s))))
+      case (StructValue(Seq(QuotedString(s))), udt) if udt.startsWith("u!") => unsigned(b, s, udt)
+      case (QuotedString(s), udt) if udt.startsWith("u!") => unsigned(b, s, udt)
       case _ => throw new UnsupportedTestType(s"value $v of type $t")
     }
     b.build()
   }
+
+  /** An unsigned integer is a user-defined type: its value travels as a struct of its digits. */
+  private def unsigned(b: Literal.Builder, digits: String, udt: String): Literal.Builder =
+    b.setUserDefined(Literal.UserDefined.newBuilder().setTypeReference(userDefinedTypes.indexOf(udt.drop(2)) + 1)
+      .setStruct(Literal.Struct.newBuilder().addFields(Literal.newBuilder().setString(digits))))
 
   private def exactInt(x: String, min: Long, max: Long, t: TestType): Long = {
     val v = new JBigDecimal(x)

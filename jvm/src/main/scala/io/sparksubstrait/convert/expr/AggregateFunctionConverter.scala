@@ -33,6 +33,7 @@ object AggregateFunctionConverter {
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
     FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, f.getOptionsList.asScala.toSeq,
-      Option.when(f.hasOutputType)(f.getOutputType), at)((entry, call) => AggregateExpression(entry.build(call), Complete, distinct, filter))
+      Option.when(f.hasOutputType)(f.getOutputType), at)((entry, call) =>
+      entry.finish(call, AggregateExpression(entry.build(call), Complete, distinct, filter)))
   }
 }

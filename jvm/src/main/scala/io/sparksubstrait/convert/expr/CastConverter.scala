@@ -18,7 +18,7 @@ object CastConverter {
     if (!c.hasInput) throw SubstraitErrors.missingField(at, "input", "the expression to cast")
     if (!c.hasType) throw SubstraitErrors.missingField(at, "type", "the target type")
     val child = ExpressionConverter.convert(c.getInput, input, at / "input")
-    val target = TypeConverter.convert(c.getType, at / "type")(ctx.compat).dataType
+    val target = TypeConverter.convert(c.getType, at / "type")(ctx.types).dataType
     val mode = c.getFailureBehavior match {
       case FailureBehavior.FAILURE_BEHAVIOR_RETURN_NULL => EvalMode.TRY
       case FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION => EvalMode.ANSI

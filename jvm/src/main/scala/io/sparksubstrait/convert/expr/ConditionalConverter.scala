@@ -39,7 +39,7 @@ object ConditionalConverter {
     val value = ExpressionConverter.convert(e.getMatch, input, at / "match")
     val branches = e.getIfsList.asScala.toSeq.zipWithIndex.map { case (c, i) =>
       val cAt = at.at("ifs", i)
-      val literal = LiteralConverter.convert(c.getIf, cAt / "if")(ctx.compat)
+      val literal = LiteralConverter.convert(c.getIf, cAt / "if")(ctx.types)
       val Seq(v, l) = unify(Seq(value, literal), cAt / "if")
       (EqualTo(v, l): CExpression, ExpressionConverter.convert(c.getThen, input, cAt / "then"))
     }

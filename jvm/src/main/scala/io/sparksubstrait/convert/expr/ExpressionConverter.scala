@@ -12,7 +12,7 @@ import io.sparksubstrait.plan.PlanPath
 object ExpressionConverter {
   def convert(e: Expression, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
     SubstraitErrors.located(at)(e.getRexTypeCase match {
-      case RexTypeCase.LITERAL => LiteralConverter.convert(e.getLiteral, at / "literal")(ctx.compat)
+      case RexTypeCase.LITERAL => LiteralConverter.convert(e.getLiteral, at / "literal")(ctx.types)
       case RexTypeCase.SELECTION => FieldReferenceConverter.convert(e.getSelection, input, at / "selection")
       case RexTypeCase.SCALAR_FUNCTION => ScalarFunctionConverter.convert(e.getScalarFunction, input, at / "scalar_function")
       case RexTypeCase.CAST => CastConverter.convert(e.getCast, input, at / "cast")

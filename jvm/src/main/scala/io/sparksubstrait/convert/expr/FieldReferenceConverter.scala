@@ -84,7 +84,7 @@ object FieldReferenceConverter {
           case m: MapType => m.keyType
           case _ => throw typeError("map_key", "a map")
         }
-        val key = LiteralConverter.convert(segment.getMapKey.getMapKey, at / "map_key" / "map_key")(ctx.compat)
+        val key = LiteralConverter.convert(segment.getMapKey.getMapKey, at / "map_key" / "map_key")(ctx.types)
         if (key.dataType != keyType) throw SubstraitErrors.typeMismatch(at / "map_key" / "map_key", SparkTypeNames.of(key.dataType),
           s"${SparkTypeNames.of(keyType)}, the map's key type")
         (GetMapValue(base, key), Option.when(segment.getMapKey.hasChild)(segment.getMapKey.getChild), at / "map_key" / "child")

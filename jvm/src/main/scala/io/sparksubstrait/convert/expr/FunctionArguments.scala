@@ -57,7 +57,7 @@ object FunctionArguments {
     val args = arguments.values
     val found = entry.getOrElse(throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
       args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
-    val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.compat).dataType)
+    val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.types).dataType)
     val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums)
     val built = build(found, call)
     call.checkAllOptionsConsumed()
@@ -91,7 +91,7 @@ object FunctionArguments {
     case None => e
     case Some(t) if !e.resolved => e
     case Some(t) =>
-      val target: DataType = TypeConverter.convert(t, at / "output_type")(ctx.compat).dataType
+      val target: DataType = TypeConverter.convert(t, at / "output_type")(ctx.types).dataType
       (e.dataType, target) match {
         // Nullability inside nested types is Spark's to derive (it only ever widens it).
         case (actual, wanted) if SparkShim.sameTypeIgnoringNullability(actual, wanted) => e

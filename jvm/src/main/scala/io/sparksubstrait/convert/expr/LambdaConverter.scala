@@ -19,7 +19,7 @@ object LambdaConverter {
   def convert(l: Lambda, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     if (!l.hasBody) throw SubstraitErrors.missingField(at, "body", "the lambda's body")
     val parameters = l.getParameters.getTypesList.asScala.toSeq.zipWithIndex.map { case (t, i) =>
-      val converted = TypeConverter.convert(t, (at / "parameters").at("types", i))(ctx.compat)
+      val converted = TypeConverter.convert(t, (at / "parameters").at("types", i))(ctx.types)
       NamedLambdaVariable(s"p$i", converted.dataType, converted.nullable)
     }
     val body = ctx.withLambdaParameters(parameters)(ExpressionConverter.convert(l.getBody, input, at / "body"))

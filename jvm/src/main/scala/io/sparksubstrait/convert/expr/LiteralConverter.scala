@@ -12,18 +12,19 @@ import org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, GenericArrayData}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.sparksubstrait.convert.types.TypeConverter
+import io.sparksubstrait.convert.types.{TypeConverter, TypeEnv}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
+import io.sparksubstrait.plan.PlanPath
 
 /** Substrait literals to Catalyst literals, value for value. */
 object LiteralConverter {
   private val MicrosPerSecond = 1000000L
 
-  def convert(lit: SLiteral, at: PlanPath)(implicit compat: ProducerCompat): CExpression = {
+  def convert(lit: SLiteral, at: PlanPath)(implicit env: TypeEnv): CExpression = {
     TypeConverter.checkVariation(lit.getTypeVariationReference, at)
     lit.getLiteralTypeCase match {
       case LiteralTypeCase.BOOLEAN => Literal(lit.getBoolean, BooleanType)
+      case LiteralTypeCase.USER_DEFINED => userDefined(lit.getUserDefined, at / "user_defined")
       case LiteralTypeCase.I8 => Literal(checkRange(lit.getI8, Byte.MinValue, Byte.MaxValue, "i8", at).toByte, ByteType)
       case LiteralTypeCase.I16 => Literal(checkRange(lit.getI16, Short.MinValue, Short.MaxValue, "i16", at).toShort, ShortType)
       case LiteralTypeCase.I32 => Literal(lit.getI32, IntegerType)
@@ -142,6 +143,25 @@ object LiteralConverter {
   }
 
   /** Literal rows of a legacy VirtualTable.values struct. */
-  def structFields(s: SLiteral.Struct, at: PlanPath)(implicit compat: ProducerCompat): Seq[CExpression] =
+  /** An unsigned integer: its value is a decimal string (the struct form's one field). */
+  private def userDefined(u: SLiteral.UserDefined, at: PlanPath)(implicit env: TypeEnv): CExpression = {
+    val unsigned = TypeConverter.userType(u.getTypeReference, at)
+    val text = u.getValCase match {
+      case SLiteral.UserDefined.ValCase.STRUCT if u.getStruct.getFieldsCount == 1 && u.getStruct.getFields(0).hasString =>
+        u.getStruct.getFields(0).getString
+      case other => throw SubstraitErrors.invalidPlan(at, s"a ${unsigned.name} value given as ${other.name().toLowerCase}",
+        "a struct of one string, the decimal digits (the extension's structure)")
+    }
+    val value = scala.util.Try(BigInt(text.trim)).toOption.filter(v => v >= 0 && v <= unsigned.max)
+      .getOrElse(throw SubstraitErrors.invalidPlan(at, s"${unsigned.name} value '$text'", s"a whole number from 0 to ${unsigned.max}"))
+    unsigned.sparkType match {
+      case ShortType => Literal(value.toShort, ShortType)
+      case IntegerType => Literal(value.toInt, IntegerType)
+      case LongType => Literal(value.toLong, LongType)
+      case d => Literal(Decimal(BigDecimal(value), 20, 0), d)
+    }
+  }
+
+  def structFields(s: SLiteral.Struct, at: PlanPath)(implicit env: TypeEnv): Seq[CExpression] =
     s.getFieldsList.asScala.zipWithIndex.map { case (f, i) => convert(f, at.at("fields", i)) }.toSeq
 }

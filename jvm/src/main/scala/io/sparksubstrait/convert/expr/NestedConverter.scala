@@ -13,7 +13,7 @@ import io.sparksubstrait.plan.PlanPath
 /** Struct, list and map constructors. Struct fields get positional names (f0, f1, …), as struct types do. */
 object NestedConverter {
   def convert(n: Nested, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
-    TypeConverter.checkVariation(n.getTypeVariationReference, at)(ctx.compat)
+    TypeConverter.checkVariation(n.getTypeVariationReference, at)(ctx.types)
     n.getNestedTypeCase match {
       case Nested.NestedTypeCase.STRUCT =>
         val fields = n.getStruct.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, i) =>

@@ -62,7 +62,7 @@ object WindowFunctionConverter {
         FunctionArguments.invoke(fn, Some(entry), args, w.options, w.outputType, at)((e, call) => e.build(call)) -> entry.framed
       case None =>
         FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, w.options, w.outputType, at)(
-          (e, call) => AggregateExpression(e.build(call), Complete, isDistinct = false, None)) -> true
+          (e, call) => e.finish(call, AggregateExpression(e.build(call), Complete, isDistinct = false, None))) -> true
     }
     // Ranking and offset functions carry the frame SQL gives them (and rank-like ones
     // their order keys), set here so the result is resolved.
@@ -73,8 +73,10 @@ object WindowFunctionConverter {
       case wf: CatalystWindowFunction if !framed => WindowExpression(wf, WindowSpecDefinition(partitions, order, wf.frame))
       case other => WindowExpression(other, WindowSpecDefinition(partitions, order, frame(w, order, at)))
     }
-    // The output-type cast (if any) wraps the function: the window goes inside it.
+    // The output-type cast or a mapping's finishing expression wraps the function: the
+    // window goes around the aggregate inside them.
     function match {
+      case f if f.exists(_.isInstanceOf[AggregateExpression]) => f.transformUp { case ae: AggregateExpression => windowed(ae) }
       case c @ Cast(inner, _, _, _) => c.copy(child = windowed(inner))
       case f => windowed(f)
     }

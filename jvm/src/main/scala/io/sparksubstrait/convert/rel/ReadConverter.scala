@@ -41,7 +41,7 @@ object ReadConverter {
 
   /** base_schema as a Spark schema: names applied to the (nameless) struct's fields, depth first. */
   def baseSchema(ns: NamedStruct, at: PlanPath)(implicit ctx: ConversionContext): StructType = {
-    val struct = TypeConverter.structOf(ns.getStruct, at / "struct")(ctx.compat)
+    val struct = TypeConverter.structOf(ns.getStruct, at / "struct")(ctx.types)
     val names = ns.getNamesList.asScala.toSeq
     NestedNames.apply(struct, names, at / "names") match {
       case s: StructType => s

@@ -29,7 +29,7 @@ object VirtualTableReader {
       if (vt.getValuesCount > 0) {
         vt.getValuesList.asScala.toSeq.zipWithIndex.map { case (s, i) =>
           val rowAt = at.at("values", i)
-          LiteralConverter.structFields(s, rowAt)(ctx.compat) -> rowAt
+          LiteralConverter.structFields(s, rowAt)(ctx.types) -> rowAt
         }
       } else {
         vt.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (row, i) =>

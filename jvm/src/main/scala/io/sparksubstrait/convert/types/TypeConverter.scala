@@ -7,7 +7,7 @@ import io.substrait.proto.Type.KindCase
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
+import io.sparksubstrait.plan.PlanPath
 
 /**
  * Substrait types to Spark types. Nullability is returned separately because Spark keeps
@@ -19,7 +19,7 @@ object TypeConverter {
 
   final case class Converted(dataType: DataType, nullable: Boolean)
 
-  def convert(t: Type, at: PlanPath)(implicit compat: ProducerCompat): Converted = {
+  def convert(t: Type, at: PlanPath)(implicit env: TypeEnv): Converted = {
     def nullable(n: Type.Nullability): Boolean = n match {
       case Type.Nullability.NULLABILITY_REQUIRED => false
       case Type.Nullability.NULLABILITY_NULLABLE => true
@@ -86,6 +86,11 @@ object TypeConverter {
         val k = convert(m.getKey, at / "map" / "key")
         val v = convert(m.getValue, at / "map" / "value")
         Converted(MapType(k.dataType, v.dataType, v.nullable), nullable(m.getNullability))
+      case KindCase.USER_DEFINED =>
+        val u = t.getUserDefined
+        val unsigned = userType(u.getTypeReference, at / "user_defined")
+        checkVariation(u.getTypeVariationReference, at / "user_defined")
+        Converted(unsigned.sparkType, nullable(u.getNullability))
       case KindCase.KIND_NOT_SET =>
         throw SubstraitErrors.missingField(at, "kind", "a type")
       case other =>
@@ -95,13 +100,22 @@ object TypeConverter {
   }
 
   /** A Substrait struct's fields carry no names: they get positional ones. */
-  def structOf(s: Type.Struct, at: PlanPath)(implicit compat: ProducerCompat): StructType = StructType(
+  def structOf(s: Type.Struct, at: PlanPath)(implicit env: TypeEnv): StructType = StructType(
     s.getTypesList.asScala.zipWithIndex.map { case (ft, i) =>
       val c = convert(ft, at.at("types", i))
       StructField(s"f$i", c.dataType, c.nullable)
     }.toSeq)
 
   def kindName(k: KindCase): String = k.name().toLowerCase
+
+  /** A declared user-defined type Spark can hold: the unsigned integers; any other is an error. */
+  def userType(anchor: Int, at: PlanPath)(implicit env: TypeEnv): UnsignedTypes.Unsigned = {
+    val declared = env.userTypes.getOrElse(anchor,
+      throw SubstraitErrors.undeclaredAnchor(at / "type_reference", "type", anchor, env.userTypes.keys.map(_.toLong)))
+    UnsignedTypes.of(declared).getOrElse(throw SubstraitErrors.unsupported(at,
+      s"user-defined type ${declared.name} of ${declared.extension.getOrElse("an undeclared extension")}",
+      "a user-defined type with a Spark equivalent (the unsigned integers u8, u16, u32, u64)"))
+  }
 
   private def checkPrecision(precision: Int, at: PlanPath, kind: String): Unit = {
     if (precision < 0 || precision > 12) {
@@ -114,8 +128,8 @@ object TypeConverter {
   }
 
   /** Type variations other than the system-preferred one (0) change semantics we do not know. */
-  def checkVariation(variation: Int, at: PlanPath)(implicit compat: ProducerCompat): Unit = {
-    val layoutOnly = compat.undeclaredVariationsAreLayouts && variation <= 2
+  def checkVariation(variation: Int, at: PlanPath)(implicit env: TypeEnv): Unit = {
+    val layoutOnly = env.compat.undeclaredVariationsAreLayouts && variation <= 2
     if (variation != 0 && !layoutOnly) {
       throw SubstraitErrors.unsupported(at / "type_variation_reference",
         s"type variation $variation", "the system-preferred variation 0")

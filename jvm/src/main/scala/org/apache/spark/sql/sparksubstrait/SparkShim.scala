@@ -41,6 +41,8 @@ object SparkShim {
   def resolutionRuleNames(session: SparkSession): Seq[String] =
     classicSession(session).sessionState.analyzer.extendedResolutionRules.map(_.getClass.getName)
 
+  def numericContext(mode: EvalMode.Value, conf: SQLConf): NumericEvalContext = ctx(mode, conf)
+
   private def ctx(mode: EvalMode.Value, conf: SQLConf): NumericEvalContext =
     NumericEvalContext(mode, conf.decimalOperationsAllowPrecisionLoss)
 

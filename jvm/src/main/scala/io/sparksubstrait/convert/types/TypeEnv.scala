@@ -1,0 +1,33 @@
+package io.sparksubstrait.convert.types
+
+import org.apache.spark.sql.types.{DataType, DecimalType, IntegerType, LongType, ShortType}
+
+import io.sparksubstrait.plan.ProducerCompat
+
+/** What converting a type or literal needs from the plan: producer quirks and the user-defined types it declares. */
+final case class TypeEnv(compat: ProducerCompat, userTypes: Map[Int, UserType] = Map.empty)
+
+/** A user-defined type declaration: its extension (canonical name, as for functions) and name. */
+final case class UserType(extension: Option[String], name: String)
+
+/**
+ * The unsigned integers of the `unsigned_integers` extension, held in the next wider
+ * signed Spark type (u64 in DECIMAL(20,0)), so every value is exact. The functions of that
+ * extension keep results within the unsigned range.
+ */
+object UnsignedTypes {
+  val Extension = "unsigned_integers"
+
+  final case class Unsigned(name: String, bits: Int, sparkType: DataType) {
+    val max: BigInt = (BigInt(1) << bits) - 1
+  }
+
+  private val all = Seq(Unsigned("u8", 8, ShortType), Unsigned("u16", 16, IntegerType),
+    Unsigned("u32", 32, LongType), Unsigned("u64", 64, DecimalType(20, 0)))
+
+  def of(t: UserType): Option[Unsigned] =
+    if (t.extension.contains(Extension)) all.find(_.name == t.name) else None
+
+  /** The unsigned type a Spark type holds, for arguments of the extension's functions. */
+  def holding(dt: DataType): Option[Unsigned] = all.find(_.sparkType == dt)
+}

@@ -1,0 +1,80 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Max, Min, Sum}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types._
+
+import io.sparksubstrait.convert.types.UnsignedTypes
+import io.sparksubstrait.convert.types.UnsignedTypes.Unsigned
+import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, ScalarEntry}
+
+/**
+ * unsigned_integers: u8/u16/u32/u64 are held in wider signed types (see [[UnsignedTypes]]),
+ * so arithmetic is computed exactly in DECIMAL(38,0) and brought back into the unsigned
+ * range as the overflow option says: ERROR (the default) fails, SATURATE clamps, SILENT
+ * wraps modulo 2^bits.
+ */
+private[functions] object UnsignedFunctions {
+  private val Ext = Set(UnsignedTypes.Extension)
+  private val Wide = DecimalType(38, 0)
+
+  val scalarEntries: Seq[ScalarEntry] = Seq(
+    arithmetic("add")(Add(_, _)),
+    arithmetic("subtract")(Subtract(_, _)),
+    arithmetic("multiply")(Multiply(_, _)),
+    ScalarEntry("divide", Ext, c => {
+      val (t, Seq(l, r)) = operands(c)
+      val byZero = c.option("on_division_by_zero", Map("NULL" -> false, "ERROR" -> true)).getOrElse(true)
+      // Unsigned division truncates; the quotient always fits.
+      val quotient = Cast(IntegralDivide(l, r, EvalMode.LEGACY), t.sparkType)
+      val zero = EqualTo(r, Literal(Decimal(0), Wide))
+      If(zero, if (byZero) SparkShim.raiseError(s"${c.name}: division by zero", t.sparkType) else Literal(null, t.sparkType), quotient)
+    })
+  )
+
+  val aggregateEntries: Seq[AggregateEntry] = Seq(
+    AggregateEntry("min", Ext, c => { c.expectArity(1); unsignedArg(c, c.arg(0)); Min(c.arg(0)) }),
+    AggregateEntry("max", Ext, c => { c.expectArity(1); unsignedArg(c, c.arg(0)); Max(c.arg(0)) }),
+    // The sum is a u64: exact in DECIMAL(38,0), beyond 2^64 - 1 an error.
+    AggregateEntry("sum", Ext, c => {
+      c.expectArity(1)
+      unsignedArg(c, c.arg(0))
+      c.option("overflow", Map("ERROR" -> ()))
+      Sum(Cast(c.arg(0), Wide), SparkShim.numericContext(EvalMode.ANSI, c.ctx.conf))
+    }, finish = (c, total) => {
+      val u64 = UnsignedTypes.holding(DecimalType(20, 0)).get
+      val max = Literal(Decimal(BigDecimal(u64.max), 38, 0), Wide)
+      Cast(If(GreaterThan(total, max), SparkShim.raiseError(s"${c.name}: u64 overflow", total.dataType), total), u64.sparkType)
+    })
+  )
+
+  private def arithmetic(name: String)(f: (Expression, Expression) => Expression): ScalarEntry = ScalarEntry(name, Ext, c => {
+    val (t, Seq(l, r)) = operands(c)
+    intoRange(c, t, f(l, r))
+  })
+
+  /** Both arguments of one unsigned type, widened to DECIMAL(38,0). */
+  private def operands(c: FunctionCall): (Unsigned, Seq[Expression]) = {
+    c.expectArity(2)
+    val types = c.args.map(a => unsignedArg(c, a))
+    if (types.distinct.size != 1) c.wrongArguments("two unsigned integers of one width")
+    (types.head, c.args.map(Cast(_, Wide)))
+  }
+
+  private def unsignedArg(c: FunctionCall, e: Expression): Unsigned =
+    UnsignedTypes.holding(e.dataType).getOrElse(c.wrongArguments("unsigned integers (u8, u16, u32, u64)"))
+
+  /** An exact result brought into [0, 2^bits - 1] by the overflow option. */
+  private def intoRange(c: FunctionCall, t: Unsigned, exact: Expression): Expression = {
+    val max = Literal(Decimal(BigDecimal(t.max), 38, 0), Wide)
+    val zero = Literal(Decimal(0), Wide)
+    val outside = Or(LessThan(exact, zero), GreaterThan(exact, max))
+    val inRange = c.option("overflow", Map("ERROR" -> "error", "SATURATE" -> "saturate", "SILENT" -> "wrap")).getOrElse("error") match {
+      case "error" => If(outside, SparkShim.raiseError(s"${c.name}: ${t.name} overflow", Wide), exact)
+      case "saturate" => Least(Seq(Greatest(Seq(exact, zero)), max))
+      case _ => Pmod(exact, Literal(Decimal(BigDecimal(t.max + 1), 38, 0), Wide))
+    }
+    Cast(inRange, t.sparkType)
+  }
+}
