@@ -67,4 +67,46 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
       run(new PlanBuilder().plan(emit(project(readNamed(deep, "deep"), path(0, listSeg(0))), 4), "x"))
     }
   }
+
+  test("lambdas: transform, filter, any_match, all_match over list rows with NULLs and an empty list, vs SQL") {
+    val b = new PlanBuilder()
+    val schemaXs = schema("xs" -> io.substrait.proto.Type.newBuilder().setList(io.substrait.proto.Type.List.newBuilder()
+      .setType(i32()).setNullability(io.substrait.proto.Type.Nullability.NULLABILITY_NULLABLE)).build())
+    val rows = Seq(Seq(listOf(litI32(1), litI32(-2), litI32(3))), Seq(listOf(litI32(5), litNull(i32()))),
+      Seq(litNull(schemaXs.getStruct.getTypes(0))), Seq(listOf(litI32(1), litI32(-2), litI32(3))))
+    val emptyList = io.substrait.proto.Expression.newBuilder().setLiteral(io.substrait.proto.Expression.Literal.newBuilder()
+      .setEmptyList(schemaXs.getStruct.getTypes(0).getList)).build()
+    val input = readVirtual(schemaXs, rows :+ Seq(emptyList))
+    // x -> f(x, 0): a lambda over one i32 parameter.
+    def lambda(fn: Int, arg: io.substrait.proto.Expression) = {
+      val param = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
+        .setLambdaParameterReference(io.substrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder())
+        .setDirectReference(structSeg(0))).build()
+      io.substrait.proto.Expression.newBuilder().setLambda(io.substrait.proto.Expression.Lambda.newBuilder()
+        .setParameters(io.substrait.proto.Type.Struct.newBuilder().addTypes(i32()).setNullability(io.substrait.proto.Type.Nullability.NULLABILITY_REQUIRED))
+        .setBody(b.call(fn, param, arg))).build()
+    }
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    val exprs = Seq(
+      b.call(b.fn("functions_list", "transform:list_func"), field(0), lambda(add, litI32(10))),
+      b.call(b.fn("functions_list", "filter:list_func"), field(0), lambda(gt, litI32(0))),
+      b.call(b.fn("functions_list", "any_match:list_func"), field(0), lambda(gt, litI32(4))),
+      b.call(b.fn("functions_list", "all_match:list_func"), field(0), lambda(gt, litI32(0))))
+    val plan = b.plan(emit(project(input, exprs: _*), 1, 2, 3, 4), "t", "f", "a", "m")
+    assertSameRows(run(plan), spark.sql("""SELECT transform(xs, x -> x + 10), filter(xs, x -> x > 0), exists(xs, x -> x > 4),
+      forall(xs, x -> x > 0) FROM VALUES (array(1, -2, 3)), (array(5, NULL)), (CAST(NULL AS ARRAY<INT>)), (array(1, -2, 3)),
+      (CAST(array() AS ARRAY<INT>)) AS t(xs)"""))
+  }
+
+  test("a lambda parameter reference outside any lambda is an error") {
+    val b = new PlanBuilder()
+    val param = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
+      .setLambdaParameterReference(io.substrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder().setStepsOut(1))
+      .setDirectReference(structSeg(0))).build()
+    assertPlanError("SUBSTRAIT_INVALID_PLAN",
+      "relations[0].root.input.project.expressions[0].selection.lambda_parameter_reference.steps_out") {
+      run(b.plan(project(readNamed(Datasets.numsSchema, "nums"), param), "c"))
+    }
+  }
 }

@@ -2,6 +2,8 @@ package io.sparksubstrait
 
 import io.substrait.proto.Expression.Cast.FailureBehavior._
 
+import org.apache.spark.sql.Row
+
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -84,6 +86,31 @@ class LiteralsSuite extends SparkSuite with SubstraitAssertions {
       io.substrait.proto.Expression.Literal.newBuilder().setI32(1).setTypeVariationReference(7)).build()
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.project.expressions[0].literal.type_variation_reference") {
       run(one(variation))
+    }
+  }
+
+  /** A plan declaring user-defined type anchor 1 as `name` of `urn`, projecting `literal`. */
+  private def withUserType(urn: String, name: String, literal: io.substrait.proto.Expression) = {
+    val p = one(literal).toBuilder
+    p.addExtensionUrns(io.substrait.proto.SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(9))
+    p.addExtensions(io.substrait.proto.SimpleExtensionDeclaration.newBuilder().setExtensionType(
+      io.substrait.proto.SimpleExtensionDeclaration.ExtensionType.newBuilder().setExtensionUrnReference(9).setTypeAnchor(1).setName(name)))
+    p.build()
+  }
+  private def userLiteral(digits: String) = io.substrait.proto.Expression.newBuilder().setLiteral(
+    io.substrait.proto.Expression.Literal.newBuilder().setUserDefined(io.substrait.proto.Expression.Literal.UserDefined.newBuilder()
+      .setTypeReference(1).setStruct(io.substrait.proto.Expression.Literal.Struct.newBuilder()
+        .addFields(io.substrait.proto.Expression.Literal.newBuilder().setString(digits))))).build()
+
+  test("unsigned integer literals are exact in the wider type; out of range and other user-defined types are errors") {
+    val unsigned = "extension:io.substrait:unsigned_integers"
+    assertRows(run(withUserType(unsigned, "u8", userLiteral("255"))), Seq(Row(255.toShort)))
+    assertRows(run(withUserType(unsigned, "u64", userLiteral("18446744073709551615"))), Seq(Row(new java.math.BigDecimal("18446744073709551615"))))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].literal.user_defined") {
+      run(withUserType(unsigned, "u8", userLiteral("256")))
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.project.expressions[0].literal.user_defined") {
+      run(withUserType("extension:example:geo", "point", userLiteral("1")))
     }
   }
 }

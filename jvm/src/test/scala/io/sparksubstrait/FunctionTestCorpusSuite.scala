@@ -1,0 +1,71 @@
+package io.sparksubstrait
+
+import java.nio.file.{Files, Path, Paths}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.SparkSession
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import io.sparksubstrait.functiontests._
+
+/**
+ * The spec's own function test cases (the pinned substrait-extensions package in .venv, or
+ * $SUBSTRAIT_TESTCASES), every one run through the extension: per extension YAML, no case
+ * may return a wrong value, and overall at least 90% must pass. dev/function-tests runs the
+ * same cases and writes the counts to docs/function-tests.md.
+ */
+class FunctionTestCorpusSuite extends AnyFunSuite with BeforeAndAfterAll {
+  private val cases: Option[Path] = FunctionTestCorpusSuite.locate()
+
+  @transient private var spark: SparkSession = _
+  private lazy val (results, syntaxErrors) = FunctionTests.runAll(spark, cases.get)
+
+  override def beforeAll(): Unit = if (cases.nonEmpty) {
+    SparkSession.getActiveSession.foreach(_.stop())
+    spark = FunctionTests.session()
+  }
+  override def afterAll(): Unit = if (spark != null) spark.stop()
+
+  private def wrongOnes(rs: Seq[FunctionTests.Result]): Seq[String] =
+    rs.collect { case r @ FunctionTests.Result(_, c, Outcome.Wrong(d)) => s"${c.file}:${c.line} ${c.source}: $d" }
+
+  private def requireCases(): Unit = assume(cases.nonEmpty, "substrait-extensions is not installed in .venv (run dev/test)")
+
+  test("every test file parses") {
+    requireCases()
+    assert(syntaxErrors.isEmpty, syntaxErrors.map(_.getMessage).mkString("\n"))
+  }
+
+  test("all spec cases: no wrong value, at least 90% passed") {
+    requireCases()
+    assert(wrongOnes(results).isEmpty, wrongOnes(results).mkString("\n"))
+    val counts = FunctionTestReport.Counts.of(results)
+    assert(counts.total > 1000)
+    assert(counts.passed >= 0.9 * counts.total, FunctionTestReport.summary(results, syntaxErrors).table)
+  }
+
+  FunctionTestCorpusSuite.Extensions.foreach { ext =>
+    test(s"spec cases of $ext: none wrong, some passed") {
+      requireCases()
+      val mine = results.filter(_.file.extension == ext)
+      assert(mine.nonEmpty, s"no cases for $ext")
+      assert(wrongOnes(mine).isEmpty, wrongOnes(mine).mkString("\n"))
+      assert(mine.exists(_.outcome == Outcome.Passed))
+    }
+  }
+}
+
+object FunctionTestCorpusSuite {
+  /** The extension YAMLs the spec's test files cover (one test each). */
+  val Extensions: Seq[String] = Seq("functions_aggregate_approx", "functions_aggregate_generic", "functions_arithmetic",
+    "functions_arithmetic_decimal", "functions_boolean", "functions_comparison", "functions_datetime", "functions_list",
+    "functions_logarithmic", "functions_rounding", "functions_rounding_decimal", "functions_string", "unsigned_integers")
+
+  def locate(): Option[Path] = sys.env.get("SUBSTRAIT_TESTCASES").map(Paths.get(_)).orElse {
+    val lib = Paths.get(".venv", "lib")
+    if (!Files.isDirectory(lib)) None
+    else Files.list(lib).iterator().asScala.map(_.resolve("site-packages/substrait_extensions/testcases")).find(Files.isDirectory(_))
+  }.filter(Files.isDirectory(_))
+}
