@@ -1,7 +1,7 @@
 package io.sparksubstrait.convert
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{EvalMode, NamedLambdaVariable}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, EvalMode, NamedLambdaVariable}
 import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.convert.rel.SharedSubtrees
@@ -26,6 +26,24 @@ final class ConversionContext(
 
   /** What type and literal conversion reads: the producer's quirks and the plan's user-defined types. */
   val types: TypeEnv = TypeEnv(compat, extensions.userTypes)
+
+  /** The input records of the relations whose subqueries are being converted, innermost first. */
+  private var outerScopes: List[Seq[Attribute]] = Nil
+
+  /** Converts a subquery's relation with `outer` as the record its outer references see. */
+  def withOuterScope[T](outer: Seq[Attribute])(body: => T): T = {
+    outerScopes = outer :: outerScopes
+    try body finally outerScopes = outerScopes.tail
+  }
+
+  /** The record `stepsOut` subquery boundaries out, or the project's error. */
+  def outerScope(stepsOut: Int, at: PlanPath): Seq[Attribute] = {
+    if (stepsOut < 1) throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
+    if (stepsOut > 1) throw SubstraitErrors.unsupported(at / "steps_out", s"an outer reference $stepsOut subqueries out",
+      "a reference to the immediately enclosing query (Spark correlates one level)")
+    outerScopes.headOption.getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
+      "an outer reference outside any subquery", "an outer reference inside a subquery"))
+  }
 
   /** The parameters of the lambdas being converted, innermost first (a stack of this conversion). */
   private var lambdaScopes: List[Seq[NamedLambdaVariable]] = Nil

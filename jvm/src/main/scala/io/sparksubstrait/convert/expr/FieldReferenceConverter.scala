@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.expr
 import io.substrait.proto.Expression.{FieldReference, ReferenceSegment}
 import io.substrait.proto.Expression.FieldReference.{ReferenceTypeCase, RootTypeCase}
 import io.substrait.proto.Expression.ReferenceSegment.{ReferenceTypeCase => SegmentCase}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetMapValue, GetStructField, Literal, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetMapValue, GetStructField, Literal, OuterReference, Expression => CExpression}
 import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -23,6 +23,10 @@ object FieldReferenceConverter {
     val root: Option[CExpression] = ref.getRootTypeCase match {
       case RootTypeCase.ROOT_REFERENCE | RootTypeCase.ROOTTYPE_NOT_SET => None
       case RootTypeCase.EXPRESSION => Some(ExpressionConverter.convert(ref.getExpression, input, at / "expression"))
+      case RootTypeCase.OUTER_REFERENCE =>
+        // A column of the enclosing query's record: a correlated subquery.
+        record = ctx.outerScope(ref.getOuterReference.getStepsOut, at / "outer_reference").map(a => OuterReference(a))
+        None
       case RootTypeCase.LAMBDA_PARAMETER_REFERENCE =>
         record = ctx.lambdaParameters(ref.getLambdaParameterReference.getStepsOut, at / "lambda_parameter_reference")
         None

@@ -64,6 +64,11 @@ object SparkShim {
   def raiseError(message: String, dataType: DataType): Expression =
     RaiseError(Literal("USER_RAISED_EXCEPTION"), CreateMap(Seq(Literal("errorMessage"), Literal(message))), dataType)
 
+  def scalarSubquery(plan: LogicalPlan, outer: Seq[Expression]): Expression = ScalarSubquery(plan, outer)
+  def exists(plan: LogicalPlan, outer: Seq[Expression]): Expression = Exists(plan, outer)
+  def inSubquery(values: Seq[Expression], plan: LogicalPlan, outer: Seq[Expression]): Expression =
+    InSubquery(values, ListQuery(plan, outer, numCols = plan.output.size))
+
   def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
       child: LogicalPlan): LogicalPlan =
     org.apache.spark.sql.catalyst.plans.logical.Window(expressions, partition, order, child, None)
