@@ -1,5 +1,7 @@
 package io.sparksubstrait
 
+import scala.jdk.CollectionConverters._
+
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -107,6 +109,18 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_INVALID_PLAN",
       "relations[0].root.input.project.expressions[0].selection.lambda_parameter_reference.steps_out") {
       run(b.plan(project(readNamed(Datasets.numsSchema, "nums"), param), "c"))
+    }
+  }
+
+  test("multi_or_list: row-value IN with SQL's three-valued result") {
+    over("(a = 7 AND b = 2) OR (a = -7 AND b = 3) OR (a = 0 AND b = 1), (a = 7 AND b = 2)") { _ =>
+      def record(values: io.substrait.proto.Expression*) =
+        io.substrait.proto.Expression.MultiOrList.Record.newBuilder().addAllFields(values.asJava).build()
+      def multi(records: io.substrait.proto.Expression.MultiOrList.Record*) = io.substrait.proto.Expression.newBuilder()
+        .setMultiOrList(io.substrait.proto.Expression.MultiOrList.newBuilder().addValue(field(0)).addValue(field(1))
+          .addAllOptions(records.asJava)).build()
+      Seq(multi(record(litI32(7), litI32(2)), record(litI32(-7), litI32(3)), record(litI32(0), litI32(1))),
+        multi(record(litI32(7), litI32(2))))
     }
   }
 }

@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.{IfThen, SingularOrList, SwitchExpression}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, CaseWhen, Cast, EqualTo, In, Literal, Expression => CExpression}
+import io.substrait.proto.Expression.{IfThen, MultiOrList, SingularOrList, SwitchExpression}
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, CaseWhen, Cast, EqualTo, In, Literal, Or, Expression => CExpression}
 import org.apache.spark.sql.types.{BooleanType, DataType, NullType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -54,6 +54,27 @@ object ConditionalConverter {
     if (options.isEmpty) return Literal.FalseLiteral
     val all = unify(value +: options, at / "options")
     In(all.head, all.tail)
+  }
+
+  /**
+   * (v1, …, vn) IN ((o11, …, o1n), …): SQL's row-value IN, an OR over the records of ANDs
+   * of equalities, so NULLs give SQL's three-valued answer.
+   */
+  def multiOrList(e: MultiOrList, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+    val values = e.getValueList.asScala.toSeq.zipWithIndex.map { case (v, i) => ExpressionConverter.convert(v, input, at.at("value", i)) }
+    if (values.isEmpty) throw SubstraitErrors.missingField(at, "value", "the values to look for")
+    val records = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (r, i) =>
+      val rAt = at.at("options", i)
+      val fields = r.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, j) => ExpressionConverter.convert(f, input, rAt.at("fields", j)) }
+      if (fields.size != values.size) {
+        throw SubstraitErrors.invalidPlan(rAt, s"a record of ${fields.size} fields", s"${values.size} fields, one per value")
+      }
+      values.zip(fields).zipWithIndex.map { case ((v, f), j) =>
+        val Seq(l, r) = unify(Seq(v, f), rAt.at("fields", j))
+        EqualTo(l, r): CExpression
+      }.reduce(And(_, _))
+    }
+    records.reduceOption(Or(_, _)).getOrElse(Literal.FalseLiteral)
   }
 
   /** All results share one type: numeric ones widen; others must already agree. */

@@ -18,6 +18,7 @@ object ExpressionConverter {
       case RexTypeCase.CAST => CastConverter.convert(e.getCast, input, at / "cast")
       case RexTypeCase.IF_THEN => ConditionalConverter.ifThen(e.getIfThen, input, at / "if_then")
       case RexTypeCase.SWITCH_EXPRESSION => ConditionalConverter.switch(e.getSwitchExpression, input, at / "switch_expression")
+      case RexTypeCase.MULTI_OR_LIST => ConditionalConverter.multiOrList(e.getMultiOrList, input, at / "multi_or_list")
       case RexTypeCase.SINGULAR_OR_LIST => ConditionalConverter.singularOrList(e.getSingularOrList, input, at / "singular_or_list")
       case RexTypeCase.WINDOW_FUNCTION => WindowFunctionConverter.fromExpression(e.getWindowFunction, input, at / "window_function")
       case RexTypeCase.NESTED => NestedConverter.convert(e.getNested, input, at / "nested")
