@@ -128,3 +128,34 @@ def test_jar_path_override(tmp_path, monkeypatch):
     monkeypatch.setenv("SPARK_SUBSTRAIT_JAR", str(tmp_path / "missing.jar"))
     with pytest.raises(FileNotFoundError, match="SPARK_SUBSTRAIT_JAR"):
         spark_substrait.jar_path()
+
+
+PARAMETER_PLAN = """{"relations": [{"root": {"names": ["x", "p", "d"], "input": {"project": {
+  "common": {"emit": {"outputMapping": [0, 1, 2]}},
+  "input": {"read": {"baseSchema": {"names": ["x"], "struct": {"nullability": "NULLABILITY_REQUIRED",
+      "types": [{"i32": {"nullability": "NULLABILITY_REQUIRED"}}]}},
+    "virtualTable": {"expressions": [{"fields": [{"literal": {"i32": 1}}]}, {"fields": [{"literal": {"i32": 2}}]}]}}},
+  "expressions": [
+    {"dynamicParameter": {"type": {"i64": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 1}},
+    {"dynamicParameter": {"type": {"date": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 2}}]}}}}],
+  "parameterBindings": [{"parameterAnchor": 1, "value": {"i64": "7"}}, {"parameterAnchor": 2, "value": {"date": 19753}}]}"""
+
+
+def test_dynamic_parameters_from_the_plan_and_from_params(spark):
+    import datetime
+
+    rows = [tuple(r) for r in spark.read.substrait(PARAMETER_PLAN).collect()]
+    assert rows == [(1, 7, datetime.date(2024, 1, 31)), (2, 7, datetime.date(2024, 1, 31))]
+    rows = [tuple(r) for r in spark.read.substrait(PARAMETER_PLAN, params={1: 42, 2: datetime.date(1999, 12, 31)}).collect()]
+    assert rows == [(1, 42, datetime.date(1999, 12, 31)), (2, 42, datetime.date(1999, 12, 31))]
+    rows = [tuple(r) for r in spark.read.substrait(PARAMETER_PLAN, params={1: None}).collect()]
+    assert rows == [(1, None, datetime.date(2024, 1, 31)), (2, None, datetime.date(2024, 1, 31))]
+
+
+def test_dynamic_parameter_that_does_not_fit_is_the_projects_error(spark):
+    with pytest.raises(spark_substrait.SubstraitInvalidPlanError) as e:
+        spark.read.substrait(PARAMETER_PLAN, params={2: "not a date"})
+    assert e.value.condition == "SUBSTRAIT_TYPE_MISMATCH"
+    assert "dynamic_parameter" in e.value.location
+    with pytest.raises(TypeError):
+        spark.read.substrait(PARAMETER_PLAN, params={"1": 5})

@@ -8,7 +8,7 @@ set by :func:`spark_substrait.configure` or by plain configuration (``spark-defa
 
 import os
 import pathlib
-from typing import Optional, Tuple, Union
+from typing import Any, Mapping, Optional, Tuple, Union
 
 from pyspark.sql.readwriter import DataFrameReader
 
@@ -20,7 +20,8 @@ _ENTRY_POINT = "io.sparksubstrait.SubstraitPlans"
 PlanLike = Union[bytes, bytearray, memoryview, str, os.PathLike]
 
 
-def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None):
+def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None,
+              params: Optional[Mapping[int, Any]] = None):
     """Reads a Substrait plan as a DataFrame.
 
     ``plan`` is one of: the plan's bytes (``bytes``, ``bytearray``, ``memoryview``); its
@@ -31,6 +32,10 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None)
 
     ``root`` chooses one root (0-based, counting root relations only) of a plan with several;
     by default the plan must have exactly one.
+
+    ``params`` gives values to the plan's dynamic parameters, by anchor (they override the
+    plan's own bindings): ``int``, ``float``, ``bool``, ``str``, ``None``, or a ``date``,
+    ``datetime`` or ``Decimal`` (sent as text and cast to the parameter's type).
 
     Raises :class:`spark_substrait.SubstraitPlanError` (one of its subclasses) when the
     plan cannot be converted; its ``condition`` and ``location`` tell what and where.
@@ -45,7 +50,12 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None)
 
     try:
         read = entry_point.readJson if kind == "json" else entry_point.read
-        jdf = read(spark._jsparkSession, payload) if root is None else read(spark._jsparkSession, payload, root)
+        if params is not None:
+            jdf = read(spark._jsparkSession, payload, root, _java_params(spark, params))
+        elif root is None:
+            jdf = read(spark._jsparkSession, payload)
+        else:
+            jdf = read(spark._jsparkSession, payload, root)
     except (Py4JJavaError, CapturedException) as e:
         error = from_java(e)
         if error is None:
@@ -53,6 +63,25 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None)
         error.java_exception = e
         raise error from None
     return self._df(jdf)
+
+
+def _java_params(spark, params: Mapping[int, Any]):
+    """A java.util.HashMap of anchor -> value; dates, datetimes and decimals as their SQL text."""
+    import datetime
+    import decimal
+
+    jmap = spark._jvm.java.util.HashMap()
+    for anchor, value in params.items():
+        if isinstance(anchor, bool) or not isinstance(anchor, int):
+            raise TypeError(f"spark.read.substrait: parameter anchors are ints, got {anchor!r}")
+        if isinstance(value, (datetime.date, datetime.datetime)):
+            value = value.isoformat(sep=" ") if isinstance(value, datetime.datetime) else value.isoformat()
+        elif isinstance(value, decimal.Decimal):
+            value = str(value)
+        elif value is not None and not isinstance(value, (bool, int, float, str)):
+            raise TypeError(f"spark.read.substrait: parameter {anchor} has a value of type {type(value).__name__}")
+        jmap.put(anchor, value)
+    return jmap
 
 
 def plan_payload(plan: PlanLike) -> Tuple[str, Union[bytes, str]]:

@@ -3,6 +3,8 @@ package io.sparksubstrait
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Paths}
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -31,6 +33,25 @@ object SubstraitPlans {
   /** Root number `root` of a `substrait.Plan` in protobuf's JSON encoding. */
   def readJson(session: SparkSession, json: String, root: Int): DataFrame =
     toDataFrame(session, PlanDecoder.fromJson(json), Some(root))
+
+  /**
+   * A binary plan with values for its dynamic parameters (anchor -> value: numbers,
+   * booleans, strings, or strings in the parameter type's SQL form, e.g. '2024-01-31' for a
+   * date; null for NULL). `root` may be null (the plan's one root).
+   */
+  def read(session: SparkSession, plan: Array[Byte], root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
+    toDataFrame(session, PlanDecoder.fromBytes(plan).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+
+  /** A JSON plan with values for its dynamic parameters, as for `read`. */
+  def readJson(session: SparkSession, json: String, root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
+    toDataFrame(session, PlanDecoder.fromJson(json).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+
+  private def parameterMap(params: java.util.Map[_, _]): Map[Int, Any] =
+    if (params == null) Map.empty
+    else params.asScala.map {
+      case (k: java.lang.Number, v) => k.intValue -> v
+      case (k, _) => throw new IllegalArgumentException(s"dynamic parameter anchors are integers, got $k")
+    }.toMap
 
   /** How many roots a binary plan has: each can be read with `read(session, plan, root)`. */
   def rootCount(plan: Array[Byte]): Int = PlanConverter.rootCount(PlanDecoder.fromBytes(plan))

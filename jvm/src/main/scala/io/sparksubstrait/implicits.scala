@@ -1,5 +1,7 @@
 package io.sparksubstrait
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.{DataFrame, DataFrameReader}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -13,5 +15,10 @@ object implicits {
     /** Root number `root` (0-based) of a plan with several roots. */
     def substrait(plan: Array[Byte], root: Int): DataFrame = SubstraitPlans.read(SparkShim.sessionOf(reader), plan, root)
     def substrait(json: String, root: Int): DataFrame = SubstraitPlans.readJson(SparkShim.sessionOf(reader), json, root)
+    /** A plan with values for its dynamic parameters (anchor -> value). */
+    def substrait(plan: Array[Byte], params: Map[Int, Any]): DataFrame =
+      SubstraitPlans.read(SparkShim.sessionOf(reader), plan, null, params.map { case (k, v) => Int.box(k) -> v }.asJava)
+    def substrait(json: String, params: Map[Int, Any]): DataFrame =
+      SubstraitPlans.readJson(SparkShim.sessionOf(reader), json, null, params.map { case (k, v) => Int.box(k) -> v }.asJava)
   }
 }

@@ -20,7 +20,10 @@ final class ConversionContext(
     val extensions: ExtensionRegistry,
     val compat: ProducerCompat,
     val conf: SQLConf,
-    val subtrees: SharedSubtrees) {
+    val subtrees: SharedSubtrees,
+    /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
+    val parameterBindings: Map[Int, io.substrait.proto.Expression.Literal] = Map.empty,
+    val parameterValues: Map[Int, Any] = Map.empty) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 

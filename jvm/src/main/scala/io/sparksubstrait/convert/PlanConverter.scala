@@ -34,8 +34,12 @@ object PlanConverter {
     val proto = plan.proto
     val compat = ProducerCompat.forProducer(Option(proto.getVersion).map(_.getProducer).getOrElse(""))
     val relations = proto.getRelationsList.asScala.toSeq
+    val bindings = proto.getParameterBindingsList.asScala.toSeq.zipWithIndex.map { case (b, i) =>
+      if (!b.hasValue) throw SubstraitErrors.missingField(PlanPath.root.at("parameter_bindings", i), "value", "the parameter's value")
+      b.getParameterAnchor -> b.getValue
+    }
     implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan), compat,
-      SparkShim.sqlConf(session), new SharedSubtrees(relations))
+      SparkShim.sqlConf(session), new SharedSubtrees(relations), bindings.toMap, plan.parameters)
     checkPlanLevelFields(plan)
     val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
     val (planRel, index) = rootIndex match {

@@ -27,4 +27,6 @@ private[plan] object LegacyFieldNumbers {
 }
 
 /** A decoded plan: the proto message plus what the decoder lifted out of removed fields. */
-final case class DecodedPlan(proto: io.substrait.proto.Plan, legacy: LegacyExtensions)
+final case class DecodedPlan(proto: io.substrait.proto.Plan, legacy: LegacyExtensions,
+    /** Values for the plan's dynamic parameters given through the API (they override the plan's own bindings). */
+    parameters: Map[Int, Any] = Map.empty)

@@ -23,6 +23,7 @@ object ExpressionConverter {
       case RexTypeCase.WINDOW_FUNCTION => WindowFunctionConverter.fromExpression(e.getWindowFunction, input, at / "window_function")
       case RexTypeCase.NESTED => NestedConverter.convert(e.getNested, input, at / "nested")
       case RexTypeCase.LAMBDA => LambdaConverter.convert(e.getLambda, input, at / "lambda")
+      case RexTypeCase.DYNAMIC_PARAMETER => DynamicParameterConverter.convert(e.getDynamicParameter, at / "dynamic_parameter")
       case RexTypeCase.SUBQUERY => SubqueryConverter.convert(e.getSubquery, input, at / "subquery")
       case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")
       case other =>
