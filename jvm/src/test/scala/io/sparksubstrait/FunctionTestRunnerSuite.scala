@@ -122,4 +122,19 @@ class FunctionTestRunnerSuite extends AnyFunSuite with BeforeAndAfterAll {
         |lag(col0) OVER f1 = (Null, 5, 7)::i32?""".stripMargin, "w.test")
     assert(outcomes(window).map(_.getClass) == Seq(Outcome.Passed.getClass, classOf[Outcome.Wrong]))
   }
+
+  test("saturating arithmetic keeps NULLs NULL, signed and unsigned") {
+    val signed = scalarFile(
+      """add(120::i8, 10::i8) [overflow:SATURATE] = 127::i8
+        |add(120::i8, null::i8?) [overflow:SATURATE] = null::i8?
+        |negate(-128::i8) [overflow:SATURATE] = 127::i8""".stripMargin)
+    assert(outcomes(signed) == Seq(Outcome.Passed, Outcome.Passed, Outcome.Passed))
+    val unsigned = TestFileParser.parse(
+      """### SUBSTRAIT_SCALAR_TEST: v1.0
+        |### SUBSTRAIT_INCLUDE: extension:io.substrait:unsigned_integers
+        |add(('200')::u!u8, ('100')::u!u8) [overflow:SATURATE] = ('255')::u!u8
+        |add(('200')::u!u8, null::u!u8?) [overflow:SATURATE] = null::u!u8?
+        |subtract(('0')::u!u8, ('1')::u!u8) [overflow:SATURATE] = ('0')::u!u8""".stripMargin, "u.test")
+    assert(outcomes(unsigned) == Seq(Outcome.Passed, Outcome.Passed, Outcome.Passed))
+  }
 }

@@ -121,7 +121,7 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
       Row(false, true, false, -1.0, 3.0, null)), ordered = true)
   }
 
-  test("options: overflow ERROR / SILENT, SATURATE refused, division by zero NULL, unknown option refused") {
+  test("options: overflow ERROR / SILENT / SATURATE, division by zero NULL, unknown option refused") {
     val pb = new PlanBuilder()
     val add = pb.fn("functions_arithmetic", "add:i32_i32")
     val div = pb.fn("functions_arithmetic", "divide:i32_i32")
@@ -130,10 +130,15 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
     assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SILENT")), None, max, litI32(1)))), Seq(Row(Int.MinValue)))
     val err = intercept[Exception](run(one(pb.callWith(add, Seq("overflow" -> Seq("ERROR")), None, max, litI32(1)))).collect())
     assert(err.getMessage.contains("ARITHMETIC_OVERFLOW"), err.getMessage)
-    // The first preference Spark can meet wins.
-    assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SATURATE", "SILENT")), None, max, litI32(1)))), Seq(Row(Int.MinValue)))
+    // The first preference wins: integers saturate (clamp to the type's range).
+    assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SATURATE", "SILENT")), None, max, litI32(1)))), Seq(Row(Int.MaxValue)))
+    assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SILENT", "SATURATE")), None, max, litI32(1)))), Seq(Row(Int.MinValue)))
+    assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SATURATE")), None, litI32(Int.MinValue), litI32(-1)))), Seq(Row(Int.MinValue)))
+    assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SATURATE")), None, litI32(5), litNull(i32())))), Seq(Row(null)))
+    // Floating point has no saturation: refused.
+    val addF = pb.fn("functions_arithmetic", "add:fp64_fp64")
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "relations[0].root.input.project.expressions[0].scalar_function") {
-      run(one(pb.callWith(add, Seq("overflow" -> Seq("SATURATE")), None, max, litI32(1))))
+      run(one(pb.callWith(addF, Seq("overflow" -> Seq("SATURATE")), None, litFp64(1.0), litFp64(2.0))))
     }
     assertRows(run(one(pb.callWith(div, Seq("on_division_by_zero" -> Seq("NULL")), None, litI32(1), litI32(0)))), Seq(Row(null)))
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "relations[0].root.input.project.expressions[0].scalar_function") {

@@ -55,6 +55,16 @@ final class FunctionCall(
     }
   }
 
+  /**
+   * Whether the plan asks integer overflow to SATURATE (clamp to the type's range) ahead of
+   * anything else: mappings that can saturate call this before [[overflowMode]].
+   */
+  def saturates: Boolean =
+    options.get("overflow").flatMap(_.map(_.toUpperCase).find(Set("ERROR", "SILENT", "SATURATE"))).contains("SATURATE") && {
+      consumed += "overflow"
+      true
+    }
+
   /** Overflow behaviour: ERROR is Spark's ANSI mode, SILENT its legacy mode. */
   def overflowMode: EvalMode.Value =
     option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY)).getOrElse(ctx.defaultEvalMode)

@@ -45,12 +45,15 @@ object FunctionCatalog {
     ScalarEntry("modulus", Arithmetic, modulus),
     ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
       x.dataType match {
+        case t if Integral(t) && mode == Saturate => saturated(t, UnaryMinus(wide(x), true))
         // Spark's decimal negation rounds 38-digit values to 34 digits: 0 - x is exact.
         case d: DecimalType => Cast(SparkShim.subtract(Literal(Decimal(0), DecimalType(1, 0)), x, mode, c.ctx.conf), d, None, mode)
         case _ => UnaryMinus(x, mode == EvalMode.ANSI)
       }
     }),
-    ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) => Abs(x, mode == EvalMode.ANSI) }),
+    ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
+      if (Integral(x.dataType) && mode == Saturate) saturated(x.dataType, Abs(wide(x), true)) else Abs(x, mode == EvalMode.ANSI)
+    }),
     ScalarEntry("sign", Arithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
     ScalarEntry("sqrt", Arithmetic, c => {
       c.expectArity(1)
@@ -224,9 +227,29 @@ object FunctionCatalog {
       case _ =>
         c.acceptIeeeRounding()
         val Seq(l, r) = numericArgs(c)
-        f(l, r, c.overflowMode, c.ctx.conf)
+        if (Integral(l.dataType) && c.saturates) saturated(l.dataType, f(wide(l), wide(r), EvalMode.ANSI, c.ctx.conf))
+        else f(l, r, c.overflowMode, c.ctx.conf)
     }
   })
+
+  /**
+   * Saturating integer arithmetic: computed exactly in DECIMAL(38,0) (wide enough for any
+   * i64 sum or product), then clamped to the type's range.
+   */
+  private val Exact = DecimalType(38, 0)
+  private def wide(e: Expression): Expression = Cast(e, Exact)
+  private def saturated(t: DataType, exact: Expression): Expression = {
+    val (min, max) = t match {
+      case ByteType => (Byte.MinValue.toLong, Byte.MaxValue.toLong)
+      case ShortType => (Short.MinValue.toLong, Short.MaxValue.toLong)
+      case IntegerType => (Int.MinValue.toLong, Int.MaxValue.toLong)
+      case _ => (Long.MinValue, Long.MaxValue)
+    }
+    def bound(v: Long) = Literal(Decimal(v), Exact)
+    // least/greatest skip NULLs: a NULL result must stay NULL, not become a bound.
+    val e = Cast(exact, Exact)
+    Cast(If(IsNull(e), Literal(null, Exact), Least(Seq(Greatest(Seq(e, bound(min))), bound(max)))), t)
+  }
 
   private def divide(c: FunctionCall): Expression = {
     c.expectArity(2)
@@ -234,9 +257,13 @@ object FunctionCatalog {
     val Seq(l, r) = numericArgs(c)
     val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
     val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
-    val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
+    val saturate = Integral(l.dataType) && c.saturates
+    val overflow = if (saturate) None else c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
     val mode = singleMode(c, Seq(byZero, domain, overflow).flatten)
     l.dataType match {
+      // Only MIN / -1 overflows: computed exactly, then clamped.
+      case t if saturate =>
+        saturated(t, SparkShim.integralDivide(wide(l), wide(r), mode, c.ctx.conf))
       // Substrait integer division truncates and keeps the argument type.
       case t if Integral(t) =>
         Cast(SparkShim.integralDivide(Cast(l, LongType), Cast(r, LongType), mode, c.ctx.conf), t, None, mode)
@@ -280,10 +307,13 @@ object FunctionCatalog {
       "on_division_by_zero/on_domain_error/overflow", Seq("a mix of NULL and ERROR"), Seq("all NULL", "all ERROR"))
   }
 
+  /** Marks a saturating call for the unary builders (never reaches Catalyst). */
+  private val Saturate: EvalMode.Value = EvalMode.TRY
+
   private def unaryNumeric(c: FunctionCall)(f: (Expression, EvalMode.Value) => Expression): Expression = {
     c.expectArity(1)
     numericArg(c)
-    f(c.arg(0), c.overflowMode)
+    f(c.arg(0), if (Integral(c.arg(0).dataType) && c.saturates) Saturate else c.overflowMode)
   }
 
   /** Functions Spark computes in double; the result keeps the argument's float width. */

@@ -72,7 +72,8 @@ private[functions] object UnsignedFunctions {
     val outside = Or(LessThan(exact, zero), GreaterThan(exact, max))
     val inRange = c.option("overflow", Map("ERROR" -> "error", "SATURATE" -> "saturate", "SILENT" -> "wrap")).getOrElse("error") match {
       case "error" => If(outside, SparkShim.raiseError(s"${c.name}: ${t.name} overflow", Wide), exact)
-      case "saturate" => Least(Seq(Greatest(Seq(exact, zero)), max))
+      // least/greatest skip NULLs: a NULL result must stay NULL.
+      case "saturate" => If(IsNull(exact), Literal(null, Wide), Least(Seq(Greatest(Seq(exact, zero)), max)))
       case _ => Pmod(exact, Literal(Decimal(BigDecimal(t.max + 1), 38, 0), Wide))
     }
     Cast(inRange, t.sparkType)
