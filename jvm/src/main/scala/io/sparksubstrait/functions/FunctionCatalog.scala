@@ -322,12 +322,21 @@ object FunctionCatalog {
   private def floatingFunction(c: FunctionCall, f: Expression => Expression): Expression = {
     c.expectArity(1)
     c.acceptIeeeRounding()
-    c.option("on_domain_error", Map("NAN" -> ()))
+    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "NONE" -> "null", "ERROR" -> "error")).getOrElse("nan")
     val x = c.arg(0)
     if (!NumericCoercion.isNumeric(x.dataType) && x.dataType != NullType) {
       c.wrongArguments("a numeric argument")
     }
-    resultFloat(x.dataType, f(asDouble(x)))
+    val d = asDouble(x)
+    val result = f(d)
+    // A NaN from a number that is not NaN is a domain error (asin(2), acosh(0.5), sqrt(-1)).
+    val outsideDomain = And(IsNaN(result), Not(IsNaN(d)))
+    val checked = onDomain match {
+      case "nan" => result
+      case "null" => If(outsideDomain, Literal(null, DoubleType), result)
+      case _ => If(outsideDomain, SparkShim.raiseError(s"${c.name}: argument outside the domain", DoubleType), result)
+    }
+    resultFloat(x.dataType, checked)
   }
 
   private def floatingBinary(c: FunctionCall)(f: (Expression, Expression) => Expression): Expression = {
