@@ -44,6 +44,11 @@ object SubstraitErrors {
   def unknownField(at: PlanPath, field: String): SubstraitException =
     raise("SUBSTRAIT_UNKNOWN_FIELD", Some(at), "field" -> field)
 
+  /** Something unknown in a plan stamped with a newer spec version than ours. */
+  def unsupportedVersion(at: PlanPath, found: String, planVersion: String, supported: String): SubstraitException =
+    raise("SUBSTRAIT_UNSUPPORTED_VERSION", Some(at), "found" -> found, "planVersion" -> planVersion,
+      "supported" -> supported)
+
   def invalidPlan(at: PlanPath, found: String, expected: String): SubstraitException =
     raise("SUBSTRAIT_INVALID_PLAN", Some(at), "found" -> found, "expected" -> expected)
 
