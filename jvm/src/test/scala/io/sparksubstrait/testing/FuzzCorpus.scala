@@ -22,7 +22,8 @@ object FuzzCorpus {
     Seq(litI32(2), litNull(string()), litNull(decimal(5, 2))),
     Seq(litI32(2), litString("b"), litDecimal(new java.math.BigDecimal("-3.25"), 5, 2))))
 
-  private def handWritten: Seq[Plan] = {
+  /** Plans over the `nums` and `people` views and inline tables (no Spark job needed to run most). */
+  def handWritten: Seq[Plan] = {
     def one(f: PlanBuilder => Plan): Plan = f(new PlanBuilder())
     Seq(
       one(b => b.plan(filter(t, b.call(b.fn("functions_boolean", "and:bool"),
