@@ -79,4 +79,41 @@ class ValidationSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_ROOT_NAMES_MISMATCH", "relations[0].root.names") { run(new PlanBuilder().plan(left, "k")) }
     assertPlanError("SUBSTRAIT_ROOT_NAMES_MISMATCH", "relations[0].root.names") { run(new PlanBuilder().plan(left, "k", "v", "w")) }
   }
+
+  // Found by FuzzSuite (each was a foreign exception or SUBSTRAIT_CONVERSION_FAILED before).
+
+  test("a list of mixed types is a type mismatch where it is written, in a filter, a project and below an aggregate") {
+    val b = new PlanBuilder()
+    val mixed = listOf(litI64(1), litI32(9))
+    val e = assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.filter.condition") {
+      run(b.plan(filter(left, mixed), "k", "v"))
+    }
+    assert(e.getMessage.contains("array of (i64, i32)"), e.getMessage)
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.project.expressions[0]") {
+      run(b.plan(project(left, mixed), "k", "v", "l"))
+    }
+    val agg = aggregate(project(left, mapOf(litI32(1) -> litString("a"), litI64(2) -> litString("b"))), Seq(field(2)), Nil)
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.aggregate.input.project.expressions[0]") {
+      run(b.plan(agg, "m"))
+    }
+  }
+
+  test("inline rows: a value whose cast fails is the plan's error; casts use the session time zone") {
+    val bad = readVirtual(schema("n" -> i32()), Seq(Seq(litI32(1)), Seq(cast(litString("a"), i32()))))
+    val e = assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.virtual_table.expressions[1].fields[0]") {
+      run(new PlanBuilder().plan(bad, "n"))
+    }
+    assert(e.getMessage.contains("CAST_INVALID_INPUT"), e.getMessage)
+    // A string read as a timestamp with zone needs the session's zone (it was None.get before).
+    val ts = readVirtual(schema("t" -> precisionTimestampTz(6)), Seq(Seq(cast(litString("2024-03-01 10:00:00"), precisionTimestampTz(6))), Seq(litNull(precisionTimestampTz(6)))))
+    assertSameRows(run(new PlanBuilder().plan(ts, "t")),
+      spark.sql("SELECT CAST('2024-03-01 10:00:00' AS TIMESTAMP) AS t UNION ALL SELECT CAST(NULL AS TIMESTAMP)"))
+  }
+
+  test("an interval literal beyond the months Spark can hold is the plan's error") {
+    val e = assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].literal.interval_year_to_month") {
+      run(new PlanBuilder().plan(project(left, litIntervalYear(1, Int.MaxValue)), "k", "v", "i"))
+    }
+    assert(e.getMessage.contains("1 years and 2147483647 months"), e.getMessage)
+  }
 }
