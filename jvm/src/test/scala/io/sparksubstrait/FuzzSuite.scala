@@ -98,7 +98,8 @@ class FuzzSuite extends SparkSuite {
     println(f"FUZZ REPORT seed $seed: $done mutations in $seconds%.0f s\n$report\nexamples:\n" +
       examples.map { case (k, v) => s"  $v -> $k" }.mkString("\n"))
     assert(spark.sql("SELECT 1").collect().head.getInt(0) == 1, "session dead at the end")
-    val bad = counts.filter { case (k, _) => k.startsWith("FOREIGN") || k == "HANG" }
+    // SUBSTRAIT_CONVERSION_FAILED is our catch-all around a foreign exception: a bug to fix too.
+    val bad = counts.filter { case (k, _) => k.startsWith("FOREIGN") || k == "HANG" || k.contains("CONVERSION_FAILED") }
     assert(bad.isEmpty, s"foreign exceptions or hangs (plans in $failures):\n${bad.mkString("\n")}")
   }
 }
