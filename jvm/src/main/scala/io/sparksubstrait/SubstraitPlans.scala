@@ -10,7 +10,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPlan}
 import io.sparksubstrait.convert.PlanConverter
-import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder}
+import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder, PlanLimits}
 
 /**
  * The Java- and Py4J-friendly entry points: a Substrait plan in, a DataFrame out.
@@ -21,18 +21,18 @@ import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder}
  */
 object SubstraitPlans {
   /** A binary-encoded `substrait.Plan` with one root. */
-  def read(session: SparkSession, plan: Array[Byte]): DataFrame = toDataFrame(session, PlanDecoder.fromBytes(plan), None)
+  def read(session: SparkSession, plan: Array[Byte]): DataFrame = toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)), None)
 
   /** Root number `root` (0-based, among the plan's roots) of a binary-encoded `substrait.Plan`. */
   def read(session: SparkSession, plan: Array[Byte], root: Int): DataFrame =
-    toDataFrame(session, PlanDecoder.fromBytes(plan), Some(root))
+    toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)), Some(root))
 
   /** A `substrait.Plan` in protobuf's JSON encoding, with one root. */
-  def readJson(session: SparkSession, json: String): DataFrame = toDataFrame(session, PlanDecoder.fromJson(json), None)
+  def readJson(session: SparkSession, json: String): DataFrame = toDataFrame(session, PlanDecoder.fromJson(json, limits(session)), None)
 
   /** Root number `root` of a `substrait.Plan` in protobuf's JSON encoding. */
   def readJson(session: SparkSession, json: String, root: Int): DataFrame =
-    toDataFrame(session, PlanDecoder.fromJson(json), Some(root))
+    toDataFrame(session, PlanDecoder.fromJson(json, limits(session)), Some(root))
 
   /**
    * A binary plan with values for its dynamic parameters (anchor -> value: numbers,
@@ -54,7 +54,7 @@ object SubstraitPlans {
     }.toMap
 
   /** How many roots a binary plan has: each can be read with `read(session, plan, root)`. */
-  def rootCount(plan: Array[Byte]): Int = PlanConverter.rootCount(PlanDecoder.fromBytes(plan))
+  def rootCount(plan: Array[Byte]): Int = PlanConverter.rootCount(PlanDecoder.fromBytes(plan, PlanLimits.active))
 
   /** A plan file: `.json` is read as JSON, anything else as binary. */
   def readFile(session: SparkSession, path: String): DataFrame = {
@@ -66,6 +66,8 @@ object SubstraitPlans {
   /** Whether `session` runs with the extension (then the analyzer converts plans). */
   def extensionEnabled(session: SparkSession): Boolean =
     SparkShim.resolutionRuleNames(session).contains(classOf[ResolveSubstraitPlans].getName)
+
+  private def limits(session: SparkSession): PlanLimits = PlanLimits.fromConf(SparkShim.sqlConf(session))
 
   private def toDataFrame(session: SparkSession, plan: DecodedPlan, root: Option[Int]): DataFrame = {
     val logical = if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan, root) else PlanConverter.convert(session, plan, root)

@@ -8,7 +8,7 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.{PlanDecoder, PlanPath}
+import io.sparksubstrait.plan.{PlanDecoder, PlanLimits, PlanPath}
 
 /**
  * SQL entry points: `SELECT * FROM substrait(X'…' [, root])` for binary plans and
@@ -38,8 +38,8 @@ object SubstraitTableFunctions {
     }
     val plan = args.head
     val decoded = (plan.dataType, binary) match {
-      case (BinaryType, true) => PlanDecoder.fromBytes(constant(plan, "plan").asInstanceOf[Array[Byte]])
-      case (_: StringType, false) => PlanDecoder.fromJson(Option(constant(plan, "plan")).map(_.asInstanceOf[UTF8String].toString).orNull)
+      case (BinaryType, true) => PlanDecoder.fromBytes(constant(plan, "plan").asInstanceOf[Array[Byte]], PlanLimits.active)
+      case (_: StringType, false) => PlanDecoder.fromJson(Option(constant(plan, "plan")).map(_.asInstanceOf[UTF8String].toString).orNull, PlanLimits.active)
       case (other, _) => throw SubstraitErrors.typeMismatch(at, s"a plan argument of type ${SparkTypeNames.of(other)}", usage)
     }
     val root = args.lift(1).map { r =>

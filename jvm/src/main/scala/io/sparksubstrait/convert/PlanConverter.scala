@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.StructType
 import io.sparksubstrait.convert.rel.{NestedNames, RelConverter, SharedSubtrees}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.ExtensionRegistry
-import io.sparksubstrait.plan.{DecodedPlan, PlanPath, ProducerCompat}
+import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath, ProducerCompat}
 
 /**
  * A whole plan to one Catalyst logical plan: picks the root, converts its relation tree
@@ -25,7 +25,14 @@ object PlanConverter {
    *                  plans with several; None requires exactly one.
    */
   def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None): LogicalPlan =
-    SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex))
+    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex)) catch {
+      // A backstop only: PlanLimits' default depth converts on a 512 KB stack. Converters
+      // share no state, so unwinding the whole conversion leaves nothing half-done.
+      case e: StackOverflowError =>
+        val limit = PlanLimits.fromConf(SparkShim.sqlConf(session)).maxDepth
+        throw SubstraitErrors.planTooLarge("a plan nested too deeply for the converting thread's stack",
+          s"$limit levels", s"lower ${PlanLimits.MaxDepthKey} or give the driver thread a larger stack", e)
+    }
 
   /** How many root relations the plan has (each can be read as its own DataFrame). */
   def rootCount(plan: DecodedPlan): Int = plan.proto.getRelationsList.asScala.count(_.hasRoot)

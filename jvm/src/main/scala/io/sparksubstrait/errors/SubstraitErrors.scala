@@ -16,7 +16,8 @@ object SubstraitErrors {
   /** Conditions meaning "valid plan, not supported"; all others mean "invalid plan". */
   private val unsupportedConditions = Set(
     "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
-    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED")
+    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED",
+    "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION")
 
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 
@@ -42,6 +43,11 @@ object SubstraitErrors {
 
   def unknownField(at: PlanPath, field: String): SubstraitException =
     raise("SUBSTRAIT_UNKNOWN_FIELD", Some(at), "field" -> field)
+
+  /** Something unknown in a plan stamped with a newer spec version than ours. */
+  def unsupportedVersion(at: PlanPath, found: String, planVersion: String, supported: String): SubstraitException =
+    raise("SUBSTRAIT_UNSUPPORTED_VERSION", Some(at), "found" -> found, "planVersion" -> planVersion,
+      "supported" -> supported)
 
   def invalidPlan(at: PlanPath, found: String, expected: String): SubstraitException =
     raise("SUBSTRAIT_INVALID_PLAN", Some(at), "found" -> found, "expected" -> expected)
@@ -92,6 +98,15 @@ object SubstraitErrors {
   def fileNotReadable(at: PlanPath, path: String, format: String, cause: Throwable): SubstraitException =
     raise("SUBSTRAIT_FILE_NOT_READABLE", Some(at), "path" -> path, "format" -> format,
       "reason" -> Option(cause.getMessage).map(_.linesIterator.next()).getOrElse(cause.getClass.getSimpleName))(cause)
+
+  /** The plan is beyond a limit of [[io.sparksubstrait.plan.PlanLimits]]: refused before it is converted. */
+  def planTooLarge(found: String, limit: Any, advice: String, cause: Throwable = null): SubstraitException =
+    raise("SUBSTRAIT_PLAN_TOO_LARGE", Some(PlanPath.root), "found" -> found, "limit" -> limit,
+      "advice" -> advice)(cause)
+
+  /** A spark-substrait setting with a value it cannot use. */
+  def invalidSetting(key: String, value: String, expected: String): SubstraitException =
+    raise("SUBSTRAIT_INVALID_SETTING", None, "key" -> key, "value" -> value, "expected" -> expected)
 
   /** Anything unexpected while converting the part of the plan at `at`: never a bare JVM exception. */
   def conversionFailed(at: PlanPath, cause: Throwable): SubstraitException =

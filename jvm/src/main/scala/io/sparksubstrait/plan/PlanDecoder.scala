@@ -3,11 +3,12 @@ package io.sparksubstrait.plan
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import com.fasterxml.jackson.core.{JsonFactory, StreamReadConstraints}
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.ObjectNode
 import com.google.protobuf.{CodedInputStream, InvalidProtocolBufferException, Message, UnknownFieldSet}
-import com.google.protobuf.Descriptors.FieldDescriptor
-import com.google.protobuf.util.JsonFormat
+import com.google.protobuf.Descriptors.{EnumValueDescriptor, FieldDescriptor}
+import com.google.protobuf.util.JsonParsers
 import io.substrait.proto.{Plan, SimpleExtensionDeclaration, SimpleExtensionURN}
 
 import io.sparksubstrait.errors.SubstraitErrors
@@ -21,42 +22,97 @@ import io.sparksubstrait.errors.SubstraitErrors
  * never silently dropped.
  */
 object PlanDecoder {
-  /** Protobuf's default is 100; real plans (deep expression trees) nest deeper. */
-  private val MaxProtoRecursion = 10000
-  private val json = new ObjectMapper()
+  private val json = {
+    // Jackson reads any depth without recursing; PlanLimits bounds it right after.
+    val factory = new JsonFactory()
+    factory.setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Int.MaxValue).build())
+    new ObjectMapper(factory)
+  }
 
-  def fromBytes(bytes: Array[Byte]): DecodedPlan = {
+  def fromBytes(bytes: Array[Byte], limits: PlanLimits): DecodedPlan = {
     if (bytes == null) throw SubstraitErrors.malformedPlan("binary", "the plan is null", null)
+    checkSize(bytes.length.toLong, "bytes", limits)
     val plan = try {
       val in = CodedInputStream.newInstance(bytes)
-      in.setRecursionLimit(MaxProtoRecursion)
+      // Protobuf parses nested messages recursively: one level past the limit is enough
+      // for checkTree to report the exact depth; anything deeper stops here.
+      in.setRecursionLimit(limits.maxDepth + 1)
       val p = Plan.parseFrom(in)
       in.checkLastTagWas(0)
       p
     } catch {
+      case e: InvalidProtocolBufferException if isRecursionLimit(e) => throw tooDeep(limits, e)
       case e: InvalidProtocolBufferException =>
         throw SubstraitErrors.malformedPlan("binary", e.getMessage, e)
+      case e: StackOverflowError => throw stackExhausted(limits, e)
     }
+    checkTree(plan, limits)
     val (withoutLegacy, legacy) = liftBinaryLegacy(plan)
-    rejectUnknownFields(withoutLegacy, PlanPath.root)
     DecodedPlan(withoutLegacy, legacy)
   }
 
-  def fromJson(text: String): DecodedPlan = {
+  def fromJson(text: String, limits: PlanLimits): DecodedPlan = {
     if (text == null) throw SubstraitErrors.malformedPlan("JSON", "the plan is null", null)
+    checkSize(text.length.toLong, "characters", limits)
     val tree = try json.readTree(text) catch {
       case NonFatal(e) => throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
     }
     if (tree == null || !tree.isObject) {
       throw SubstraitErrors.malformedPlan("JSON", "the text is not a JSON object", null)
     }
+    // JsonFormat reads through Gson, which stops at 255 nested JSON levels whatever the
+    // setting; writing the tree back out below also recurses per level. So bound it first.
+    val depth = jsonDepth(tree)
+    if (depth > JsonNestingLimit) {
+      throw SubstraitErrors.planTooLarge(s"JSON nested $depth levels deep", s"$JsonNestingLimit levels for JSON plans",
+        s"send deeper plans in the binary encoding, which allows ${PlanLimits.MaxDepthKey} message levels")
+    }
     val legacy = liftJsonLegacy(tree.asInstanceOf[ObjectNode])
     val builder = Plan.newBuilder()
-    try JsonFormat.parser().merge(json.writeValueAsString(tree), builder) catch {
+    try JsonParsers.withRecursionLimit(limits.maxDepth + 1).merge(json.writeValueAsString(tree), builder) catch {
+      case e: InvalidProtocolBufferException if isRecursionLimit(e) => throw tooDeep(limits, e)
+      case e: StackOverflowError => throw stackExhausted(limits, e)
       // JsonFormat also throws unchecked exceptions for some malformed values.
       case NonFatal(e) => throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
     }
-    DecodedPlan(builder.build(), legacy)
+    val plan = builder.build()
+    checkTree(plan, limits)
+    DecodedPlan(plan, legacy)
+  }
+
+  /** Gson's JsonReader default (JsonFormat gives no way to change it). */
+  private val JsonNestingLimit = 255
+
+  private def checkSize(size: Long, unit: String, limits: PlanLimits): Unit =
+    if (size > limits.maxBytes) {
+      throw SubstraitErrors.planTooLarge(s"a plan of $size $unit", s"${limits.maxBytes} $unit",
+        PlanLimits.raise(PlanLimits.MaxBytesKey, "heap"))
+    }
+
+  private def tooDeep(limits: PlanLimits, cause: Throwable) =
+    SubstraitErrors.planTooLarge(s"messages nested more than ${limits.maxDepth} levels deep",
+      s"${limits.maxDepth} levels", PlanLimits.raise(PlanLimits.MaxDepthKey, "thread stack"), cause)
+
+  /** A backstop for a depth limit raised beyond what the thread's stack holds: the parse unwinds cleanly. */
+  private def stackExhausted(limits: PlanLimits, e: StackOverflowError) =
+    SubstraitErrors.planTooLarge("a plan nested too deeply for the decoding thread's stack", s"${limits.maxDepth} levels",
+      s"lower ${PlanLimits.MaxDepthKey} or give the driver thread a larger stack", e)
+
+  /** Protobuf's (binary and JSON) own depth guard; its message is all that tells it apart. */
+  private def isRecursionLimit(e: InvalidProtocolBufferException): Boolean =
+    Option(e.getMessage).exists(m => m.contains("too many levels of nesting") || m.contains("recursion limit"))
+
+  /** The deepest nesting of JSON objects and arrays, walked without recursion. */
+  private def jsonDepth(root: JsonNode): Int = {
+    val stack = new java.util.ArrayDeque[(JsonNode, Int)]()
+    stack.push(root -> 1)
+    var max = 0
+    while (!stack.isEmpty) {
+      val (node, depth) = stack.pop()
+      max = math.max(max, depth)
+      if (node.isContainerNode) node.elements().asScala.foreach(child => stack.push(child -> (depth + 1)))
+    }
+    max
   }
 
   /** Reads `Plan.extension_uris` and `extension_uri_reference` from unknown fields. */
@@ -148,28 +204,81 @@ object PlanDecoder {
     LegacyExtensions(uris, functionRefs, typeRefs)
   }
 
+  /** The spec version of the protos this consumer is built with. */
+  val SupportedVersion: String = io.substrait.SubstraitVersion.VERSION
+
   /**
-   * Any field left unknown after lifting the legacy ones comes from a spec version whose
-   * meaning we cannot know: refuse it, naming where it was.
+   * One walk over the whole message tree, with an explicit stack (never the thread's):
+   * refuses nesting deeper than the limit, and any field or enum value left unknown after
+   * lifting the legacy ones, which comes from a spec version whose meaning we cannot know.
+   * Errors name the first offending place in field order.
+   *
+   * A plan stamped with a newer spec version than [[SupportedVersion]] is read when all of
+   * it is understood (newer versions mostly add); the first thing that is not is refused
+   * with both versions named.
    */
-  private def rejectUnknownFields(message: Message, at: PlanPath): Unit = {
-    val unknowns = message.getUnknownFields
-    if (unknowns.asMap().size() > 0) {
-      val number = unknowns.asMap().keySet().iterator().next()
-      throw SubstraitErrors.unknownField(at,
-        s"number $number of ${message.getDescriptorForType.getFullName}")
-    }
-    message.getAllFields.asScala.foreach { case (field, value) =>
-      if (field.getJavaType == FieldDescriptor.JavaType.MESSAGE) {
-        if (field.isRepeated) {
-          value.asInstanceOf[java.util.List[_]].asScala.zipWithIndex.foreach {
-            case (m: Message, i) => rejectUnknownFields(m, at.at(field.getName, i))
-            case _ =>
-          }
-        } else {
-          rejectUnknownFields(value.asInstanceOf[Message], at / field.getName)
+  private def checkTree(plan: Plan, limits: PlanLimits): Unit = {
+    val newer = newerVersion(plan)
+    val stack = new java.util.ArrayDeque[(Message, PlanPath, Int)]()
+    stack.push((plan, PlanPath.root, 0))
+    while (!stack.isEmpty) {
+      val (message, at, depth) = stack.pop()
+      if (depth > limits.maxDepth) throw tooDeep(limits, null)
+      rejectUnknownFields(message, at, newer)
+      val children = message.getAllFields.asScala.toSeq.flatMap { case (field, value) =>
+        field.getJavaType match {
+          case FieldDescriptor.JavaType.MESSAGE if field.isRepeated =>
+            value.asInstanceOf[java.util.List[_]].asScala.zipWithIndex.collect {
+              case (m: Message, i) => (m, at.at(field.getName, i))
+            }
+          case FieldDescriptor.JavaType.MESSAGE => Seq((value.asInstanceOf[Message], at / field.getName))
+          case FieldDescriptor.JavaType.ENUM =>
+            rejectUnknownEnumValues(field, value, at, newer)
+            Nil
+          case _ => Nil
         }
       }
+      children.reverseIterator.foreach { case (m, p) => stack.push((m, p, depth + 1)) }
     }
+  }
+
+  private def unknown(at: PlanPath, what: String, newer: Option[String]) = newer match {
+    case Some(version) => SubstraitErrors.unsupportedVersion(at, what, version, SupportedVersion)
+    case None => SubstraitErrors.unknownField(at, what)
+  }
+
+  private def rejectUnknownFields(message: Message, at: PlanPath, newer: Option[String]): Unit = {
+    val unknowns = message.getUnknownFields.asMap()
+    // Plan-level and declaration-level legacy fields are lifted after this walk.
+    val legacy = message match {
+      case _: Plan => Set(LegacyFieldNumbers.PlanExtensionUris)
+      case _: SimpleExtensionDeclaration.ExtensionFunction | _: SimpleExtensionDeclaration.ExtensionType |
+           _: SimpleExtensionDeclaration.ExtensionTypeVariation => Set(LegacyFieldNumbers.DeclarationUriReference)
+      case _ => Set.empty[Int]
+    }
+    unknowns.keySet().asScala.find(n => !legacy(n.intValue)).foreach { number =>
+      throw unknown(at, s"field number $number of ${message.getDescriptorForType.getFullName}", newer)
+    }
+  }
+
+  /** Open (proto3) enums keep numbers the proto does not define; converters never see them. */
+  private def rejectUnknownEnumValues(field: FieldDescriptor, value: Any, at: PlanPath, newer: Option[String]): Unit = {
+    val values = if (field.isRepeated) value.asInstanceOf[java.util.List[_]].asScala.toSeq else Seq(value)
+    values.zipWithIndex.foreach { case (v: EnumValueDescriptor, i) =>
+      if (field.getEnumType.findValueByNumber(v.getNumber) == null) {
+        val where = if (field.isRepeated) at.at(field.getName, i) else at / field.getName
+        throw unknown(where, s"value ${v.getNumber} of enum ${field.getEnumType.getFullName}", newer)
+      }
+    case _ =>
+    }
+  }
+
+  /** The plan's spec version when it is newer than [[SupportedVersion]]. */
+  private def newerVersion(plan: Plan): Option[String] = {
+    val v = plan.getVersion
+    val mine = SupportedVersion.split('.').map(_.toInt)
+    val theirs = Array(v.getMajorNumber, v.getMinorNumber, v.getPatchNumber)
+    val cmp = theirs.zip(mine).map { case (a, b) => Integer.compare(a, b) }.find(_ != 0).getOrElse(0)
+    Option.when(cmp > 0)(theirs.mkString("."))
   }
 }

@@ -11,7 +11,7 @@ import io.sparksubstrait.plan.PlanPath
 /** Dispatches each expression kind to its converter. Holds no conversion logic itself. */
 object ExpressionConverter {
   def convert(e: Expression, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
-    SubstraitErrors.located(at)(e.getRexTypeCase match {
+    SubstraitErrors.located(at)(ResolvedCheck(at)(e.getRexTypeCase match {
       case RexTypeCase.LITERAL => LiteralConverter.convert(e.getLiteral, at / "literal")(ctx.types)
       case RexTypeCase.SELECTION => FieldReferenceConverter.convert(e.getSelection, input, at / "selection")
       case RexTypeCase.SCALAR_FUNCTION => ScalarFunctionConverter.convert(e.getScalarFunction, input, at / "scalar_function")
@@ -29,5 +29,5 @@ object ExpressionConverter {
       case other =>
         throw SubstraitErrors.unsupported(at, s"expression of kind ${other.name().toLowerCase}",
           "an expression kind listed in docs/supported.md")
-    })
+    }))
 }

@@ -48,7 +48,10 @@ object LiteralConverter {
       case LiteralTypeCase.DECIMAL => decimal(lit.getDecimal, at / "decimal")
       case LiteralTypeCase.INTERVAL_YEAR_TO_MONTH =>
         val i = lit.getIntervalYearToMonth
-        val months = Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths)
+        val months = try Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths) catch {
+          case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at / "interval_year_to_month",
+            s"an interval of ${i.getYears} years and ${i.getMonths} months", "an interval of at most 2147483647 months either way")
+        }
         Literal(months, YearMonthIntervalType())
       case LiteralTypeCase.INTERVAL_DAY_TO_SECOND => Literal(dayToSecondMicros(lit.getIntervalDayToSecond, at / "interval_day_to_second"), DayTimeIntervalType())
       case LiteralTypeCase.STRUCT =>

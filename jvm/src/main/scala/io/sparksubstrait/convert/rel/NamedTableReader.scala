@@ -30,6 +30,11 @@ object NamedTableReader {
     val resolved = try SparkShim.analyze(ctx.session, UnresolvedRelation(names)) catch {
       case e: AnalysisException => throw SubstraitErrors.tableNotFound(at / "names", names, e)
     }
+    // A plan may only read files through LocalFiles and its allowed prefixes.
+    if (SparkShim.readsFilesDirectly(resolved)) {
+      throw SubstraitErrors.tableNotFound(at / "names", names,
+        new IllegalArgumentException("a data source and a path (SQL on files) name no catalog table"))
+    }
     layout(resolved, schema, at, s"table ${names.mkString(".")}")
   }
 

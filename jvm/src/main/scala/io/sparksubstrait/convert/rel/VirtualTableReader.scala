@@ -1,10 +1,11 @@
 package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
 import io.substrait.proto.ReadRel.VirtualTable
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Cast, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Cast, Expression => CExpression, TimeZoneAwareExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.types.StructType
@@ -52,7 +53,17 @@ object VirtualTableReader {
           throw SubstraitErrors.typeMismatch(rowAt.at("fields", k), SparkTypeNames.of(e.dataType),
             s"${SparkTypeNames.of(field.dataType)}, the type base_schema gives column ${field.name}")
         }
-        val value = (if (e.dataType == field.dataType) e else Cast(e, field.dataType)).eval()
+        // The session's zone, as the analyzer would give the cast; a value the cast refuses
+        // ('a' as i32, an overflow) is the plan's error, found here in the driver.
+        val zone = ctx.conf.sessionLocalTimeZone
+        val cast = if (e.dataType == field.dataType) e else Cast(e, field.dataType)
+        // Evaluated here, not by the analyzer: give zone-aware parts (casts) the session's zone.
+        val zoned = cast.transform { case t: TimeZoneAwareExpression if t.timeZoneId.isEmpty => t.withTimeZone(zone) }
+        val value = try zoned.eval() catch {
+          case NonFatal(err) => throw SubstraitErrors.invalidPlan(rowAt.at("fields", k),
+            s"a value that fails to evaluate (${firstLine(err)})",
+            s"a constant of type ${SparkTypeNames.of(field.dataType)} for column ${field.name}")
+        }
         if (value == null && !field.nullable) {
           throw SubstraitErrors.invalidPlan(rowAt.at("fields", k), "NULL", s"a value: column ${field.name} is not nullable")
         }
@@ -61,4 +72,7 @@ object VirtualTableReader {
     }
     LocalRelation(attributes, data)
   }
+
+  private def firstLine(e: Throwable): String =
+    Option(e.getMessage).flatMap(_.linesIterator.toSeq.headOption).getOrElse(e.getClass.getSimpleName)
 }

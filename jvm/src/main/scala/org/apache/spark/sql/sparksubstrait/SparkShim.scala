@@ -3,7 +3,8 @@ package org.apache.spark.sql.sparksubstrait
 import org.apache.spark.sql.{DataFrame, DataFrameReader, SparkSession}
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Average, Sum}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, SubqueryAlias, View}
+import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.classic
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.DataType
@@ -35,6 +36,25 @@ object SparkShim {
   /** The analyzed plan of a plan, e.g. a table lookup. */
   def analyze(session: SparkSession, plan: LogicalPlan): LogicalPlan =
     ofRows(session, plan).queryExecution.analyzed
+
+  /**
+   * Whether an analyzed table lookup read files directly (Spark's SQL on files: a name like
+   * [parquet, /some/path]) rather than a catalog table or a view: a file relation without a
+   * catalog table that no view wraps.
+   */
+  def readsFilesDirectly(analyzed: LogicalPlan): Boolean = {
+    def strip(p: LogicalPlan): LogicalPlan = p match {
+      case SubqueryAlias(_, child) => strip(child)
+      case other => other
+    }
+    strip(analyzed) match {
+      case _: View => false
+      case p => p.exists {
+        case l: LogicalRelation => l.catalogTable.isEmpty
+        case _ => false
+      }
+    }
+  }
 
   def sqlConf(session: SparkSession): SQLConf = classicSession(session).sessionState.conf
 
