@@ -7,15 +7,26 @@ import io.sparksubstrait.testing.{PlanIdentity, SparkSuite, TpchSchema}
  * tables (see PlanIdentity for what is normalised). Data does not matter to plans, so the
  * tables are empty. The 22 TPC-H queries are reported (bench/ publishes the report, with
  * why each one differs); the shapes below, whose types isthmus and Spark agree on, must be
- * identical.
+ * identical. The report writes both normalised plans of each query to jvm/target/plan-identity/.
  */
 class PlanIdentitySuite extends SparkSuite {
   override def beforeAll(): Unit = { super.beforeAll(); TpchSchema.createEmptyTables(spark) }
 
-  private def outcome(sql: String): Either[String, PlanIdentity.Outcome] =
+  /** The comparison; with `dump`, both normalised plans are written there (`name.converted.txt`, `name.sql.txt`). */
+  private def outcome(sql: String, dump: Option[String] = None): Either[String, PlanIdentity.Outcome] =
     TpchSchema.isthmus(sql).left.map(w => s"isthmus made no plan: $w").flatMap { plan =>
-      try Right(PlanIdentity.compare(SubstraitPlans.read(spark, plan.toByteArray), spark.sql(sql)))
-      catch { case e: Exception => Left(s"conversion failed: ${e.getMessage.linesIterator.next()}") }
+      try {
+        val (converted, expected) = (SubstraitPlans.read(spark, plan.toByteArray), spark.sql(sql))
+        dump.foreach { name =>
+          val dir = java.nio.file.Paths.get("jvm/target/plan-identity")
+          java.nio.file.Files.createDirectories(dir)
+          Seq("converted" -> converted, "sql" -> expected).foreach { case (side, df) =>
+            java.nio.file.Files.writeString(dir.resolve(s"$name.$side.txt"),
+              PlanIdentity.normalize(df.queryExecution.optimizedPlan).treeString)
+          }
+        }
+        Right(PlanIdentity.compare(converted, expected))
+      } catch { case e: Exception => Left(s"conversion failed: ${e.getMessage.linesIterator.next()}") }
     }
 
   /** Query shapes TPC-H is made of, with types both sides agree on. */
@@ -45,7 +56,7 @@ class PlanIdentitySuite extends SparkSuite {
   }
 
   test("report: the 22 TPC-H plans from isthmus against their SQL") {
-    val outcomes = TpchSchema.QueryNumbers.map(n => n -> outcome(TpchSchema.query(n)))
+    val outcomes = TpchSchema.QueryNumbers.map(n => n -> outcome(TpchSchema.query(n), Some(f"q$n%02d")))
     outcomes.foreach {
       case (n, Left(why)) => info(s"Q$n: $why")
       case (n, Right(o)) => info(s"Q$n: ${o.verdict}" + (if (o.identical) "" else "\n" + o.diff))
