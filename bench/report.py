@@ -68,6 +68,17 @@ def replace_section(name: str, body: str) -> None:
     DOC.write_text(f"{head}{begin}\n{body.strip()}\n{end}{tail}", encoding="utf-8")
 
 
+def pyplot():
+    """matplotlib's pyplot, or None without matplotlib (bench/run installs it; the smoke test does not)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def fmt_ms(ns: float) -> str:
     return f"{ns / 1e6:.1f}" if ns >= 1e7 else f"{ns / 1e6:.2f}"
 
@@ -115,9 +126,9 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
         detail = r["detail"].replace("|", "\\|")[:160]
         lines.append(f"| {p} | Q{q} | {r['status']} | {r['rows']} | {r['identity']} | {detail} |")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
+    if plt is None:
+        return "\n".join(lines)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=False)
     width = 0.8 / len(PRODUCERS)
     for ax, phase, title in ((axes[0], "convert", "conversion / SQL parse+analyze"),
@@ -145,10 +156,8 @@ def scaling(results: Path, plot: Path) -> str:
     lines = [f"Machine: {machine()}.", "",
              "| Shape | sizes | median ms at each size | fitted ms per unit (least squares) | log-log slope | outcome |",
              "|---|---|---|---|---|---|"]
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5)) if plt else (None, None)
     for shape, rs in by_shape.items():
         ok = [r for r in rs if r["outcome"] == "ok"]
         sizes = [int(r["size"]) for r in ok]
@@ -162,9 +171,12 @@ def scaling(results: Path, plot: Path) -> str:
             lx, ly = [math.log(x) for x in sizes], [math.log(max(y, 1e-6)) for y in ms]
             mlx, mly = sum(lx) / n, sum(ly) / n
             slope = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly)) / sum((x - mlx) ** 2 for x in lx)
-            ax.loglog(sizes, ms, marker="o", label=shape)
+            if ax:
+                ax.loglog(sizes, ms, marker="o", label=shape)
         lines.append(f"| {shape} | {', '.join(map(str, sizes))} | {', '.join(f'{m:.1f}' for m in ms)} | "
                      f"{per_unit:.4f} | {slope:.2f} | {'; '.join(fails) or 'ok'} |")
+    if plt is None:
+        return "\n".join(lines)
     ax.set_xlabel("plan size (N)")
     ax.set_ylabel("median conversion ms")
     ax.set_title("conversion time vs plan size")
