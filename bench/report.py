@@ -123,7 +123,9 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
               "PlanIdentity normalises expression ids, alias names and the final rename):", "",
               "| Producer | Query | status | rows | optimized plan | detail |", "|---|---|---|---|---|---|"]
     for (p, q), r in sorted(status.items(), key=lambda kv: (PRODUCERS.index(kv[0][0]), kv[0][1])):
-        detail = r["detail"].replace("|", "\\|")[:160]
+        # The error's "found ..." part says what is missing; its location is long.
+        found = re.search(r"found (.*?)(\. Expected|$)", r["detail"])
+        detail = (found.group(1) if found else r["detail"]).replace("|", "\\|")[:160]
         lines.append(f"| {p} | Q{q} | {r['status']} | {r['rows']} | {r['identity']} | {detail} |")
 
     plt = pyplot()

@@ -107,7 +107,7 @@ object TpchBench {
     else read(p).linesIterator.filter(_.nonEmpty).map(_.split("\t", 3)).map(a => (a(0), a(1).toInt) -> a(2)).toMap
 
   private def firstLine(e: Throwable): String =
-    Option(e.getMessage).flatMap(_.linesIterator.nextOption()).getOrElse(e.getClass.getSimpleName).take(300)
+    Option(e.getMessage).flatMap(_.linesIterator.nextOption()).getOrElse(e.getClass.getSimpleName).take(1000)
 }
 
 /**
