@@ -100,3 +100,18 @@ lazy val jvm = (project in file("jvm"))
 lazy val root = (project in file("."))
   .aggregate(jvm)
   .settings(publish / skip := true)
+
+// Benchmarks (bench/run, docs/performance.md): not aggregated by root, so `jvm/test` and the
+// jar never see them. They reuse the test helpers (isthmus, TpchSchema, PlanIdentity).
+lazy val bench = (project in file("bench"))
+  .dependsOn(jvm % "compile->compile;compile->test")
+  .settings(
+    scalaVersion := "2.13.18",
+    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature"),
+    Compile / unmanagedJars ++= (jvm / sparkJarsDir).value.**("*.jar").classpath,
+    run / fork := true,
+    // The JVM default thread stack: the scaling bench reports where a deep plan would overflow it.
+    run / javaOptions ++= sparkJavaOptions :+ s"-Xmx${sys.env.getOrElse("BENCH_XMX", "2g")}",
+    run / baseDirectory := (ThisBuild / baseDirectory).value,
+    run / outputStrategy := Some(StdoutOutput)
+  )

@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.rel
 import io.substrait.proto.{CrossRel, JoinRel, Rel}
 import io.substrait.proto.JoinRel.JoinType
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
-import org.apache.spark.sql.catalyst.plans.{Cross, FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -58,7 +58,9 @@ object JoinConverter {
 
   def convertCross(rel: CrossRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
-    Join(left, right, Cross: CJoinType, None, JoinHint.NONE)
+    // Inner without a condition, as Spark SQL's parser writes `FROM a, b`: the same rows as
+    // Cross, and the optimizer then treats both alike (filters become join conditions).
+    Join(left, right, Inner, None, JoinHint.NONE)
   }
 
   /** Both inputs converted, the right one with attribute ids distinct from the left's. */

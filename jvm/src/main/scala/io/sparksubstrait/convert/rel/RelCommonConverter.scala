@@ -55,6 +55,25 @@ object RelCommonConverter {
       // A column repeated by the mapping gets a new identity: Catalyst needs unique ids.
       if (seen.add(a)) a else Alias(a, a.name)()
     }
-    Project(selected, plan)
+    plan match {
+      case Project(list, child) if mapping.distinct.size == mapping.size => Project(selectFrom(list, mapping), child)
+      case _ => Project(selected, plan)
+    }
+  }
+
+  /**
+   * An emit on a projection selects the projection's own expressions. A column the
+   * projection only passes on (a field reference, aliased there) becomes the bare input
+   * attribute again: otherwise the alias, which renames, survives optimization as an extra
+   * projection that Spark SQL's plan of the same query does not have.
+   */
+  private def selectFrom(list: Seq[NamedExpression], mapping: Seq[Int]): Seq[NamedExpression] = {
+    val chosen = mapping.map(list)
+    val taken = scala.collection.mutable.Set.empty[Attribute]
+    chosen.collect { case a: Attribute => taken += a }
+    chosen.map {
+      case Alias(a: Attribute, _) if taken.add(a) => a
+      case other => other
+    }
   }
 }

@@ -33,9 +33,12 @@ object SparkShim {
   def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame =
     classic.Dataset.ofRows(classicSession(session), plan)
 
-  /** The analyzed plan of a plan, e.g. a table lookup. */
+  /**
+   * The analyzed plan of a plan, e.g. a table lookup: the session's analyzer and checks,
+   * without building a DataFrame (its row encoder costs more than analysing a table lookup).
+   */
   def analyze(session: SparkSession, plan: LogicalPlan): LogicalPlan =
-    ofRows(session, plan).queryExecution.analyzed
+    classicSession(session).sessionState.executePlan(plan).analyzed
 
   /**
    * Whether an analyzed table lookup read files directly (Spark's SQL on files: a name like

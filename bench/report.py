@@ -1,0 +1,212 @@
+"""Turns a bench run's TSV files into tables and a PNG plot, and puts them into
+docs/performance.md between the markers of their section (the rest of the page is prose).
+
+  python bench/report.py tpch RESULTS_DIR --sf 1 --reps 5
+  python bench/report.py scaling RESULTS_DIR
+"""
+
+import argparse
+import csv
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "performance.md"
+PRODUCERS = ("isthmus", "duckdb", "datafusion")
+
+
+def read_tsv(path: Path):
+    with open(path, encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+        mem = f", {kb / 1024 / 1024:.0f} GiB RAM"
+    except (OSError, AttributeError):
+        pass
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
+    versions = {}
+    for line in (REPO / "requirements-test.txt").read_text().splitlines():
+        if "==" in line:
+            k, v = line.split("==", 1)
+            versions[k.strip()] = v.strip()
+    sbt = (REPO / "build.sbt").read_text()
+    substrait_java = re.search(r'substraitJavaVersion = "([^"]+)"', sbt).group(1)
+    return (f"{cpu}, {os.cpu_count()} cores{mem}; {platform.system()} {platform.release()}; "
+            f"{java[0] if java else 'java ?'}; Spark {versions.get('pyspark')} (local[2]), "
+            f"isthmus {substrait_java}, DuckDB {versions.get('duckdb')}, DataFusion {versions.get('datafusion')}")
+
+
+def replace_section(name: str, body: str) -> None:
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    text = DOC.read_text(encoding="utf-8")
+    if begin not in text:
+        raise SystemExit(f"docs/performance.md has no {begin} marker")
+    head, rest = text.split(begin, 1)
+    tail = rest.split(end, 1)[1]
+    DOC.write_text(f"{head}{begin}\n{body.strip()}\n{end}{tail}", encoding="utf-8")
+
+
+def pyplot():
+    """matplotlib's pyplot, or None without matplotlib (bench/run installs it; the smoke test does not)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def fmt_ms(ns: float) -> str:
+    return f"{ns / 1e6:.1f}" if ns >= 1e7 else f"{ns / 1e6:.2f}"
+
+
+def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
+    times = defaultdict(list)  # (side, query, phase) -> nanos
+    for r in read_tsv(results / "timings.tsv"):
+        times[(r["side"], int(r["query"]), r["phase"])].append(int(r["nanos"]))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    status = {(r["producer"], int(r["query"])): r for r in read_tsv(results / "status.tsv")}
+    queries = sorted({q for (_, q, _) in med})
+
+    lines = [f"Run: TPC-H SF {sf}, {reps} repetitions (conversion: each repetition times it "
+             f"{len(times[next(iter(times))]) // int(reps) if times else 0} times), sides interleaved; "
+             f"{machine()}.", ""]
+    # Per query: SQL medians, then per producer the two ratios.
+    head = "| Query | SQL analyze ms | SQL exec ms | " + " | ".join(
+        f"{p} convert/SQL | {p} exec/SQL" for p in PRODUCERS) + " |"
+    lines += [head, "|" + "---|" * (3 + 2 * len(PRODUCERS))]
+    ratios = {p: {"convert": [], "exec": []} for p in PRODUCERS}
+    for q in queries:
+        row = [f"Q{q}", fmt_ms(med[("sql", q, "convert")]), fmt_ms(med[("sql", q, "exec")])]
+        for p in PRODUCERS:
+            if (p, q, "convert") in med:
+                c = med[(p, q, "convert")] / med[("sql", q, "convert")]
+                e = med[(p, q, "exec")] / med[("sql", q, "exec")]
+                ratios[p]["convert"].append(c)
+                ratios[p]["exec"].append(e)
+                row += [f"{c:.2f}", f"{e:.2f}"]
+            else:
+                why = status.get((p, q), {}).get("status", "no plan")
+                row += [f"— ({why})", ""]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "| Producer | queries timed | convert/SQL geomean | exec/SQL geomean | exec/SQL max |",
+              "|---|---|---|---|---|"]
+    for p in PRODUCERS:
+        r = ratios[p]
+        mx = max(r["exec"]) if r["exec"] else float("nan")
+        lines.append(f"| {p} | {len(r['exec'])} | {geomean(r['convert']):.2f} | {geomean(r['exec']):.2f} | {mx:.2f} |")
+    lines += ["", f"![convert/SQL and exec/SQL per query]({plot.name})", "",
+              "Check per plan (rows against the SQL's, optimized plan against the SQL's; "
+              "PlanIdentity normalises expression ids, alias names and the final rename):", "",
+              "| Producer | Query | status | rows | optimized plan | detail |", "|---|---|---|---|---|---|"]
+    for (p, q), r in sorted(status.items(), key=lambda kv: (PRODUCERS.index(kv[0][0]), kv[0][1])):
+        # The error's "found ..." part says what is missing; its location is long.
+        found = re.search(r"found (.*?)(\. Expected|$)", r["detail"])
+        detail = (found.group(1) if found else r["detail"]).replace("|", "\\|")[:160]
+        lines.append(f"| {p} | Q{q} | {r['status']} | {r['rows']} | {r['identity']} | {detail} |")
+
+    plt = pyplot()
+    if plt is None:
+        return "\n".join(lines)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=False)
+    width = 0.8 / len(PRODUCERS)
+    for ax, phase, title in ((axes[0], "convert", "conversion / SQL parse+analyze"),
+                             (axes[1], "exec", "execution (collect) / SQL's")):
+        for i, p in enumerate(PRODUCERS):
+            xs = [k + i * width for k, q in enumerate(queries) if (p, q, phase) in med]
+            ys = [med[(p, q, phase)] / med[("sql", q, phase)] for q in queries if (p, q, phase) in med]
+            ax.bar(xs, ys, width, label=p)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_xticks([k + 0.4 - width / 2 for k in range(len(queries))])
+        ax.set_xticklabels([f"Q{q}" for q in queries], rotation=90, fontsize=7)
+        ax.set_title(f"{title}, SF {sf}")
+        ax.set_ylabel("median ratio (lower is faster)")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(plot, dpi=90)
+    return "\n".join(lines)
+
+
+def scaling(results: Path, plot: Path) -> str:
+    rows = read_tsv(results / "scaling.tsv")
+    by_shape = defaultdict(list)
+    for r in rows:
+        by_shape[r["shape"]].append(r)
+    lines = [f"Machine: {machine()}.", "",
+             "| Shape | sizes | median ms at each size | fitted ms per unit (least squares) | log-log slope | outcome |",
+             "|---|---|---|---|---|---|"]
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5)) if plt else (None, None)
+    for shape, rs in by_shape.items():
+        ok = [r for r in rs if r["outcome"] == "ok"]
+        sizes = [int(r["size"]) for r in ok]
+        ms = [float(r["median_ms"]) for r in ok]
+        fails = [f"{r['outcome']} at {r['size']}" for r in rs if r["outcome"] != "ok"]
+        per_unit = slope = float("nan")
+        if len(ok) >= 2:
+            n = len(sizes)
+            mx, my = sum(sizes) / n, sum(ms) / n
+            per_unit = sum((x - mx) * (y - my) for x, y in zip(sizes, ms)) / sum((x - mx) ** 2 for x in sizes)
+            lx, ly = [math.log(x) for x in sizes], [math.log(max(y, 1e-6)) for y in ms]
+            mlx, mly = sum(lx) / n, sum(ly) / n
+            slope = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly)) / sum((x - mlx) ** 2 for x in lx)
+            if ax:
+                ax.loglog(sizes, ms, marker="o", label=shape)
+        lines.append(f"| {shape} | {', '.join(map(str, sizes))} | {', '.join(f'{m:.1f}' for m in ms)} | "
+                     f"{per_unit:.4f} | {slope:.2f} | {'; '.join(fails) or 'ok'} |")
+    if plt is None:
+        return "\n".join(lines)
+    ax.set_xlabel("plan size (N)")
+    ax.set_ylabel("median conversion ms")
+    ax.set_title("conversion time vs plan size")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(plot, dpi=90)
+    lines += ["", f"![conversion time vs plan size]({plot.name})"]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kind", choices=("tpch", "scaling"))
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--sf", default="1")
+    parser.add_argument("--reps", default="5")
+    parser.add_argument("--doc", action="store_true", help="write into docs/performance.md")
+    args = parser.parse_args()
+    plot_dir = REPO / "docs" if args.doc else args.results
+    if args.kind == "tpch":
+        body = tpch(args.results, args.sf, args.reps, plot_dir / "performance-tpch.png")
+    else:
+        body = scaling(args.results, plot_dir / "performance-scaling.png")
+    (args.results / f"{args.kind}.md").write_text(body + "\n", encoding="utf-8")
+    if args.doc:
+        replace_section(args.kind, body)
+    print(body)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+package io.sparksubstrait.bench
+
+import java.nio.file.{Files, Paths}
+
+import org.apache.spark.sql.sparksubstrait.SparkShim
+
+import io.sparksubstrait.SubstraitPlans
+import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.plan.PlanDecoder
+import io.sparksubstrait.testing.TpchSchema
+
+/**
+ * Where conversion time goes, for the isthmus plans that convert: decoding the bytes, the
+ * conversion proper, and the whole read (conversion plus Spark's analysis of the result),
+ * against spark.sql's parse and analysis. Medians over --iters runs, interleaved.
+ *
+ * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N]
+ */
+object ConversionBreakdown {
+  def main(args: Array[String]): Unit = {
+    val opts = Options(args)
+    val data = Paths.get(opts("data"))
+    val iters = opts.int("iters", 50)
+    val spark = Options.session("conversion-breakdown")
+    TpchSchema.Tables.foreach { case (t, _) =>
+      spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t)
+    }
+    println("query\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql")
+    for (n <- TpchSchema.QueryNumbers) {
+      val sql = TpchSchema.query(n)
+      TpchSchema.isthmus(sql).toOption.map(_.toByteArray).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess).foreach { bytes =>
+        val t = Array.fill(4)(scala.collection.mutable.ArrayBuffer.empty[Double])
+        def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
+        for (_ <- 0 until iters) {
+          time(0)(PlanDecoder.fromBytes(bytes))
+          time(1)(PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes)))
+          time(2)(SubstraitPlans.read(spark, bytes))
+          time(3)(spark.sql(sql))
+        }
+        val m = t.map(b => b.sorted.apply(b.size / 2))
+        println(f"Q$n\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f")
+      }
+    }
+    spark.stop()
+  }
+}

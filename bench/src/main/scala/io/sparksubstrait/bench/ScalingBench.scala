@@ -1,0 +1,138 @@
+package io.sparksubstrait.bench
+
+import java.io.PrintWriter
+import java.nio.file.{Files, Paths}
+
+import io.substrait.proto.{Plan, Rel, SetRel}
+
+import io.sparksubstrait.SubstraitPlans
+import io.sparksubstrait.testing.PlanBuilder
+import io.sparksubstrait.testing.PlanBuilder._
+
+/**
+ * Conversion time (plan bytes -> analyzed DataFrame) of synthetic plans that grow in one
+ * dimension, at several sizes. Each size is converted --reps times (once if one conversion
+ * takes more than 2 s) and the median kept. A size that fails (a StackOverflowError, an
+ * error, more than 60 s) is recorded and the shape grows no further.
+ *
+ * Arguments: --out DIR [--reps N]. Writes DIR/scaling.tsv (shape, size, median_ms, outcome).
+ */
+object ScalingBench {
+  private type Shape = (String, Seq[Int], Int => Plan)
+
+  private val shapes: Seq[Shape] = Seq(
+    ("chain of projects and filters", Seq(10, 100, 300, 1000, 3000, 10000), chain),
+    ("union of N inputs", Seq(10, 100, 300, 1000), union),
+    ("expression nested N deep", Seq(10, 100, 300, 1000, 3000, 10000), nested),
+    ("N columns (read and project)", Seq(10, 100, 300, 1000), columns),
+    ("virtual table of N rows", Seq(100, 1000, 10000, 100000), rows))
+
+  def main(args: Array[String]): Unit = {
+    val opts = Options(args)
+    val reps = opts.int("reps", 5)
+    val out = Paths.get(opts("out"))
+    Files.createDirectories(out)
+    val spark = Options.session("scaling-bench")
+    val tsv = new PrintWriter(out.resolve("scaling.tsv").toFile, "UTF-8")
+    tsv.println("shape\tsize\tmedian_ms\toutcome")
+    // Warm-up: the code paths all shapes use, so the first size is not a JIT measurement.
+    shapes.foreach { case (_, sizes, make) => (0 until 3).foreach(_ => SubstraitPlans.read(spark, make(sizes.head).toByteArray)) }
+    shapes.foreach { case (name, sizes, make) =>
+      var stop = false
+      sizes.foreach { n =>
+        if (!stop) {
+          val (ms, outcome) = measure(reps)(SubstraitPlans.read(spark, bytes(make(n))))
+          tsv.println(f"$name\t$n\t$ms%.3f\t$outcome")
+          tsv.flush()
+          println(f"$name N=$n: $ms%.2f ms ($outcome)")
+          stop = outcome != "ok"
+        }
+      }
+    }
+    tsv.close()
+    spark.stop()
+  }
+
+  private def measure(reps: Int)(f: => Any): (Double, String) = {
+    val times = scala.collection.mutable.ArrayBuffer.empty[Double]
+    try {
+      var i = 0
+      while (i < reps) {
+        val t0 = System.nanoTime(); f; val ms = (System.nanoTime() - t0) / 1e6
+        times += ms
+        i = if (ms > 2000) reps else i + 1
+        if (ms > 60000) return (ms, "over 60 s")
+      }
+      (times.sorted.apply(times.size / 2), "ok")
+    } catch {
+      case e: StackOverflowError => (Double.NaN, s"StackOverflowError (in ${where(e)})")
+      case e: OutOfMemoryError => (Double.NaN, s"OutOfMemoryError: ${e.getMessage}")
+      case e: Exception => (Double.NaN, s"${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next().take(200)).getOrElse("")}")
+    }
+  }
+
+  /**
+   * A deep plan's bytes, serialised on a thread with a large stack: protobuf serialises
+   * recursively, and the converter, not the test plan's making, is what is measured.
+   */
+  private def bytes(plan: => Plan): Array[Byte] = {
+    var out: Array[Byte] = null
+    val t = new Thread(null, () => out = plan.toByteArray, "serialise", 1L << 30)
+    t.start(); t.join()
+    out
+  }
+
+  /** Whose frames fill an overflowed stack: this project's converter or Spark's. */
+  private def where(e: StackOverflowError): String = {
+    val frames = e.getStackTrace.toSeq.map(_.getClassName)
+    val ours = frames.count(_.startsWith("io.sparksubstrait"))
+    val spark = frames.count(_.startsWith("org.apache.spark"))
+    val common = frames.groupBy(identity).toSeq.sortBy(-_._2.size).take(2).map(_._1).mkString(", ")
+    s"$ours of ${frames.size} innermost frames ours, $spark Spark's; most frequent: $common"
+  }
+
+  /** A one-column (i32), one-row virtual table. */
+  private def one: Rel = readVirtual(schema("a" -> i32()), Seq(Seq(litI32(1))))
+
+  /** N relations: alternately a project (a + 1, emitted alone) and a filter (a > 0). */
+  private def chain(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    val rel = (0 until n).foldLeft(one) { (r, i) =>
+      if (i % 2 == 0) emit(project(r, b.call(add, field(0), litI32(1))), 1)
+      else filter(r, b.call(gt, field(0), litI32(0)))
+    }
+    b.plan(rel, "a")
+  }
+
+  private def union(n: Int): Plan = {
+    val b = new PlanBuilder()
+    b.plan(set(SetRel.SetOp.SET_OP_UNION_ALL, Seq.fill(n)(one): _*), "a")
+  }
+
+  /** ((a + 1) + 1) ... N additions deep, in a project. */
+  private def nested(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i64_i64")
+    val vt = readVirtual(schema("a" -> i64()), Seq(Seq(litI64(1))))
+    val e = (0 until n).foldLeft(field(0))((x, _) => b.call(add, x, litI64(1)))
+    b.plan(emit(project(vt, e), 1), "x")
+  }
+
+  /** A one-row virtual table of N i32 columns, and a project of N expressions (c_i + 1), emitted alone. */
+  private def columns(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val vt = readVirtual(schema((0 until n).map(i => s"c$i" -> i32()): _*), Seq((0 until n).map(litI32)))
+    val p = project(vt, (0 until n).map(i => b.call(add, field(i), litI32(1))): _*)
+    b.plan(emit(p, (n until 2 * n): _*), (0 until n).map(i => s"d$i"): _*)
+  }
+
+  /** N rows of (i64, string). */
+  private def rows(n: Int): Plan = {
+    val b = new PlanBuilder()
+    b.plan(readVirtual(schema("k" -> i64(), "v" -> string()),
+      (0 until n).map(i => Seq(litI64(i.toLong), litString(s"row $i")))), "k", "v")
+  }
+}

@@ -1,0 +1,167 @@
+package io.sparksubstrait.bench
+
+import java.io.PrintWriter
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path, Paths}
+
+import scala.util.Try
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+
+import io.sparksubstrait.SubstraitPlans
+import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
+
+/**
+ * TPC-H: Substrait plans from each producer against the same query text in Spark SQL, in
+ * one Spark process. Per query, first a check (does the plan convert, do its rows match
+ * the SQL's, is its optimized plan the SQL's), then timings, interleaved so that drift
+ * (JIT, GC, other load on the machine) hits both sides alike:
+ *   convert     plan bytes -> analyzed DataFrame (decode + conversion + analysis)
+ *   sql         spark.sql(text) -> analyzed DataFrame (parse + analysis)
+ *   exec        collect() of each (optimization, planning, execution)
+ *
+ * Arguments: --data DIR (from bench/prepare.py) --out DIR [--reps N] [--iters K] [--queries 1,2,..]
+ * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv.
+ */
+object TpchBench {
+  def main(args: Array[String]): Unit = {
+    val opts = Options(args)
+    val data = Paths.get(opts("data"))
+    val out = Paths.get(opts("out"))
+    val reps = opts.int("reps", 5)
+    val iters = opts.int("iters", 10)
+    val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
+    Files.createDirectories(out)
+
+    val spark = Options.session("tpch-bench")
+    TpchSchema.Tables.foreach { case (t, _) =>
+      spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t)
+    }
+    val texts = queries.map(n => n -> read(data.resolve("queries").resolve(f"q$n%02d.sql")).trim.stripSuffix(";")).toMap
+
+    // Every producer's plan bytes, or why there are none.
+    val producers = Seq("isthmus", "duckdb", "datafusion")
+    val failures = readFailures(data.resolve("plans").resolve("failures.tsv"))
+    val plans: Map[(String, Int), Either[String, Array[Byte]]] = (for (p <- producers; n <- queries) yield (p, n) -> {
+      if (p == "isthmus") TpchSchema.isthmus(texts(n)).map(_.toByteArray)
+      else {
+        val file = data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")
+        if (Files.exists(file)) Right(Files.readAllBytes(file)) else Left(failures.getOrElse((p, n), "no plan"))
+      }
+    }).toMap
+
+    // Check: conversion, rows, plan identity. Only converting plans with matching rows are timed.
+    val status = new PrintWriter(out.resolve("status.tsv").toFile, "UTF-8")
+    status.println("producer\tquery\tstatus\trows\tidentity\tdetail")
+    val sqlRows = queries.map(n => n -> spark.sql(texts(n)).collect().toSeq).toMap
+    val timed = (for (p <- producers; n <- queries) yield {
+      val line = plans((p, n)) match {
+        case Left(why) => Left(s"no plan\t\t\t$why")
+        case Right(bytes) => Try(SubstraitPlans.read(spark, bytes)).toEither match {
+          case Left(e) => Left(s"conversion failed\t\t\t${firstLine(e)}")
+          case Right(df) =>
+            val rows = Try(df.collect().toSeq).toEither
+            val identity = Try(PlanIdentity.compare(df, spark.sql(texts(n))).verdict).getOrElse("?")
+            rows match {
+              case Left(e) => Left(s"execution failed\t\t$identity\t${firstLine(e)}")
+              case Right(r) if RowsMatch(r, sqlRows(n)) => Right(s"ok\tmatch\t$identity\t")
+              case Right(r) => Left(s"rows differ\tMISMATCH\t$identity\t${r.size} rows, SQL has ${sqlRows(n).size}")
+            }
+        }
+      }
+      status.println(s"$p\t$n\t${line.merge}")
+      status.flush()
+      println(s"check $p Q$n: ${line.merge.replace('\t', ' ')}")
+      Option.when(line.isRight)((p, n))
+    }).flatten
+    status.close()
+
+    val timings = new PrintWriter(out.resolve("timings.tsv").toFile, "UTF-8")
+    timings.println("side\tquery\tphase\trep\tnanos")
+    def time(side: String, n: Int, phase: String, rep: Int)(f: => Any): Unit = {
+      val t0 = System.nanoTime(); f; val t = System.nanoTime() - t0
+      timings.println(s"$side\t$n\t$phase\t$rep\t$t")
+    }
+    for (rep <- -1 until reps; n <- queries) {
+      // rep -1 warms up and is not recorded; the order of the sides alternates by repetition.
+      val sides = ("sql" +: timed.filter(_._2 == n).map(_._1)) match { case s => if (rep % 2 == 0) s else s.reverse }
+      def run(side: String, phase: String)(f: => Any): Unit = if (rep >= 0) time(side, n, phase, rep)(f) else f
+      for (_ <- 0 until iters; side <- sides) run(side, "convert") {
+        if (side == "sql") spark.sql(texts(n)) else SubstraitPlans.read(spark, plans((side, n)).toOption.get)
+      }
+      for (side <- sides) {
+        val df = if (side == "sql") spark.sql(texts(n)) else SubstraitPlans.read(spark, plans((side, n)).toOption.get)
+        if (rep >= 0) run(side, "exec")(df.collect())
+      }
+      timings.flush()
+      if (rep >= 0) println(s"rep $rep Q$n done")
+    }
+    timings.close()
+    spark.stop()
+  }
+
+  private def read(p: Path) = new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
+
+  private def readFailures(p: Path): Map[(String, Int), String] =
+    if (!Files.exists(p)) Map.empty
+    else read(p).linesIterator.filter(_.nonEmpty).map(_.split("\t", 3)).map(a => (a(0), a(1).toInt) -> a(2)).toMap
+
+  private def firstLine(e: Throwable): String =
+    Option(e.getMessage).flatMap(_.linesIterator.nextOption()).getOrElse(e.getClass.getSimpleName).take(1000)
+}
+
+/**
+ * Rows of a plan against the SQL's: same count, values equal within what producers' declared
+ * types legitimately change (a decimal average rounded to 2 places; doubles), in order or,
+ * where ties leave the order open, as multisets.
+ */
+object RowsMatch {
+  def apply(a: Seq[Row], b: Seq[Row]): Boolean =
+    a.size == b.size && (pairwise(a, b) || pairwise(a.sortBy(key), b.sortBy(key)))
+
+  private def pairwise(a: Seq[Row], b: Seq[Row]) = a.zip(b).forall { case (x, y) =>
+    x.length == y.length && (0 until x.length).forall(i => close(x.get(i), y.get(i)))
+  }
+
+  private def key(r: Row): String = r.toSeq.map {
+    case n: java.math.BigDecimal => n.setScale(0, java.math.RoundingMode.HALF_UP).toString
+    case d: Double => math.round(d).toString
+    case other => String.valueOf(other)
+  }.mkString("|")
+
+  private def number(v: Any): Option[BigDecimal] = v match {
+    case d: java.math.BigDecimal => Some(BigDecimal(d))
+    case d: Double => Some(BigDecimal(d))
+    case f: Float => Some(BigDecimal(f.toDouble))
+    case n: java.lang.Number => Some(BigDecimal(n.longValue))
+    case _ => None
+  }
+
+  private def close(x: Any, y: Any): Boolean = (number(x), number(y)) match {
+    case (Some(p), Some(q)) => (p - q).abs <= BigDecimal("0.01").max(q.abs * BigDecimal("1e-6"))
+    case _ => String.valueOf(x).trim == String.valueOf(y).trim
+  }
+}
+
+/** `--name value` arguments, and the one Spark session shape all benches use. */
+final case class Options(values: Map[String, String]) {
+  def apply(k: String): String = values.getOrElse(k, sys.error(s"--$k is required"))
+  def get(k: String): Option[String] = values.get(k)
+  def int(k: String, default: Int): Int = values.get(k).map(_.toInt).getOrElse(default)
+}
+
+object Options {
+  def apply(args: Array[String]): Options =
+    Options(args.grouped(2).collect { case Array(k, v) if k.startsWith("--") => k.stripPrefix("--") -> v }.toMap)
+
+  def session(name: String): SparkSession = {
+    val s = SparkSession.builder().master("local[2]").appName(name)
+      .config("spark.ui.enabled", "false")
+      .config("spark.sql.shuffle.partitions", "8")
+      .config("spark.driver.host", "127.0.0.1")
+      .config("spark.sql.extensions", "io.sparksubstrait.SubstraitExtensions")
+      .getOrCreate()
+    s.sparkContext.setLogLevel("ERROR")
+    s
+  }
+}

@@ -1,0 +1,77 @@
+package io.sparksubstrait.testing
+
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, Expression, SortOrder}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+
+/**
+ * Whether a converted plan optimizes to the same Catalyst plan as the SQL text of the same
+ * query. Noise is normalised away: expression ids and alias names (Catalyst's own
+ * `canonicalized` form) and a final projection that only renames the output columns (a
+ * Substrait root names its columns; that costs nothing at run time). What remains is a
+ * real difference: another operator, expression, cast, join order or pushed filter.
+ */
+object PlanIdentity {
+  /**
+   * @param identicalUpToTypes the plans are the same once casts are dropped and every sort
+   *                           puts NULLs where Spark SQL's default does: then the difference is
+   *                           only in what the plan declares (result types, null ordering).
+   */
+  final case class Outcome(identical: Boolean, identicalUpToTypes: Boolean, diff: String) {
+    def verdict: String =
+      if (identical) "identical" else if (identicalUpToTypes) "differs in casts or null ordering only" else "differs"
+  }
+
+  def compare(converted: DataFrame, sql: DataFrame): Outcome =
+    compare(converted.queryExecution.optimizedPlan, sql.queryExecution.optimizedPlan)
+
+  def compare(converted: LogicalPlan, sql: LogicalPlan): Outcome = {
+    val (a, b) = (normalize(converted), normalize(sql))
+    if (a == b) Outcome(identical = true, identicalUpToTypes = true, "")
+    else Outcome(identical = false, relaxed(a) == relaxed(b), diff(a.treeString, b.treeString))
+  }
+
+  /** The plan without a final rename, in canonical form. */
+  def normalize(plan: LogicalPlan): LogicalPlan = withoutFinalRename(plan).canonicalized
+
+  /** The top projection with its renames of bare columns undone; gone if it then selects the child's output as is. */
+  private def withoutFinalRename(plan: LogicalPlan): LogicalPlan = plan match {
+    case Project(list, child) =>
+      val bare = list.map { case Alias(a: Attribute, _) => a; case other => other }
+      val attrs = bare.collect { case a: Attribute => a.exprId }
+      val unrenamed = if (attrs.distinct.size == attrs.size) bare else list
+      if (unrenamed.size == child.output.size && unrenamed.zip(child.output).forall {
+          case (a: Attribute, c) => a.exprId == c.exprId
+          case _ => false
+        }) child
+      else Project(unrenamed, child)
+    // The rename collapsed into a final aggregate.
+    case a @ Aggregate(_, list, _, _) =>
+      val bare = list.map { case Alias(x: Attribute, _) => x; case other => other }
+      val attrs = bare.collect { case x: Attribute => x.exprId }
+      if (attrs.distinct.size == attrs.size) a.copy(aggregateExpressions = bare) else a
+    case other => other
+  }
+
+  /**
+   * Every cast dropped and every sort with Spark's default null ordering: tells a difference
+   * the plan declares (an output type, NULLS LAST) from a structural one.
+   */
+  private def relaxed(plan: LogicalPlan): LogicalPlan = plan.transformAllExpressions {
+    case c: Cast => c.child
+    case s: SortOrder => s.copy(nullOrdering = s.direction.defaultNullOrdering, sameOrderExpressions = Seq.empty)
+  }
+
+  /** The first differing lines of two plan trees, with a little context, converted first. */
+  def diff(converted: String, sql: String, context: Int = 2): String = {
+    val (a, b) = (converted.linesIterator.toVector, sql.linesIterator.toVector)
+    val first = a.indices.find(i => i >= b.size || a(i) != b(i)).getOrElse(a.size)
+    val from = math.max(0, first - context)
+    def window(lines: Vector[String]) = lines.slice(from, first + context + 1).map(l => s"  $l").mkString("\n")
+    s"first difference at line ${first + 1} (of ${a.size} / ${b.size})\nconverted:\n${window(a)}\nsql:\n${window(b)}"
+  }
+
+  /** Expressions of `plan` of a kind, to explain differences (e.g. count the casts). */
+  def count(plan: LogicalPlan)(p: Expression => Boolean): Int =
+    plan.flatMap(_.expressions.flatMap(_.collect { case e if p(e) => e })).size
+}

@@ -1,0 +1,59 @@
+"""A smoke check of bench/'s Python side (bench/run itself is not part of dev/test): the data
+and plans preparation at a tiny scale, and the report's arithmetic on hand-made timings."""
+
+import subprocess
+import sys
+
+from helpers import REPO
+
+BENCH = REPO / "bench"
+
+
+def run(*args):
+    done = subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_prepare_makes_tables_queries_and_plans(tmp_path):
+    out = tmp_path / "sf"
+    run(BENCH / "prepare.py", "--sf", "0.01", "--out", out)
+    assert sorted(p.stem for p in (out / "parquet").iterdir()) == sorted(
+        ["part", "supplier", "partsupp", "customer", "orders", "lineitem", "nation", "region"])
+    assert len(list((out / "queries").iterdir())) == 22
+    failures = (out / "plans" / "failures.tsv").read_text().splitlines()
+    for producer in ("duckdb", "datafusion"):
+        made = len(list((out / "plans" / producer).iterdir()))
+        failed = sum(1 for f in failures if f.startswith(producer + "\t"))
+        assert made + failed == 22 and made > 10, (producer, made, failed)
+    assert "is ready" in run(BENCH / "prepare.py", "--sf", "0.01", "--out", out)
+
+
+def test_report_medians_ratios_and_geometric_means(tmp_path):
+    timings = ["side\tquery\tphase\trep\tnanos"]
+    # Q1: SQL 10/20/30 ms analyze (median 20), isthmus 40 (ratio 2); exec 100 vs 50 (0.5).
+    # Q2: ratios 0.5 and 2: geometric means 1.0 over both queries.
+    for rep, (sql_c, sql_e) in enumerate([(10, 100), (20, 100), (30, 100)]):
+        timings += [f"sql\t1\tconvert\t{rep}\t{sql_c * 10**6}", f"isthmus\t1\tconvert\t{rep}\t{40 * 10**6}",
+                    f"sql\t1\texec\t{rep}\t{sql_e * 10**6}", f"isthmus\t1\texec\t{rep}\t{50 * 10**6}",
+                    f"sql\t2\tconvert\t{rep}\t{20 * 10**6}", f"isthmus\t2\tconvert\t{rep}\t{10 * 10**6}",
+                    f"sql\t2\texec\t{rep}\t{100 * 10**6}", f"isthmus\t2\texec\t{rep}\t{200 * 10**6}"]
+    (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
+    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n"
+                                         "isthmus\t1\tok\tmatch\tdiffers\t\nisthmus\t2\tok\tmatch\tidentical\t\n"
+                                         "duckdb\t1\tno plan\t\t\tNot implemented\n")
+    text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
+    assert "| Q1 | 20.0 | 100.0 | 2.00 | 0.50 |" in text
+    assert "| Q2 | 20.0 | 100.0 | 0.50 | 2.00 |" in text
+    assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 |" in text
+    assert "— (no plan)" in text
+
+
+def test_scaling_report_fits_the_slope(tmp_path):
+    rows = ["shape\tsize\tmedian_ms\toutcome"]
+    rows += [f"linear\t{n}\t{n * 0.5}\tok" for n in (10, 100, 1000)]
+    rows += ["deep\t10\t1.0\tok", "deep\t100\t10.0\tok", "deep\t1000\tnan\tStackOverflowError"]
+    (tmp_path / "scaling.tsv").write_text("\n".join(rows) + "\n")
+    text = run(BENCH / "report.py", "scaling", tmp_path)
+    assert "| linear | 10, 100, 1000 | 5.0, 50.0, 500.0 | 0.5000 | 1.00 | ok |" in text
+    assert "StackOverflowError at 1000" in text
