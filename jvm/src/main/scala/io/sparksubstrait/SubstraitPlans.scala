@@ -40,11 +40,11 @@ object SubstraitPlans {
    * date; null for NULL). `root` may be null (the plan's one root).
    */
   def read(session: SparkSession, plan: Array[Byte], root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
-    toDataFrame(session, PlanDecoder.fromBytes(plan).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+    toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
 
   /** A JSON plan with values for its dynamic parameters, as for `read`. */
   def readJson(session: SparkSession, json: String, root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
-    toDataFrame(session, PlanDecoder.fromJson(json).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+    toDataFrame(session, PlanDecoder.fromJson(json, limits(session)).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
 
   private def parameterMap(params: java.util.Map[_, _]): Map[Int, Any] =
     if (params == null) Map.empty
