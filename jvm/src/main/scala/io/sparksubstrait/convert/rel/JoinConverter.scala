@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.rel
 import io.substrait.proto.{CrossRel, JoinRel, Rel}
 import io.substrait.proto.JoinRel.JoinType
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
-import org.apache.spark.sql.catalyst.plans.{Cross, FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.plans.{Cross, FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, LeftSingle, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -29,6 +29,12 @@ object JoinConverter {
   val LeftAntiJoin = JoinKind(LeftAnti, swapped = false)
   val RightSemiJoin = JoinKind(LeftSemi, swapped = true)
   val RightAntiJoin = JoinKind(LeftAnti, swapped = true)
+  /**
+   * Single joins: every row of one side with its at most one match on the other (NULLs when
+   * none); a second match fails the query, as a scalar subquery returning two rows does.
+   */
+  val LeftSingleJoin = JoinKind(LeftSingle, swapped = false)
+  val RightSingleJoin = JoinKind(LeftSingle, swapped = true)
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val kind = rel.getType match {
@@ -40,6 +46,8 @@ object JoinConverter {
       case JoinType.JOIN_TYPE_LEFT_ANTI => LeftAntiJoin
       case JoinType.JOIN_TYPE_RIGHT_SEMI => RightSemiJoin
       case JoinType.JOIN_TYPE_RIGHT_ANTI => RightAntiJoin
+      case JoinType.JOIN_TYPE_LEFT_SINGLE => LeftSingleJoin
+      case JoinType.JOIN_TYPE_RIGHT_SINGLE => RightSingleJoin
       case JoinType.JOIN_TYPE_UNSPECIFIED => throw SubstraitErrors.missingField(at, "type", "a join type")
       case other => throw unsupportedType(at, other.name())
     }
@@ -71,12 +79,16 @@ object JoinConverter {
   }
 
   def build(left: LogicalPlan, right: LogicalPlan, kind: JoinKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
-    if (kind.swapped) Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
-    else Join(left, right, kind.joinType, condition, hint)
+    if (!kind.swapped) Join(left, right, kind.joinType, condition, hint)
+    else {
+      val join = Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
+      // A swapped join that keeps both sides outputs them swapped: back to left, then right.
+      if (kind.keepsOneSide) join else Project(join.output.drop(right.output.size) ++ join.output.take(right.output.size), join)
+    }
 
   def unsupportedType(at: PlanPath, name: String): Throwable =
     SubstraitErrors.unsupported(at / "type", s"join type $name",
-      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI or RIGHT_ANTI (single and mark joins are not yet supported)")
+      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI, RIGHT_ANTI, LEFT_SINGLE or RIGHT_SINGLE (mark joins are not yet supported)")
 
   /**
    * The same table read on both sides (a self-join) yields the same attribute ids twice;
