@@ -1,6 +1,7 @@
 package io.sparksubstrait
 
 import io.substrait.proto.JoinRel.JoinType._
+import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
@@ -73,12 +74,21 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
     assert(Iterator.iterate[Throwable](twice)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("SCALAR_SUBQUERY_TOO_MANY_ROWS")), twice)
   }
 
-  test("mark joins, and a post-join filter on a semi join, are refused") {
+  test("mark joins: the marked side with true / NULL / false by the spec's NULL rule (rows worked out by hand)") {
     val b = new PlanBuilder()
-    for (t <- Seq(JOIN_TYPE_LEFT_MARK, JOIN_TYPE_RIGHT_MARK)) {
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.type") {
-        run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), t, Some(keysEqual(b))), "a", "b", "c", "d"))
-      }
+    // r has keys 2, 2, 3, NULL, 4: a left key with no match still meets r's NULL key, so NULL.
+    assertRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b))), "k", "v", "m")),
+      Seq(Row(1, "a", null), Row(2, "b", true), Row(2, "b", true), Row(null, "n", null), Row(4, null, true)))
+    assertRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r0"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b))), "k", "v", "m")),
+      Seq(Row(1, "a", false), Row(2, "b", false), Row(2, "b", false), Row(null, "n", false), Row(4, null, false)))
+    assertRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_RIGHT_MARK, Some(keysEqual(b))), "k", "w", "m")),
+      Seq(Row(2, "x", true), Row(2, "y", true), Row(3, "z", null), Row(null, "m", null), Row(4, "x", true)))
+  }
+
+  test("a post-join filter on a semi or mark join is refused") {
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.post_join_filter") {
+      run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b)), Some(litBool(true))), "a", "b", "m"))
     }
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.post_join_filter") {
       run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_SEMI, Some(keysEqual(b)), Some(litBool(true))), "a", "b"))

@@ -2,9 +2,12 @@ package io.sparksubstrait.convert.rel
 
 import io.substrait.proto.{CrossRel, JoinRel, Rel}
 import io.substrait.proto.JoinRel.JoinType
-import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, CaseWhen, IsNull, Literal, NamedExpression, OuterReference, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.{Cross, FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, LeftSingle, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
+
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.BooleanType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
@@ -37,6 +40,11 @@ object JoinConverter {
   val RightSingleJoin = JoinKind(LeftSingle, swapped = true)
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    rel.getType match {
+      case JoinType.JOIN_TYPE_LEFT_MARK => return mark(rel, markLeft = true, at)
+      case JoinType.JOIN_TYPE_RIGHT_MARK => return mark(rel, markLeft = false, at)
+      case _ =>
+    }
     val kind = rel.getType match {
       case JoinType.JOIN_TYPE_INNER => InnerJoin
       case JoinType.JOIN_TYPE_OUTER => FullJoin
@@ -64,6 +72,30 @@ object JoinConverter {
     } else Filter(FilterConverter.condition(rel.getPostJoinFilter, both, at / "post_join_filter"), join)
   }
 
+  /**
+   * A mark join: every record of the marked side with a nullable boolean appended (after
+   * its columns; the other side's columns are not part of the output): true when some
+   * record of the other side satisfies the condition, else NULL when for some the condition
+   * is NULL, else false. Two correlated EXISTS, which Spark decorrelates into joins.
+   */
+  private def mark(rel: JoinRel, markLeft: Boolean, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (rel.hasPostJoinFilter) {
+      throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
+        "a post-join filter only on inner and outer joins")
+    }
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
+    val (marked, other) = if (markLeft) (left, right) else (right, left)
+    val condition = if (rel.hasExpression) FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression")
+      else Literal.TrueLiteral
+    val correlated = condition.transform { case a: Attribute if marked.outputSet.contains(a) => OuterReference(a) }
+    val outer = correlated.collect { case o: OuterReference => o.e: CExpression }.distinct
+    val mark = CaseWhen(Seq(
+      SparkShim.exists(Filter(correlated, other), outer) -> Literal.TrueLiteral,
+      SparkShim.exists(Filter(IsNull(correlated), other), outer) -> Literal(null, BooleanType)),
+      Some(Literal.FalseLiteral))
+    Project(marked.output :+ Alias(mark, "mark")(), marked)
+  }
+
   def convertCross(rel: CrossRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     Join(left, right, Cross: CJoinType, None, JoinHint.NONE)
@@ -88,7 +120,7 @@ object JoinConverter {
 
   def unsupportedType(at: PlanPath, name: String): Throwable =
     SubstraitErrors.unsupported(at / "type", s"join type $name",
-      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI, RIGHT_ANTI, LEFT_SINGLE or RIGHT_SINGLE (mark joins are not yet supported)")
+      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI, RIGHT_ANTI, LEFT_SINGLE, RIGHT_SINGLE, LEFT_MARK or RIGHT_MARK")
 
   /**
    * The same table read on both sides (a self-join) yields the same attribute ids twice;
