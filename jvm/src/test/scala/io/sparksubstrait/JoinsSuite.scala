@@ -1,6 +1,7 @@
 package io.sparksubstrait
 
 import io.substrait.proto.JoinRel.JoinType._
+import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
@@ -57,12 +58,37 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
     assertSameRows(run(b.plan(emitted, "w", "v")), spark.sql("SELECT r.w, l.v FROM l JOIN r ON l.k = r.k"))
   }
 
-  test("single and mark joins, and a post-join filter on a semi join, are refused") {
+  test("single joins: at most one match per row, NULLs when none, a second match fails the query") {
     val b = new PlanBuilder()
-    for (t <- Seq(JOIN_TYPE_LEFT_SINGLE, JOIN_TYPE_RIGHT_SINGLE, JOIN_TYPE_LEFT_MARK, JOIN_TYPE_RIGHT_MARK)) {
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.type") {
-        run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), t, Some(keysEqual(b))), "a", "b", "c", "d"))
-      }
+    spark.sql("CREATE OR REPLACE TEMP VIEW r1 AS SELECT * FROM VALUES (2, 'x'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
+    // With unique keys on the single side, a single join is the outer join.
+    assertSameRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r1"), JOIN_TYPE_LEFT_SINGLE, Some(keysEqual(b))), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k = r1.k"))
+    assertSameRows(run(b.plan(join(readNamed(rSchema, "r1"), readNamed(lSchema, "l"), JOIN_TYPE_RIGHT_SINGLE, Some(keysEqual(b))), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM r1 RIGHT JOIN l ON l.k = r1.k"))
+    assertSameRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r0"), JOIN_TYPE_LEFT_SINGLE, Some(keysEqual(b))), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r0 ON l.k = r0.k"))
+    // r has two rows with key 2.
+    val twice = intercept[Exception](run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_SINGLE, Some(keysEqual(b))),
+      "a", "b", "c", "d")).collect())
+    assert(Iterator.iterate[Throwable](twice)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("SCALAR_SUBQUERY_TOO_MANY_ROWS")), twice)
+  }
+
+  test("mark joins: the marked side with true / NULL / false by the spec's NULL rule (rows worked out by hand)") {
+    val b = new PlanBuilder()
+    // r has keys 2, 2, 3, NULL, 4: a left key with no match still meets r's NULL key, so NULL.
+    assertRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b))), "k", "v", "m")),
+      Seq(Row(1, "a", null), Row(2, "b", true), Row(2, "b", true), Row(null, "n", null), Row(4, null, true)))
+    assertRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r0"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b))), "k", "v", "m")),
+      Seq(Row(1, "a", false), Row(2, "b", false), Row(2, "b", false), Row(null, "n", false), Row(4, null, false)))
+    assertRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_RIGHT_MARK, Some(keysEqual(b))), "k", "w", "m")),
+      Seq(Row(2, "x", true), Row(2, "y", true), Row(3, "z", null), Row(null, "m", null), Row(4, "x", true)))
+  }
+
+  test("a post-join filter on a semi or mark join is refused") {
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.post_join_filter") {
+      run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b)), Some(litBool(true))), "a", "b", "m"))
     }
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.post_join_filter") {
       run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_SEMI, Some(keysEqual(b)), Some(litBool(true))), "a", "b"))

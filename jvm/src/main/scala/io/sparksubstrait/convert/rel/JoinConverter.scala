@@ -2,9 +2,12 @@ package io.sparksubstrait.convert.rel
 
 import io.substrait.proto.{CrossRel, JoinRel, Rel}
 import io.substrait.proto.JoinRel.JoinType
-import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
-import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, CaseWhen, IsNull, Literal, NamedExpression, OuterReference, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, LeftSingle, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
+
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.BooleanType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
@@ -29,8 +32,19 @@ object JoinConverter {
   val LeftAntiJoin = JoinKind(LeftAnti, swapped = false)
   val RightSemiJoin = JoinKind(LeftSemi, swapped = true)
   val RightAntiJoin = JoinKind(LeftAnti, swapped = true)
+  /**
+   * Single joins: every row of one side with its at most one match on the other (NULLs when
+   * none); a second match fails the query, as a scalar subquery returning two rows does.
+   */
+  val LeftSingleJoin = JoinKind(LeftSingle, swapped = false)
+  val RightSingleJoin = JoinKind(LeftSingle, swapped = true)
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    rel.getType match {
+      case JoinType.JOIN_TYPE_LEFT_MARK => return mark(rel, markLeft = true, at)
+      case JoinType.JOIN_TYPE_RIGHT_MARK => return mark(rel, markLeft = false, at)
+      case _ =>
+    }
     val kind = rel.getType match {
       case JoinType.JOIN_TYPE_INNER => InnerJoin
       case JoinType.JOIN_TYPE_OUTER => FullJoin
@@ -40,6 +54,8 @@ object JoinConverter {
       case JoinType.JOIN_TYPE_LEFT_ANTI => LeftAntiJoin
       case JoinType.JOIN_TYPE_RIGHT_SEMI => RightSemiJoin
       case JoinType.JOIN_TYPE_RIGHT_ANTI => RightAntiJoin
+      case JoinType.JOIN_TYPE_LEFT_SINGLE => LeftSingleJoin
+      case JoinType.JOIN_TYPE_RIGHT_SINGLE => RightSingleJoin
       case JoinType.JOIN_TYPE_UNSPECIFIED => throw SubstraitErrors.missingField(at, "type", "a join type")
       case other => throw unsupportedType(at, other.name())
     }
@@ -54,6 +70,30 @@ object JoinConverter {
       throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
         "a post-join filter only on inner and outer joins")
     } else Filter(FilterConverter.condition(rel.getPostJoinFilter, both, at / "post_join_filter"), join)
+  }
+
+  /**
+   * A mark join: every record of the marked side with a nullable boolean appended (after
+   * its columns; the other side's columns are not part of the output): true when some
+   * record of the other side satisfies the condition, else NULL when for some the condition
+   * is NULL, else false. Two correlated EXISTS, which Spark decorrelates into joins.
+   */
+  private def mark(rel: JoinRel, markLeft: Boolean, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (rel.hasPostJoinFilter) {
+      throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
+        "a post-join filter only on inner and outer joins")
+    }
+    val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
+    val (marked, other) = if (markLeft) (left, right) else (right, left)
+    val condition = if (rel.hasExpression) FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression")
+      else Literal.TrueLiteral
+    val correlated = condition.transform { case a: Attribute if marked.outputSet.contains(a) => OuterReference(a) }
+    val outer = correlated.collect { case o: OuterReference => o.e: CExpression }.distinct
+    val mark = CaseWhen(Seq(
+      SparkShim.exists(Filter(correlated, other), outer) -> Literal.TrueLiteral,
+      SparkShim.exists(Filter(IsNull(correlated), other), outer) -> Literal(null, BooleanType)),
+      Some(Literal.FalseLiteral))
+    Project(marked.output :+ Alias(mark, "mark")(), marked)
   }
 
   def convertCross(rel: CrossRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -73,12 +113,16 @@ object JoinConverter {
   }
 
   def build(left: LogicalPlan, right: LogicalPlan, kind: JoinKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
-    if (kind.swapped) Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
-    else Join(left, right, kind.joinType, condition, hint)
+    if (!kind.swapped) Join(left, right, kind.joinType, condition, hint)
+    else {
+      val join = Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
+      // A swapped join that keeps both sides outputs them swapped: back to left, then right.
+      if (kind.keepsOneSide) join else Project(join.output.drop(right.output.size) ++ join.output.take(right.output.size), join)
+    }
 
   def unsupportedType(at: PlanPath, name: String): Throwable =
     SubstraitErrors.unsupported(at / "type", s"join type $name",
-      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI or RIGHT_ANTI (single and mark joins are not yet supported)")
+      "INNER, OUTER, LEFT, RIGHT, LEFT_SEMI, LEFT_ANTI, RIGHT_SEMI, RIGHT_ANTI, LEFT_SINGLE, RIGHT_SINGLE, LEFT_MARK or RIGHT_MARK")
 
   /**
    * The same table read on both sides (a self-join) yields the same attribute ids twice;
