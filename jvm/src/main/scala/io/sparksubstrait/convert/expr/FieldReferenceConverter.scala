@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.expr
 import io.substrait.proto.Expression.{FieldReference, ReferenceSegment}
 import io.substrait.proto.Expression.FieldReference.{ReferenceTypeCase, RootTypeCase}
 import io.substrait.proto.Expression.ReferenceSegment.{ReferenceTypeCase => SegmentCase}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetMapValue, GetStructField, Literal, OuterReference, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetArrayItem, GetMapValue, GetStructField, Literal, OuterReference, Expression => CExpression}
 import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -79,9 +79,11 @@ object FieldReferenceConverter {
       case SegmentCase.LIST_ELEMENT =>
         if (!base.dataType.isInstanceOf[ArrayType]) throw typeError("list_element", "a list")
         val offset = segment.getListElement.getOffset
-        // Spark's element_at is 1-based from the start and -1-based from the end.
-        val index = if (offset >= 0) offset + 1 else offset
-        (ElementAt(base, Literal(index), None, failOnError = false),
+        // From the start: a 0-based item (NULL when out of range). From the end: element_at,
+        // -1-based. (element_at from the start failed Spark's codegen as a sort key: FuzzSuite.)
+        val item = if (offset >= 0) GetArrayItem(base, Literal(offset), failOnError = false)
+          else ElementAt(base, Literal(offset), None, failOnError = false)
+        (item,
           Option.when(segment.getListElement.hasChild)(segment.getListElement.getChild), at / "list_element" / "child")
       case SegmentCase.MAP_KEY =>
         val keyType = base.dataType match {
