@@ -53,10 +53,13 @@ class FuzzSuite extends SparkSuite {
         s"FOREIGN ${e.getClass.getName}: ${String.valueOf(e.getMessage).linesIterator.toSeq.headOption.getOrElse("").take(160)}")
     }
 
-  /** A Spark error about the data (SQLSTATE class 22), possibly wrapped in a job failure. */
+  /**
+   * A Spark error about the data (SQLSTATE class 22, or 21: a scalar subquery or single
+   * join meeting two rows), possibly wrapped in a job failure: the same SQL gives it.
+   */
   private def sparkDataError(e: Throwable): Option[String] =
     Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(10).collectFirst {
-      case s: SparkThrowable if Option(s.getSqlState).exists(_.startsWith("22")) => s.getCondition
+      case s: SparkThrowable if Option(s.getSqlState).exists(st => st.startsWith("22") || st.startsWith("21")) => s.getCondition
     }
 
   test("mutated plans give rows or the project's error: never a foreign exception, a hang or a dead session") {

@@ -4,6 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.PlanRel
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{OuterReference, SubqueryExpression}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Cast, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
@@ -60,7 +61,29 @@ object PlanConverter {
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
     val converted = RelConverter.convert(root.getInput, at / "input")
+    checkCorrelation(session, converted, at / "input")
     ctx.subtrees.wrap(withNames(converted, root.getNamesList.asScala.toSeq, at / "names"))
+  }
+
+  /**
+   * Spark decorrelates subqueries with outer references only in some places (filters,
+   * projections, …). A plan that correlates elsewhere is valid Substrait that Spark cannot
+   * run: checked here, by analysing it, so the answer is the project's error rather than
+   * Spark's analysis error later. Plans without correlation skip the check (no cost).
+   */
+  private def checkCorrelation(session: SparkSession, plan: LogicalPlan, at: PlanPath): Unit = {
+    val correlated = plan.exists(_.expressions.exists(_.exists {
+      case s: SubqueryExpression => s.plan.exists(_.expressions.exists(_.exists(_.isInstanceOf[OuterReference])))
+      case _ => false
+    }))
+    if (correlated) {
+      try SparkShim.analyze(session, plan)
+      catch {
+        case e: org.apache.spark.sql.AnalysisException =>
+          throw SubstraitErrors.unsupported(at, s"a correlated subquery Spark cannot run here (${e.getCondition})",
+            "outer references in subqueries of filters and projections")
+      }
+    }
   }
 
   /** Renames the output columns; nested struct fields are renamed by a (free) cast. */

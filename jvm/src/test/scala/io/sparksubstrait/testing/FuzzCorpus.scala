@@ -57,7 +57,41 @@ object FuzzCorpus {
         "k", "s", "d", "z")),
       one(b => b.plan(project(vt, path(0), switchOn(field(0), Seq(litI32(1) -> litString("one")), Some(litString("many"))),
         b.call(b.fn("functions_arithmetic_decimal", "add:decimal_decimal"), field(2), litDecimal(java.math.BigDecimal.ONE, 5, 2)),
-        fieldOf(listOf(field(0), litI32(9)), listSeg(1))), "k", "s", "d", "k2", "w", "dd", "el")))
+        fieldOf(listOf(field(0), litI32(9)), listSeg(1))), "k", "s", "d", "k2", "w", "dd", "el")),
+      // Subqueries (correlated EXISTS, scalar), a lambda, a mark join, a dynamic parameter,
+      // a row-value IN and string functions: the expression kinds of the function work.
+      one(b => b.plan(emit(project(filter(people, exists(filter(vt,
+        b.call(b.fn("functions_comparison", "equal:any_any"), field(0), outer(0))))),
+        scalar(aggregate(vt, Nil, Seq(b.measure(b.fn("functions_arithmetic", "max:i32"), Seq(field(0)))))),
+        b.call(b.fn("functions_list", "transform:list_func"), listOf(field(0), litI32(2)), lambda(b.fn("functions_arithmetic", "add:i32_i32"), b, litI32(1))),
+        b.call(b.fn("functions_string", "regexp_replace:str_str_str"), field(1), litString("[ae]"), litString("_")),
+        b.call(b.fn("functions_string", "substring:str_i32_i32"), field(1), litI32(-2), litI32(2)),
+        param(1, i32())), 4, 5, 6, 7, 8, 9), "top", "xs", "r", "sub", "p", "x").toBuilder
+        .addParameterBindings(io.substrait.proto.DynamicParameterBinding.newBuilder().setParameterAnchor(1).setValue(litI32(7).getLiteral)).build()),
+      one(b => b.plan(join(people, vt, JoinRel.JoinType.JOIN_TYPE_LEFT_MARK,
+        Some(b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(4)))), "id", "name", "score", "grp", "m")),
+      one(b => b.plan(filter(vt, io.substrait.proto.Expression.newBuilder().setMultiOrList(io.substrait.proto.Expression.MultiOrList.newBuilder()
+        .addValue(field(0)).addValue(field(1)).addOptions(io.substrait.proto.Expression.MultiOrList.Record.newBuilder()
+          .addFields(litI32(2)).addFields(litString("b")))).build()), "k", "s", "d")))
+  }
+
+  private def sub(f: io.substrait.proto.Expression.Subquery.Builder => io.substrait.proto.Expression.Subquery.Builder) =
+    io.substrait.proto.Expression.newBuilder().setSubquery(f(io.substrait.proto.Expression.Subquery.newBuilder())).build()
+  private def exists(r: io.substrait.proto.Rel) = sub(_.setSetPredicate(io.substrait.proto.Expression.Subquery.SetPredicate.newBuilder()
+    .setPredicateOp(io.substrait.proto.Expression.Subquery.SetPredicate.PredicateOp.PREDICATE_OP_EXISTS).setTuples(r)))
+  private def scalar(r: io.substrait.proto.Rel) = sub(_.setScalar(io.substrait.proto.Expression.Subquery.Scalar.newBuilder().setInput(r)))
+  private def outer(i: Int) = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
+    .setOuterReference(io.substrait.proto.Expression.FieldReference.OuterReference.newBuilder().setStepsOut(1)).setDirectReference(structSeg(i))).build()
+  private def param(anchor: Int, t: io.substrait.proto.Type) = io.substrait.proto.Expression.newBuilder()
+    .setDynamicParameter(io.substrait.proto.DynamicParameter.newBuilder().setParameterReference(anchor).setType(t)).build()
+  /** x -> f(x, arg) over one i32 parameter. */
+  private def lambda(fn: Int, b: PlanBuilder, arg: io.substrait.proto.Expression) = {
+    val x = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
+      .setLambdaParameterReference(io.substrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder())
+      .setDirectReference(structSeg(0))).build()
+    io.substrait.proto.Expression.newBuilder().setLambda(io.substrait.proto.Expression.Lambda.newBuilder()
+      .setParameters(io.substrait.proto.Type.Struct.newBuilder().addTypes(i32()).setNullability(io.substrait.proto.Type.Nullability.NULLABILITY_REQUIRED))
+      .setBody(b.call(fn, x, arg))).build()
   }
 
   private val isthmusSql = Seq(
@@ -68,7 +102,9 @@ object FuzzCorpus {
     "select a.l_orderkey, b.l_partkey from lineitem a join lineitem b on a.l_orderkey = b.l_orderkey and a.l_linenumber < b.l_linenumber where a.l_orderkey < 20",
     "select l_orderkey from lineitem where l_tax > 0.05 union all select l_partkey from lineitem where l_discount is null",
     "select substring(l_comment, 1, 5), upper(l_shipmode), l_extendedprice * (1 - l_discount) / 3 from lineitem where l_comment like 'comment 1%'",
-    "select l_suppkey, coalesce(l_discount, 0) + l_tax, cast(l_quantity as integer) from lineitem where not (l_linestatus = 'F') or l_tax is null")
+    "select l_suppkey, coalesce(l_discount, 0) + l_tax, cast(l_quantity as integer) from lineitem where not (l_linestatus = 'F') or l_tax is null",
+    "select l_orderkey from lineitem a where exists (select 1 from lineitem b where b.l_orderkey = a.l_orderkey and b.l_suppkey <> a.l_suppkey)",
+    "select l_orderkey, (select max(l_tax) from lineitem) from lineitem where l_partkey in (select l_partkey from lineitem where l_quantity > 40)")
 
   /** The corpus; isthmus SQL it cannot plan is skipped (the count is reported). */
   def plans(): Seq[Plan] = {

@@ -22,7 +22,9 @@ object ExpressionConverter {
       case RexTypeCase.SINGULAR_OR_LIST => ConditionalConverter.singularOrList(e.getSingularOrList, input, at / "singular_or_list")
       case RexTypeCase.WINDOW_FUNCTION => WindowFunctionConverter.fromExpression(e.getWindowFunction, input, at / "window_function")
       case RexTypeCase.NESTED => NestedConverter.convert(e.getNested, input, at / "nested")
-      case RexTypeCase.LAMBDA => LambdaConverter.convert(e.getLambda, input, at / "lambda")
+      // Lambdas are function arguments only (FunctionArguments converts them there).
+      case RexTypeCase.LAMBDA => throw SubstraitErrors.unsupported(at / "lambda", "a lambda outside a function argument",
+        "a lambda as the function argument of a list function (transform, filter, any_match, all_match)")
       case RexTypeCase.DYNAMIC_PARAMETER => DynamicParameterConverter.convert(e.getDynamicParameter, at / "dynamic_parameter")
       case RexTypeCase.SUBQUERY => SubqueryConverter.convert(e.getSubquery, input, at / "subquery")
       case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")

@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.expr
 import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, HigherOrderFunction, LambdaFunction, Expression => CExpression}
 import org.apache.spark.sql.types.{BooleanType, DataType, DateType, NumericType, TimestampNTZType}
 
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -28,6 +28,8 @@ object FunctionArguments {
       val converted = arguments.zipWithIndex.map { case (a, i) =>
         val argAt = at.at("arguments", i)
         a.getArgTypeCase match {
+          case FunctionArgument.ArgTypeCase.VALUE if a.getValue.hasLambda =>
+            Right(LambdaConverter.convert(a.getValue.getLambda, input, argAt / "value" / "lambda"))
           case FunctionArgument.ArgTypeCase.VALUE => Right(ExpressionConverter.convert(a.getValue, input, argAt / "value"))
           case FunctionArgument.ArgTypeCase.ENUM => Left(a.getEnum)
           case FunctionArgument.ArgTypeCase.ARGTYPE_NOT_SET => throw SubstraitErrors.missingField(argAt, "arg_type", "a function argument")
@@ -61,6 +63,12 @@ object FunctionArguments {
     val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums)
     val built = build(found, call)
     call.checkAllOptionsConsumed()
+    // A lambda may only feed a higher-order function (transform, filter, …); anywhere else
+    // Spark could not evaluate it.
+    if (built.exists(node => !node.isInstanceOf[HigherOrderFunction] && node.children.exists(_.isInstanceOf[LambdaFunction]))) {
+      throw SubstraitErrors.unsupported(at, s"a lambda argument to ${fn.compoundName}",
+        "lambdas only as the function argument of transform, filter, any_match or all_match")
+    }
     withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
   }
 
