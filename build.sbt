@@ -3,11 +3,40 @@
 // Spark is a provided dependency. Its jars come from the pinned PySpark distribution
 // (build/spark-jars explains why); build/sbt exports their folder as SPARK_JARS_DIR.
 
-// The same Spark as the pinned pyspark (requirements-test.txt), whose jars we build against.
-val sparkVersion = IO.readLines(file("requirements-test.txt"))
+// The Spark to build against: $SPARK_VERSION (set by build/sbt, e.g. `SPARK_VERSION=3.5.9
+// build/sbt jvm/test`), by default the pinned pyspark of requirements-test.txt. Each Spark
+// minor version gets its own jar, Scala version and target folder (dev/test-matrix builds
+// them all); what differs between versions lives in src/main/spark-<major>[.<minor>]/.
+val pinnedSparkVersion = IO.readLines(file("requirements-test.txt"))
   .collectFirst { case line if line.trim.startsWith("pyspark==") => line.trim.stripPrefix("pyspark==") }
   .getOrElse(sys.error("requirements-test.txt must pin pyspark==<version>"))
+val sparkVersion = sys.env.get("SPARK_VERSION").map(_.trim).filter(_.nonEmpty).getOrElse(pinnedSparkVersion)
+val sparkMajor = sparkVersion.split('.').head
+val sparkMinorVersion = sparkVersion.split('.').take(2).mkString(".")
+// Spark 3.5 is published for Scala 2.12 (PySpark 3.5 ships 2.12.18, with scala-collection-compat), Spark 4 for Scala 2.13 only.
+val scalaForSpark = if (sparkMajor == "3") "2.12.18" else "2.13.18"
+val scalaBinary = scalaForSpark.split('.').take(2).mkString(".")
 val substraitJavaVersion = "0.89.1"
+
+// Version-specific source folders under src/main and src/test: spark-<major> (e.g. spark-4),
+// spark-<from>+ (that minor version and later, same major: spark-4.1+) and spark-<from>-<to>
+// (an inclusive range across majors: spark-3.5-4.0).
+def versionSourceDirs(base: File): Seq[File] = {
+  def num(v: String): (Int, Int) = { val p = v.split('.'); (p(0).toInt, p(1).toInt) }
+  val ours = num(sparkMinorVersion)
+  val ord = Ordering[(Int, Int)]
+  val Major = """spark-(\d+)""".r
+  val From = """spark-(\d+\.\d+)\+""".r
+  val Range = """spark-(\d+\.\d+)-(\d+\.\d+)""".r
+  Option(base.listFiles).toSeq.flatten.filter(_.isDirectory).filter(_.getName match {
+    case Major(m) => m.toInt == ours._1
+    case From(v) => num(v)._1 == ours._1 && ord.gteq(ours, num(v))
+    case Range(a, b) => ord.gteq(ours, num(a)) && ord.lteq(ours, num(b))
+    case _ => false
+  }).map(_ / "scala").sortBy(_.getPath)
+}
+
+val olderThanOurs = if (sparkMajor == "3") Seq("gson-", "guava-") else Nil
 
 val sparkJarsDir = settingKey[File]("Folder holding the provided Spark jars")
 
@@ -27,9 +56,16 @@ val sparkJavaOptions = Seq(
 lazy val jvm = (project in file("jvm"))
   .settings(
     name := "spark-substrait",
+    // One artifact per Spark minor version: io.sparksubstrait:spark-substrait-spark35_2.12, …
+    moduleName := s"spark-substrait-spark${sparkMinorVersion.replace(".", "")}",
     organization := "io.sparksubstrait",
     version := "0.1.0",
-    scalaVersion := "2.13.18",
+    scalaVersion := scalaForSpark,
+    // One target folder per Spark minor version, so switching versions never recompiles the other.
+    target := baseDirectory.value / "target" / s"spark-$sparkMinorVersion",
+    // Version-specific sources: spark-4 holds what every 4.x shares, spark-4.1+ what 4.1 and later share.
+    Compile / unmanagedSourceDirectories ++= versionSourceDirs((Compile / sourceDirectory).value),
+    Test / unmanagedSourceDirectories ++= versionSourceDirs((Test / sourceDirectory).value),
     javacOptions ++= Seq("--release", "17"),
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
       // Legacy Substrait fields are deprecated in the proto, and reading them is the point.
@@ -38,7 +74,10 @@ lazy val jvm = (project in file("jvm"))
     sparkJarsDir := file(sys.env.getOrElse("SPARK_JARS_DIR",
       sys.error("SPARK_JARS_DIR is not set: run sbt through build/sbt"))),
     // Provided: on the compile and test classpaths, never in the assembly.
-    Compile / unmanagedJars ++= (sparkJarsDir.value ** "*.jar").classpath,
+    // Spark 3.5 ships libraries older than ours (gson 2.2, guava 14): the jar relocates ours,
+    // so Spark keeps its own at run time, but on the test classpath ours must win.
+    Compile / unmanagedJars ++= (sparkJarsDir.value ** "*.jar").classpath
+      .filterNot(jar => olderThanOurs.exists(jar.data.getName.startsWith)),
 
     libraryDependencies ++= Seq(
       ("com.google.protobuf" % "protobuf-java-util" % "3.25.9")
@@ -67,7 +106,18 @@ lazy val jvm = (project in file("jvm"))
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
     Test / baseDirectory := (ThisBuild / baseDirectory).value,
 
-    assembly / assemblyJarName := s"spark-substrait-spark${sparkVersion.split('.').take(2).mkString}_2.13-${version.value}.jar",
+    assembly / assemblyJarName := s"${moduleName.value}_$scalaBinary-${version.value}.jar",
+    // What `publish` / `publishM2` publish, for `spark-submit --packages`: the relocated
+    // assembly, with no dependencies in its POM (Spark is provided, the rest is inside).
+    Compile / packageBin := assembly.value,
+    pomPostProcess := { (pom: scala.xml.Node) =>
+      new scala.xml.transform.RuleTransformer(new scala.xml.transform.RewriteRule {
+        override def transform(n: scala.xml.Node): Seq[scala.xml.Node] =
+          if (n.label == "dependencies") Nil else n
+      }).transform(pom).head
+    },
+    // Every version's jar in one folder: the wheel bundles them all (setup.py).
+    assembly / assemblyOutputPath := baseDirectory.value / "target" / "jars" / (assembly / assemblyJarName).value,
     assembly / assemblyOption ~= (_.withIncludeScala(false)),
     assembly / assemblyExcludedJars := {
       val spark = sparkJarsDir.value.getCanonicalFile

@@ -1,11 +1,14 @@
-"""Packaging of the Python side: the `spark_substrait` package with the assembled jar inside.
+"""Packaging of the Python side: the `spark_substrait` package with the assembled jars inside.
 
 Building the package (``pip wheel .``, ``pip install .``, ``pip install -e .``) first makes
-sure the jar exists: if ``jvm/target/scala-2.13/`` holds none, it runs
-``build/sbt jvm/assembly``. The jar is then copied into ``python/spark_substrait/jars/``
-(ignored by git), so that it is package data of the wheel.
+sure the jar for the pinned Spark (requirements-test.txt) exists: if ``jvm/target/jars/``
+holds none, it runs ``build/sbt jvm/assembly``. Every jar in ``jvm/target/jars/`` (one per
+Spark minor version; ``dev/test-matrix`` builds them all, ``dev/test`` the oldest and newest)
+is then copied into ``python/spark_substrait/jars/`` (ignored by git), so that they are
+package data of the wheel; at run time ``jar_path()`` picks the one matching PySpark.
 """
 
+import re
 import shutil
 import subprocess
 import sys
@@ -17,39 +20,48 @@ from setuptools.command.build_py import build_py
 VERSION = "0.1.0"
 ROOT = Path(__file__).resolve().parent
 JAR_DIR = ROOT / "python" / "spark_substrait" / "jars"
-TARGET_DIR = ROOT / "jvm" / "target" / "scala-2.13"
-JAR_PATTERN = f"spark-substrait-spark*_2.13-{VERSION}.jar"
+TARGET_DIR = ROOT / "jvm" / "target" / "jars"
+JAR_PATTERN = f"spark-substrait-spark*_2.1?-{VERSION}.jar"
 
 
-def _assembled_jar():
-    jars = sorted(TARGET_DIR.glob(JAR_PATTERN), key=lambda p: p.stat().st_mtime)
-    return jars[-1] if jars else None
+def _pinned_jar_pattern():
+    """The jar name pattern of the pinned pyspark's Spark, e.g. spark-substrait-spark43_2.13-…"""
+    requirements = ROOT / "requirements-test.txt"
+    if not requirements.is_file():
+        return JAR_PATTERN
+    pinned = re.search(r"^pyspark==(\d+)\.(\d+)", requirements.read_text(), re.M)
+    return f"spark-substrait-spark{pinned.group(1)}{pinned.group(2)}_2.1?-{VERSION}.jar" if pinned else JAR_PATTERN
+
+
+def _assembled_jars():
+    return sorted(TARGET_DIR.glob(JAR_PATTERN))
 
 
 def ensure_jar():
-    """Builds the jar when it is missing and copies it into the package."""
-    jar = _assembled_jar()
-    if jar is None:
+    """Builds the pinned Spark's jar when it is missing and copies every built jar into the package."""
+    if not list(TARGET_DIR.glob(_pinned_jar_pattern())):
         sbt = ROOT / "build" / "sbt"
         if not sbt.is_file():
             if list(JAR_DIR.glob(JAR_PATTERN)):
-                return  # e.g. a source distribution that already carries the jar
+                return  # e.g. a source distribution that already carries the jars
             sys.exit(f"setup.py: no jar in {TARGET_DIR} and no {sbt} to build it")
         print("setup.py: building the jar: build/sbt jvm/assembly", file=sys.stderr, flush=True)
         subprocess.check_call([str(sbt), "jvm/assembly"], cwd=str(ROOT))
-        jar = _assembled_jar()
-        if jar is None:
-            sys.exit(f"setup.py: build/sbt jvm/assembly produced no {JAR_PATTERN} in {TARGET_DIR}")
+        if not list(TARGET_DIR.glob(_pinned_jar_pattern())):
+            sys.exit(f"setup.py: build/sbt jvm/assembly produced no {_pinned_jar_pattern()} in {TARGET_DIR}")
+    jars = _assembled_jars()
     JAR_DIR.mkdir(parents=True, exist_ok=True)
-    dest = JAR_DIR / jar.name
+    names = {jar.name for jar in jars}
     for stale in JAR_DIR.glob("*.jar"):
-        if stale.name != jar.name:
+        if stale.name not in names:
             stale.unlink()
-    src_stat = jar.stat()
-    if (not dest.is_file() or dest.stat().st_size != src_stat.st_size
-            or dest.stat().st_mtime < src_stat.st_mtime):
-        shutil.copy2(jar, dest)
-        print(f"setup.py: bundled {jar.relative_to(ROOT)}", file=sys.stderr, flush=True)
+    for jar in jars:
+        dest = JAR_DIR / jar.name
+        src_stat = jar.stat()
+        if (not dest.is_file() or dest.stat().st_size != src_stat.st_size
+                or dest.stat().st_mtime < src_stat.st_mtime):
+            shutil.copy2(jar, dest)
+            print(f"setup.py: bundled {jar.relative_to(ROOT)}", file=sys.stderr, flush=True)
 
 
 class BuildPyWithJar(build_py):
@@ -76,7 +88,7 @@ setup(
     package_data={"spark_substrait": ["jars/*.jar"]},
     include_package_data=False,
     zip_safe=False,
-    install_requires=["pyspark>=4.3,<4.4"],
+    install_requires=["pyspark>=3.5,<4.4"],
     extras_require={"substrait": ["substrait"]},
     entry_points={"console_scripts": ["spark-substrait = spark_substrait.cli:main"]},
     cmdclass={"build_py": BuildPyWithJar},

@@ -7,7 +7,13 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
-JAR_GLOB="$ROOT/jvm/target/scala-2.13/spark-substrait-spark*_2.13-*.jar"
+# The pinned pyspark (the newest supported Spark) and the oldest supported Spark: dev/test
+# tests both; dev/test-matrix tests every version in SPARK_MATRIX.
+PINNED_SPARK="$(sed -n 's/^pyspark==//p' "$ROOT/requirements-test.txt")"
+OLDEST_SPARK=3.5.9
+SPARK_MATRIX="3.5.9 4.0.5 4.1.4 4.2.1 $PINNED_SPARK"
+# The pinned Spark's jar, e.g. jvm/target/jars/spark-substrait-spark43_2.13-0.1.0.jar.
+JAR_GLOB="$ROOT/jvm/target/jars/spark-substrait-spark$(echo "$PINNED_SPARK" | cut -d. -f1-2 | tr -d .)_2.1?-*.jar"
 
 step() { printf '\n==> %s\n' "$*"; }
 

@@ -117,7 +117,16 @@ def test_jar_path_is_the_bundled_jar(monkeypatch):
     path = spark_substrait.jar_path()
     assert os.path.isfile(path)
     assert os.path.basename(os.path.dirname(path)) == "jars"
-    assert os.path.basename(path).startswith("spark-substrait-spark")
+    assert os.path.basename(path).startswith("spark-substrait-spark43_2.13-")
+
+
+def test_jar_path_picks_the_jar_of_the_running_spark(monkeypatch):
+    # dev/test builds the Spark 3.5 jar too, so the package carries both.
+    monkeypatch.delenv("SPARK_SUBSTRAIT_JAR", raising=False)
+    assert os.path.basename(spark_substrait.jar_path("3.5.9")).startswith("spark-substrait-spark35_2.12-")
+    assert os.path.basename(spark_substrait.jar_path("4.3.1")).startswith("spark-substrait-spark43_2.13-")
+    with pytest.raises(FileNotFoundError, match=r"No spark-substrait jar for Spark 3\.4\.1 .*spark-substrait-spark35_2\.12"):
+        spark_substrait.jar_path("3.4.1")
 
 
 def test_jar_path_override(tmp_path, monkeypatch):

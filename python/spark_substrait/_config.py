@@ -11,20 +11,36 @@ JAR_ENV = "SPARK_SUBSTRAIT_JAR"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def jar_path() -> str:
-    """The spark-substrait jar: ``$SPARK_SUBSTRAIT_JAR`` if set, else the bundled one."""
+def jar_path(spark_version: Optional[str] = None) -> str:
+    """The spark-substrait jar for a Spark version: ``$SPARK_SUBSTRAIT_JAR`` if set, else the
+    bundled jar built for that Spark's minor version.
+
+    ``spark_version`` defaults to the installed PySpark's (the driver's Spark): the wheel
+    carries one jar per supported Spark (``spark-substrait-spark35_2.12-…``,
+    ``spark-substrait-spark43_2.13-…``), because each is compiled against its Spark.
+    """
     override = os.environ.get(JAR_ENV)
     if override:
         if not os.path.isfile(override):
             raise FileNotFoundError(f"{JAR_ENV}={override} does not name a file")
         return os.path.abspath(override)
-    jars = sorted(glob.glob(os.path.join(_PACKAGE_DIR, "jars", "spark-substrait-*.jar")))
+    version = spark_version or _pyspark_version()
+    minor = "".join(version.split(".")[:2])
+    jar_dir = os.path.join(_PACKAGE_DIR, "jars")
+    jars = sorted(glob.glob(os.path.join(jar_dir, f"spark-substrait-spark{minor}_*.jar")))
     if not jars:
+        bundled = sorted(os.path.basename(j) for j in glob.glob(os.path.join(jar_dir, "spark-substrait-*.jar")))
         raise FileNotFoundError(
-            "The spark-substrait jar is not bundled in "
-            f"{os.path.join(_PACKAGE_DIR, 'jars')}: reinstall the spark-substrait package "
-            f"(its build runs `build/sbt jvm/assembly`), or set {JAR_ENV} to the jar's path.")
+            f"No spark-substrait jar for Spark {version} is bundled in {jar_dir} (bundled: "
+            f"{', '.join(bundled) or 'none'}): install a spark-substrait build for this Spark "
+            f"(its build runs build/sbt with SPARK_VERSION={version}), or set {JAR_ENV} to the jar's path.")
     return max(jars, key=os.path.getmtime)
+
+
+def _pyspark_version() -> str:
+    import pyspark
+
+    return pyspark.__version__
 
 
 def configure(builder):

@@ -17,7 +17,7 @@ class DocsSuite extends AnyFunSuite {
     val proofs = rows.map(_.split("\\|").map(_.trim).filter(_.nonEmpty).last).filterNot(_ == "Proved by")
     assert(proofs.size > 30)
     proofs.foreach {
-      case p if p.startsWith("`tests/") =>
+      case p if p.startsWith("`tests/") || p.startsWith("`dev/") =>
         val file = p.stripPrefix("`").takeWhile(_ != '`')
         assert(Files.exists(Paths.get(file)), s"$file named in docs/supported.md does not exist")
       case p =>

@@ -9,6 +9,7 @@ import scala.concurrent.duration._
 import scala.util.Random
 
 import org.apache.spark.SparkThrowable
+import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.errors.SubstraitException
 import io.sparksubstrait.testing.{Datasets, FuzzCorpus, PlanMutator, SparkSuite, TpchData}
@@ -59,7 +60,7 @@ class FuzzSuite extends SparkSuite {
    */
   private def sparkDataError(e: Throwable): Option[String] =
     Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(10).collectFirst {
-      case s: SparkThrowable if Option(s.getSqlState).exists(st => st.startsWith("22") || st.startsWith("21")) => s.getCondition
+      case s: SparkThrowable if Option(s.getSqlState).exists(st => st.startsWith("22") || st.startsWith("21")) => SparkShim.errorCondition(s)
     }
 
   test("mutated plans give rows or the project's error: never a foreign exception, a hang or a dead session") {

@@ -54,11 +54,6 @@ class LimitsSuite extends SparkSuite with SubstraitAssertions {
     result
   }
 
-  private def withConf[T](key: String, value: String)(body: => T): T = {
-    spark.conf.set(key, value)
-    try body finally spark.conf.unset(key)
-  }
-
   private def assertTooLarge(result: Either[Throwable, Any], mentions: String*): SubstraitException = result match {
     case Left(e: SubstraitException) =>
       assert(e.getCondition == "SUBSTRAIT_PLAN_TOO_LARGE" && e.getLocation == "plan", e.getMessage)
@@ -99,7 +94,7 @@ class LimitsSuite extends SparkSuite with SubstraitAssertions {
   /** Nesting of JSON objects and arrays, counted independently of the decoder (recursive: small plans only). */
   private def jsonDepth(json: String): Int = {
     def walk(n: com.fasterxml.jackson.databind.JsonNode): Int =
-      if (n.isContainerNode) 1 + n.elements().asScala.map(walk).maxOption.getOrElse(0) else 0
+      if (n.isContainerNode) 1 + n.elements().asScala.map(walk).foldLeft(0)(math.max) else 0
     walk(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json))
   }
 

@@ -80,7 +80,7 @@ object PlanConverter {
       try SparkShim.analyze(session, plan)
       catch {
         case e: org.apache.spark.sql.AnalysisException =>
-          throw SubstraitErrors.unsupported(at, s"a correlated subquery Spark cannot run here (${e.getCondition})",
+          throw SubstraitErrors.unsupported(at, s"a correlated subquery Spark cannot run here (${SparkShim.errorCondition(e)})",
             "outer references in subqueries of filters and projections")
       }
     }

@@ -2,8 +2,6 @@ package io.sparksubstrait.errors
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.SparkThrowable
-
 /**
  * The one exception family of spark-substrait. Every instance is created by
  * [[SubstraitErrors]]; the condition names live in `error-conditions.json`.
@@ -17,9 +15,8 @@ sealed abstract class SubstraitException(
     message: String,
     val location: Option[String],
     cause: Throwable)
-  extends RuntimeException(message, cause) with SparkThrowable {
+  extends RuntimeException(message, cause) with SparkThrowableCondition {
 
-  override def getCondition: String = condition
   override def getMessageParameters: java.util.Map[String, String] = parameters.asJava
   override def getSqlState: String = SubstraitErrors.sqlState(condition)
   /** Location in the plan, e.g. `relations[0].root.input.filter.condition`, or null. */

@@ -1,6 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 /**
@@ -21,10 +22,10 @@ private[functions] object DatetimeArithmetic {
           // A whole number of days keeps a date, as in Spark SQL (and as producers declare).
           case Some(days) => DateAdd(x, Literal(if (negate) -days else days))
           // Otherwise the spec's result is a timestamp without zone.
-          case None => TimestampAddInterval(Cast(x, TimestampNTZType), signed, zone)
+          case None => SparkShim.timestampAddInterval(Cast(x, TimestampNTZType), signed, zone)
         }
       case (_: TimestampType | TimestampNTZType, _: YearMonthIntervalType) => TimestampAddYMInterval(x, signed, zone)
-      case (_: TimestampType | TimestampNTZType, _: DayTimeIntervalType) => TimestampAddInterval(x, signed, zone)
+      case (_: TimestampType | TimestampNTZType, _: DayTimeIntervalType) => SparkShim.timestampAddInterval(x, signed, zone)
       case _ => c.wrongArguments("a date or timestamp and an interval")
     }
   }

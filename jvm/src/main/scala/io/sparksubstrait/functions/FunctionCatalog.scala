@@ -193,7 +193,7 @@ object FunctionCatalog {
     DatetimeFunctions.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
-  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries
+  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++ StatisticsFunctions.entries
   private val aggregateByName = allAggregateEntries.groupBy(_.name)
 
   /** The entry for a declared function, by extension and base name (aliases applied). */

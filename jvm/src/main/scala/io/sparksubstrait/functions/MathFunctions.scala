@@ -30,8 +30,8 @@ private[functions] object MathFunctions {
       logOf(c, x, lowest = 0, resultType(c), v => Divide(Log(v), Log(base)))
     }),
 
-    ScalarEntry("ceil", Rounding, c => roundToIntegral(c, "ceil", Ceil(_, false))),
-    ScalarEntry("floor", Rounding, c => roundToIntegral(c, "floor", Floor(_, false))),
+    ScalarEntry("ceil", Rounding, c => roundToIntegral(c, "ceil", SparkShim.ceil)),
+    ScalarEntry("floor", Rounding, c => roundToIntegral(c, "floor", SparkShim.floor)),
     ScalarEntry("round", Rounding, round),
 
     ScalarEntry("bitwise_and", Arithmetics, c => bitwise(c, "decimalAnd")(BitwiseAnd(_, _))),

@@ -1,6 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
@@ -77,6 +78,43 @@ private[functions] object StringFunctions {
       GetArrayItem(RegExpExtractAll(fromPosition(c, s, position), pattern(c, p), group),
         Subtract(occurrence, Literal(1)), failOnError = false)
     }),
+    ScalarEntry("regexp_match_substring_all", Strings, c => {
+      if (c.args.size != 2 && c.args.size != 4) c.wrongArguments("2 or 4 arguments")
+      val Seq(s, p) = strings(c, c.args.take(2))
+      val position = c.args.lift(2).map(int).getOrElse(Literal(1))
+      val group = c.args.lift(3).map(int).getOrElse(Literal(0))
+      RegExpExtractAll(fromPosition(c, s, position), pattern(c, p), group)
+    }),
+    ScalarEntry("regexp_strpos", Strings, c => {
+      if (c.args.size != 2 && c.args.size != 4) c.wrongArguments("2 or 4 arguments")
+      val Seq(s, p) = strings(c, c.args.take(2))
+      val Seq(position, occurrence) = (2 to 3).map(i => c.args.lift(i).map(int).getOrElse(Literal(1)))
+      text("regexpStrpos", LongType, s, pattern(c, p), position, occurrence)
+    }),
+    ScalarEntry("count_substring", Strings, c => {
+      c.expectArity(2)
+      val Seq(s, sub) = strings(c, c.args).map(a => if (caseInsensitive(c)) Lower(a) else a)
+      // Non-overlapping occurrences, left to right: what replacing them all removes. An empty
+      // substring (undefined by the spec) counts NULL rather than a guess.
+      val removed = Subtract(Length(s), Length(StringReplace(s, sub, Literal(""))))
+      If(EqualTo(Length(sub), Literal(0)), Literal(null, LongType),
+        IntegralDivide(Cast(removed, LongType), Cast(Length(sub), LongType)))
+    }),
+    ScalarEntry("replace_slice", Strings, c => {
+      c.expectArity(4)
+      val s = string(c, 0)
+      val Seq(start, length) = Seq(int(c.arg(1)), int(c.arg(2)))
+      // A start outside the string or a negative length gives NULL, as the spec says.
+      val outside = Or(Or(LessThan(start, Literal(1)), GreaterThan(start, Length(s))), LessThan(length, Literal(0)))
+      If(outside, Literal(null, StringType), Overlay(s, string(c, 3), start, length))
+    }),
+    ScalarEntry("swapcase", Strings, c => { c.expectArity(1); text("swapcase", StringType, string(c, 0), asciiOnly(c)) }),
+    ScalarEntry("capitalize", Strings, c => { c.expectArity(1); text("capitalize", StringType, string(c, 0), asciiOnly(c)) }),
+    ScalarEntry("center", Strings, c => {
+      c.expectArity(3)
+      val extraLeft = c.option("padding", Map("RIGHT" -> false, "LEFT" -> true)).getOrElse(false)
+      text("center", StringType, string(c, 0), int(c.arg(1)), string(c, 2), Literal(extraLeft))
+    }),
     ScalarEntry("regexp_count_substring", Strings, c => {
       if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("2 or 3 arguments")
       val Seq(s, p) = strings(c, c.args.take(2))
@@ -134,6 +172,14 @@ private[functions] object StringFunctions {
     c.option("full_unicode", Map("TRUE" -> ()))
     c.option("char_set", Map("UTF8" -> ()))
   }
+
+  /** char_set: UTF8 (every letter, the default) or ASCII_ONLY, as a literal for the runtime. */
+  private def asciiOnly(c: FunctionCall): Expression =
+    Literal(c.option("char_set", Map("UTF8" -> false, "ASCII_ONLY" -> true)).getOrElse(false))
+
+  /** A call of [[io.sparksubstrait.runtime.TextFunctions]]: string functions Spark lacks. */
+  private def text(method: String, result: DataType, args: Expression*): Expression =
+    StaticInvoke(classOf[io.sparksubstrait.runtime.TextFunctions], result, method, args)
 
   /** The pattern with the requested regex options as inline flags. */
   private def pattern(c: FunctionCall, p: Expression): Expression = {

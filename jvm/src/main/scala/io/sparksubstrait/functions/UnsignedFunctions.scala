@@ -41,7 +41,7 @@ private[functions] object UnsignedFunctions {
       c.expectArity(1)
       unsignedArg(c, c.arg(0))
       c.option("overflow", Map("ERROR" -> ()))
-      Sum(Cast(c.arg(0), Wide), SparkShim.numericContext(EvalMode.ANSI, c.ctx.conf))
+      SparkShim.sum(Cast(c.arg(0), Wide), EvalMode.ANSI, c.ctx.conf)
     }, finish = (c, total) => {
       val u64 = UnsignedTypes.holding(DecimalType(20, 0)).get
       val max = Literal(Decimal(BigDecimal(u64.max), 38, 0), Wide)

@@ -12,6 +12,7 @@ import com.google.protobuf.util.JsonParsers
 import io.substrait.proto.{Plan, SimpleExtensionDeclaration, SimpleExtensionURN}
 
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.util.Options
 
 /**
  * Turns plan bytes or plan JSON into a [[DecodedPlan]].
@@ -279,6 +280,6 @@ object PlanDecoder {
     val mine = SupportedVersion.split('.').map(_.toInt)
     val theirs = Array(v.getMajorNumber, v.getMinorNumber, v.getPatchNumber)
     val cmp = theirs.zip(mine).map { case (a, b) => Integer.compare(a, b) }.find(_ != 0).getOrElse(0)
-    Option.when(cmp > 0)(theirs.mkString("."))
+    Options.when(cmp > 0)(theirs.mkString("."))
   }
 }

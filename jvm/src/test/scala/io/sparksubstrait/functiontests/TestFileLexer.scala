@@ -9,7 +9,7 @@ sealed trait Tok { def text: String }
 final case class Punct(text: String) extends Tok
 final case class Word(text: String) extends Tok
 /** A number, date, time, timestamp, interval, `inf` or `nan`, as written. */
-final case class Literal(text: String) extends Tok
+final case class WordTok(text: String) extends Tok
 final case class Quoted(value: String) extends Tok { def text: String = s"'$value'" }
 /** `<!ERROR>` or `<!UNDEFINED>`. */
 final case class Marker(text: String) extends Tok
@@ -49,7 +49,7 @@ object TestFileLexer {
         case None =>
           literalShapes.iterator.flatMap(_.findPrefixOf(rest)).find(_.nonEmpty)
             .filter(t => !(t == "P" || t == "-P")) match {
-            case Some(t) => out += Literal(t); i += t.length
+            case Some(t) => out += WordTok(t); i += t.length
             case None => word.findPrefixOf(rest) match {
               case Some(w) => out += Word(w); i += w.length
               case None if "()[]{},=<>?:.".indexOf(c) >= 0 => out += Punct(c.toString); i += 1

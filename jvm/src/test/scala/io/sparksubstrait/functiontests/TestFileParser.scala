@@ -160,7 +160,7 @@ object TestFileParser {
       expect(":")
       val value = next() match {
         case Word(w) => w
-        case Literal(l) => l
+        case WordTok(l) => l
         case other => fail(s"expected an option value, found '${other.text}'")
       }
       name -> value
@@ -233,7 +233,7 @@ object TestFileParser {
     private def compound(): RawValue = next() match {
       case Word(w) if isNullWord(w) => NullValue
       case Word(w) if isBoolWord(w) => Token(w.toLowerCase)
-      case Literal(l) => Token(l)
+      case WordTok(l) => Token(l)
       case Quoted(s) => QuotedString(s)
       case Punct("[") => ListValue(commaSeparated("]")(() => compound()))
       case Punct("(") => StructValue(commaSeparated(")")(() => compound()))
@@ -268,7 +268,7 @@ object TestFileParser {
       } else if (accept("<")) {
         val params = commaSeparated(">") { () =>
           peek match {
-            case Some(Literal(n)) if n.forall(_.isDigit) => pos += 1; IntParam(n.toInt)
+            case Some(WordTok(n)) if n.forall(_.isDigit) => pos += 1; IntParam(n.toInt)
             case _ => TypeParam(dataType())
           }
         }

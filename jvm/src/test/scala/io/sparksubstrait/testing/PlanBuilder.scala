@@ -45,13 +45,16 @@ class PlanBuilder(producer: String = "spark-substrait-tests") {
     Expression.newBuilder().setScalarFunction(f).build()
   }
 
+  /** A measure; `enums` are enumeration arguments that come before `args`. */
   def measure(anchor: Int, args: Seq[Expression], distinct: Boolean = false, filter: Option[Expression] = None,
-      output: Option[Type] = None): AggregateRel.Measure = {
+      output: Option[Type] = None, enums: Seq[String] = Nil, options: Seq[(String, Seq[String])] = Nil): AggregateRel.Measure = {
     val f = AggregateFunction.newBuilder().setFunctionReference(anchor)
       .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
       .setInvocation(if (distinct) AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
         else AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL)
+    enums.foreach(e => f.addArguments(FunctionArgument.newBuilder().setEnum(e)))
     args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
+    options.foreach { case (n, prefs) => f.addOptions(FunctionOption.newBuilder().setName(n).addAllPreference(prefs.asJava)) }
     output.foreach(f.setOutputType)
     val m = AggregateRel.Measure.newBuilder().setMeasure(f)
     filter.foreach(m.setFilter)

@@ -2,7 +2,7 @@ package io.sparksubstrait.testing
 
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, Expression, SortOrder}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, GlobalLimit, LocalLimit, LogicalPlan, Project}
 
 /**
  * Whether a converted plan optimizes to the same Catalyst plan as the SQL text of the same
@@ -34,7 +34,7 @@ object PlanIdentity {
   /** The plan without a final rename, in canonical form. */
   def normalize(plan: LogicalPlan): LogicalPlan = withoutFinalRename(plan).canonicalized
 
-  /** The top projection with its renames of bare columns undone; gone if it then selects the child's output as is. */
+  /** The top projection (below a limit) with its renames of bare columns undone; gone if it then selects the child's output as is. */
   private def withoutFinalRename(plan: LogicalPlan): LogicalPlan = plan match {
     case Project(list, child) =>
       val bare = list.map { case Alias(a: Attribute, _) => a; case other => other }
@@ -46,10 +46,14 @@ object PlanIdentity {
         }) child
       else Project(unrenamed, child)
     // The rename collapsed into a final aggregate.
-    case a @ Aggregate(_, list, _, _) =>
+    case a: Aggregate =>
+      val list = a.aggregateExpressions
       val bare = list.map { case Alias(x: Attribute, _) => x; case other => other }
       val attrs = bare.collect { case x: Attribute => x.exprId }
       if (attrs.distinct.size == attrs.size) a.copy(aggregateExpressions = bare) else a
+    // Spark 3.5 leaves the rename below a limit.
+    case GlobalLimit(n, child) => GlobalLimit(n, withoutFinalRename(child))
+    case LocalLimit(n, child) => LocalLimit(n, withoutFinalRename(child))
     case other => other
   }
 

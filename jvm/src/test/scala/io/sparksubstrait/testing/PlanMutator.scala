@@ -20,7 +20,7 @@ final class PlanMutator(rnd: Random, corpus: Seq[Plan]) {
   private val pool: Map[String, IndexedSeq[Message]] = {
     val all = mutable.Map.empty[String, mutable.ArrayBuffer[Message]]
     corpus.foreach(p => nodes(p).foreach(m => all.getOrElseUpdate(m.getDescriptorForType.getFullName, mutable.ArrayBuffer.empty) += m))
-    all.view.mapValues(_.toIndexedSeq).toMap
+    all.map { case (k, v) => k -> v.toIndexedSeq }.toMap
   }
 
   private val ints = IndexedSeq(0L, 1L, 2L, 3L, 4L, 5L, 7L, 9L, 16L, 38L, 100L, -1L, -2L,

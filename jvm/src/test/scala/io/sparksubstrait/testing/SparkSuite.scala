@@ -26,6 +26,8 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
       .config("spark.sql.shuffle.partitions", "2")
       .config("spark.sql.warehouse.dir", warehouse.getAbsolutePath)
       .config("spark.driver.host", "127.0.0.1")
+      // Spark 4's default, set so that Spark 3.5 (where it is off) runs the same expectations.
+      .config("spark.sql.ansi.enabled", "true")
     if (withExtension) builder.config("spark.sql.extensions", "io.sparksubstrait.SubstraitExtensions")
     _spark = builder.getOrCreate()
   }
@@ -36,6 +38,16 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   /** Rows of both frames as multisets (or in order), with a readable diff on failure. */
+  /** `body` with one session setting changed, restored afterwards. */
+  protected def withConf[T](key: String, value: String)(body: => T): T = {
+    val old = spark.conf.getOption(key)
+    spark.conf.set(key, value)
+    try body finally old match {
+      case Some(v) => spark.conf.set(key, v)
+      case None => spark.conf.unset(key)
+    }
+  }
+
   protected def assertSameRows(actual: DataFrame, expected: DataFrame, ordered: Boolean = false): Unit =
     assertRows(actual, expected.collect().toSeq, ordered)
 

@@ -63,6 +63,6 @@ object TpchSchema {
     val catalog = SubstraitCreateStatementParser.processCreateStatementsToCatalog(IsthmusDdl: _*)
     Right(new PlanProtoConverter().toProto(new SqlToSubstrait().convert(sql, catalog)))
   } catch {
-    case e: Exception => Left(s"${e.getClass.getSimpleName}: ${Option(e.getMessage).getOrElse("").linesIterator.nextOption().getOrElse("")}")
+    case e: Exception => Left(s"${e.getClass.getSimpleName}: ${Option(e.getMessage).getOrElse("").linesIterator.toSeq.headOption.getOrElse("")}")
   }
 }

@@ -12,6 +12,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.FunctionCatalog
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /** One aggregate measure: function, DISTINCT, filter; the result typed as the plan declares. */
 object AggregateFunctionConverter {
@@ -33,7 +34,7 @@ object AggregateFunctionConverter {
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
     FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, f.getOptionsList.asScala.toSeq,
-      Option.when(f.hasOutputType)(f.getOutputType), at)((entry, call) =>
+      Options.when(f.hasOutputType)(f.getOutputType), at)((entry, call) =>
       entry.finish(call, AggregateExpression(entry.build(call), Complete, distinct, filter)))
   }
 }

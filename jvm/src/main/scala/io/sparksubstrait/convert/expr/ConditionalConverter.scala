@@ -11,6 +11,7 @@ import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.NumericCoercion
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * If-then, switch and singular-or-list. A NULL condition or a NULL switch value selects
@@ -29,7 +30,7 @@ object ConditionalConverter {
       }
       (cond, ExpressionConverter.convert(c.getThen, input, cAt / "then"))
     }
-    val otherwise = Option.when(e.hasElse)(ExpressionConverter.convert(e.getElse, input, at / "else"))
+    val otherwise = Options.when(e.hasElse)(ExpressionConverter.convert(e.getElse, input, at / "else"))
     caseWhen(branches, otherwise, at)
   }
 
@@ -43,7 +44,7 @@ object ConditionalConverter {
       val Seq(v, l) = unify(Seq(value, literal), cAt / "if")
       (EqualTo(v, l): CExpression, ExpressionConverter.convert(c.getThen, input, cAt / "then"))
     }
-    val otherwise = Option.when(e.hasElse)(ExpressionConverter.convert(e.getElse, input, at / "else"))
+    val otherwise = Options.when(e.hasElse)(ExpressionConverter.convert(e.getElse, input, at / "else"))
     caseWhen(branches, otherwise, at)
   }
 

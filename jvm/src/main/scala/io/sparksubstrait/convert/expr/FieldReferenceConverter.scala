@@ -10,6 +10,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * Field references: from the input record or from an expression, through chains of struct
@@ -75,7 +76,7 @@ object FieldReferenceConverter {
         if (sf.getField < 0 || sf.getField >= fields.length) {
           throw SubstraitErrors.fieldReferenceOutOfRange(at / "struct_field" / "field", sf.getField, fields.length)
         }
-        (GetStructField(base, sf.getField, Some(fields(sf.getField).name)): CExpression, Option.when(sf.hasChild)(sf.getChild), at / "struct_field" / "child")
+        (GetStructField(base, sf.getField, Some(fields(sf.getField).name)): CExpression, Options.when(sf.hasChild)(sf.getChild), at / "struct_field" / "child")
       case SegmentCase.LIST_ELEMENT =>
         if (!base.dataType.isInstanceOf[ArrayType]) throw typeError("list_element", "a list")
         val offset = segment.getListElement.getOffset
@@ -84,7 +85,7 @@ object FieldReferenceConverter {
         val item = if (offset >= 0) GetArrayItem(base, Literal(offset), failOnError = false)
           else ElementAt(base, Literal(offset), None, failOnError = false)
         (item,
-          Option.when(segment.getListElement.hasChild)(segment.getListElement.getChild), at / "list_element" / "child")
+          Options.when(segment.getListElement.hasChild)(segment.getListElement.getChild), at / "list_element" / "child")
       case SegmentCase.MAP_KEY =>
         val keyType = base.dataType match {
           case m: MapType => m.keyType
@@ -93,7 +94,7 @@ object FieldReferenceConverter {
         val key = LiteralConverter.convert(segment.getMapKey.getMapKey, at / "map_key" / "map_key")(ctx.types)
         if (key.dataType != keyType) throw SubstraitErrors.typeMismatch(at / "map_key" / "map_key", SparkTypeNames.of(key.dataType),
           s"${SparkTypeNames.of(keyType)}, the map's key type")
-        (GetMapValue(base, key), Option.when(segment.getMapKey.hasChild)(segment.getMapKey.getChild), at / "map_key" / "child")
+        (GetMapValue(base, key), Options.when(segment.getMapKey.hasChild)(segment.getMapKey.getChild), at / "map_key" / "child")
       case _ => throw SubstraitErrors.missingField(at, "reference_type", "a reference segment")
     }
     child.map(applySegment(next, _, childAt)).getOrElse(next)

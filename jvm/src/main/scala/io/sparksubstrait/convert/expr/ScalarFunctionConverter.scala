@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpr
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.functions.FunctionCatalog
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /** Scalar function invocations, through the one [[FunctionCatalog]]. */
 object ScalarFunctionConverter {
@@ -15,6 +16,6 @@ object ScalarFunctionConverter {
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
     FunctionArguments.invoke(fn, FunctionCatalog.scalar(fn), args, f.getOptionsList.asScala.toSeq,
-      Option.when(f.hasOutputType)(f.getOutputType), at)((entry, call) => entry.build(call))
+      Options.when(f.hasOutputType)(f.getOutputType), at)((entry, call) => entry.build(call))
   }
 }

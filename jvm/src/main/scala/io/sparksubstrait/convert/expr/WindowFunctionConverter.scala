@@ -14,6 +14,7 @@ import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.FunctionCatalog
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * Window functions, in a ProjectRel (Expression.WindowFunction, each with its own
@@ -35,15 +36,15 @@ object WindowFunctionConverter {
     val partitions = w.getPartitionsList.asScala.toSeq.zipWithIndex.map { case (p, i) => ExpressionConverter.convert(p, input, at.at("partitions", i)) }
     val order = w.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) => SortConverter.order(s, input, at.at("sorts", i)) }
     convert(Invocation(w.getFunctionReference, w.getArgumentsList.asScala.toSeq, w.getArgsList.asScala.toSeq, w.getOptionsList.asScala.toSeq,
-      Option.when(w.hasOutputType)(w.getOutputType), w.getPhase, w.getInvocation, w.getBoundsType,
-      Option.when(w.hasLowerBound)(w.getLowerBound), Option.when(w.hasUpperBound)(w.getUpperBound)), partitions, order, input, at)
+      Options.when(w.hasOutputType)(w.getOutputType), w.getPhase, w.getInvocation, w.getBoundsType,
+      Options.when(w.hasLowerBound)(w.getLowerBound), Options.when(w.hasUpperBound)(w.getUpperBound)), partitions, order, input, at)
   }
 
   def fromRel(w: ConsistentPartitionWindowRel.WindowRelFunction, partitions: Seq[CExpression], order: Seq[SortOrder],
       input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
     convert(Invocation(w.getFunctionReference, w.getArgumentsList.asScala.toSeq, Nil, w.getOptionsList.asScala.toSeq,
-      Option.when(w.hasOutputType)(w.getOutputType), w.getPhase, w.getInvocation, w.getBoundsType,
-      Option.when(w.hasLowerBound)(w.getLowerBound), Option.when(w.hasUpperBound)(w.getUpperBound)), partitions, order, input, at)
+      Options.when(w.hasOutputType)(w.getOutputType), w.getPhase, w.getInvocation, w.getBoundsType,
+      Options.when(w.hasLowerBound)(w.getLowerBound), Options.when(w.hasUpperBound)(w.getUpperBound)), partitions, order, input, at)
 
   private def convert(w: Invocation, partitions: Seq[CExpression], order: Seq[SortOrder], input: Seq[Attribute], at: PlanPath)
       (implicit ctx: ConversionContext): CExpression = {

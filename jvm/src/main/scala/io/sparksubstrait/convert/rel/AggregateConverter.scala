@@ -12,6 +12,7 @@ import io.sparksubstrait.convert.expr.{AggregateFunctionConverter, ExpressionCon
 import io.sparksubstrait.convert.rel.FilterConverter.condition
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * AggregateRel. Output: the distinct grouping expressions of all grouping sets (in order of
@@ -39,7 +40,7 @@ object AggregateConverter {
     val measures: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
       val mAt = at.at("measures", i)
       if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")
-      val filter = Option.when(m.hasFilter)(condition(m.getFilter, input, mAt / "filter"))
+      val filter = Options.when(m.hasFilter)(condition(m.getFilter, input, mAt / "filter"))
       AggregateFunctionConverter.convert(m.getMeasure, filter, input, mAt / "measure")
     }
     def measureOutput: Seq[NamedExpression] = measures.zipWithIndex.map { case (m, i) => Alias(m, s"measure$i")() }

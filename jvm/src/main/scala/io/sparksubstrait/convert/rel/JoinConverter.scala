@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.rel
 import io.substrait.proto.{CrossRel, JoinRel, Rel}
 import io.substrait.proto.JoinRel.JoinType
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, CaseWhen, IsNull, Literal, NamedExpression, OuterReference, Expression => CExpression}
-import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, LeftSingle, RightOuter}
+import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
 
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.BooleanType
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * JoinRel and CrossRel, and the join building the physical joins share. Conditions see the
@@ -36,8 +37,9 @@ object JoinConverter {
    * Single joins: every row of one side with its at most one match on the other (NULLs when
    * none); a second match fails the query, as a scalar subquery returning two rows does.
    */
-  val LeftSingleJoin = JoinKind(LeftSingle, swapped = false)
-  val RightSingleJoin = JoinKind(LeftSingle, swapped = true)
+  private def singleJoin(swapped: Boolean, at: PlanPath, found: String): JoinKind =
+    SparkShim.singleJoin.map(JoinKind(_, swapped)).getOrElse(throw SubstraitErrors.unsupported(
+      at / "type", s"a $found join on Spark ${org.apache.spark.SPARK_VERSION}", "Spark 4.0 or later, which has single joins"))
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     rel.getType match {
@@ -54,14 +56,14 @@ object JoinConverter {
       case JoinType.JOIN_TYPE_LEFT_ANTI => LeftAntiJoin
       case JoinType.JOIN_TYPE_RIGHT_SEMI => RightSemiJoin
       case JoinType.JOIN_TYPE_RIGHT_ANTI => RightAntiJoin
-      case JoinType.JOIN_TYPE_LEFT_SINGLE => LeftSingleJoin
-      case JoinType.JOIN_TYPE_RIGHT_SINGLE => RightSingleJoin
+      case JoinType.JOIN_TYPE_LEFT_SINGLE => singleJoin(swapped = false, at, "LEFT_SINGLE")
+      case JoinType.JOIN_TYPE_RIGHT_SINGLE => singleJoin(swapped = true, at, "RIGHT_SINGLE")
       case JoinType.JOIN_TYPE_UNSPECIFIED => throw SubstraitErrors.missingField(at, "type", "a join type")
       case other => throw unsupportedType(at, other.name())
     }
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val both = left.output ++ right.output
-    val condition = Option.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
     val join = build(left, right, kind, condition, JoinHint.NONE)
     // The post-join filter applies to each joined record, after NULL extension.
     if (!rel.hasPostJoinFilter) join

@@ -14,6 +14,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.{FileAccessPolicy, PlanPath}
+import io.sparksubstrait.util.Options
 
 /**
  * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
@@ -90,7 +91,7 @@ object LocalFilesReader {
     // Spark's CSV reader turns an empty unquoted field into NULL whatever its options say;
     // with no real NULL possible (the marker never occurs), every NULL is such a field: "".
     // Then exactly value_treated_as_null becomes NULL, as the spec says.
-    val nullValue = Option.when(options.hasValueTreatedAsNull)(options.getValueTreatedAsNull)
+    val nullValue = Options.when(options.hasValueTreatedAsNull)(options.getValueTreatedAsNull)
     Project(raw.output.map { a =>
       val text = Coalesce(Seq(a, Literal("")))
       val value = nullValue.map(v => If(EqualTo(text, Literal(v)), Literal(null, StringType), text)).getOrElse(text)

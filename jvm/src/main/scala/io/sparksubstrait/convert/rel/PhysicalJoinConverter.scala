@@ -12,6 +12,7 @@ import io.sparksubstrait.convert.expr.FieldReferenceConverter
 import io.sparksubstrait.convert.rel.JoinConverter._
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * The physical joins become the same Catalyst joins as JoinRel: key comparisons (or the
@@ -24,7 +25,7 @@ object PhysicalJoinConverter {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
-    val post = Option.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
+    val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
     val shuffleHash = Some(HintInfo(strategy = Some(SHUFFLE_HASH)))
     val hint = rel.getBuildInput match {
       case HashJoinRel.BuildInput.BUILD_INPUT_LEFT => JoinHint(shuffleHash, None)
@@ -37,7 +38,7 @@ object PhysicalJoinConverter {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
-    val post = Option.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
+    val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
     build(left, right, kind, Some(and(keys +: post.toSeq)), JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None))
   }
 
@@ -45,7 +46,7 @@ object PhysicalJoinConverter {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     // Without an expression the join is a cartesian product (the spec's default: true).
-    val condition = Option.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
+    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
     build(left, right, kind, condition, JoinHint.NONE)
   }
 

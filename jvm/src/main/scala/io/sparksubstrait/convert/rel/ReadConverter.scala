@@ -12,6 +12,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * ReadRel: the base relation (named table or virtual table) laid out as `base_schema`,
@@ -31,8 +32,8 @@ object ReadConverter {
         "a named_table, virtual_table or local_files read")
     }
     val filters = Seq(
-      Option.when(rel.hasFilter)(rel.getFilter -> (at / "filter")),
-      Option.when(rel.hasBestEffortFilter)(rel.getBestEffortFilter -> (at / "best_effort_filter"))).flatten
+      Options.when(rel.hasFilter)(rel.getFilter -> (at / "filter")),
+      Options.when(rel.hasBestEffortFilter)(rel.getBestEffortFilter -> (at / "best_effort_filter"))).flatten
     val filtered = filters.foldLeft(base) { case (plan, (e, fAt)) =>
       Filter(FilterConverter.condition(e, base.output, fAt), plan)
     }

@@ -11,6 +11,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * What every relation shares, applied once for every kind: emit (direct or remap) on the
@@ -23,7 +24,7 @@ object RelCommonConverter {
       (implicit ctx: ConversionContext): LogicalPlan = {
     val common = field[RelCommon](rel, "common").getOrElse(RelCommon.getDefaultInstance)
     checkEnhancement(field[AdvancedExtension](rel, "advanced_extension"), at / "advanced_extension")
-    checkEnhancement(Option.when(common.hasAdvancedExtension)(common.getAdvancedExtension), at / "common" / "advanced_extension")
+    checkEnhancement(Options.when(common.hasAdvancedExtension)(common.getAdvancedExtension), at / "common" / "advanced_extension")
     val plan = convert(rel, at)
     common.getEmitKindCase match {
       case RelCommon.EmitKindCase.EMIT =>

@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 
 import io.substrait.proto.ReadRel.VirtualTable
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Cast, Expression => CExpression, TimeZoneAwareExpression}
+import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression => CExpression, TimeZoneAwareExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.types.StructType
@@ -54,9 +54,10 @@ object VirtualTableReader {
             s"${SparkTypeNames.of(field.dataType)}, the type base_schema gives column ${field.name}")
         }
         // The session's zone, as the analyzer would give the cast; a value the cast refuses
-        // ('a' as i32, an overflow) is the plan's error, found here in the driver.
+        // ('a' as i32, an overflow) is the plan's error, found here in the driver, whatever
+        // spark.sql.ansi.enabled says (off by default in Spark 3.5).
         val zone = ctx.conf.sessionLocalTimeZone
-        val cast = if (e.dataType == field.dataType) e else Cast(e, field.dataType)
+        val cast = if (e.dataType == field.dataType) e else Cast(e, field.dataType, None, EvalMode.ANSI)
         // Evaluated here, not by the analyzer: give zone-aware parts (casts) the session's zone.
         val zoned = cast.transform { case t: TimeZoneAwareExpression if t.timeZoneId.isEmpty => t.withTimeZone(zone) }
         val value = try zoned.eval() catch {

@@ -1,0 +1,29 @@
+package org.apache.spark.sql.sparksubstrait
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Average, Sum}
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * Arithmetic in Spark 3.5 and 4.0: operators take an `EvalMode` and read the decimal
+ * precision-loss setting from the session at analysis, so `conf` is unused here.
+ */
+private[sparksubstrait] trait ArithmeticShim {
+  def add(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Add(l, r, mode)
+  def subtract(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Subtract(l, r, mode)
+  def multiply(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Multiply(l, r, mode)
+  def divide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Divide(l, r, mode)
+  def integralDivide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
+    IntegralDivide(l, r, mode)
+  def remainder(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Remainder(l, r, mode)
+  def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, mode)
+  def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, mode)
+  def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+
+  /** A timestamp plus a day-time interval, in `zone` (Spark 4.1 renamed `TimeAdd`). */
+  def timestampAddInterval(timestamp: Expression, interval: Expression, zone: Option[String]): Expression =
+    TimeAdd(timestamp, interval, zone)
+
+  def ceil(child: Expression): Expression = Ceil(child)
+  def floor(child: Expression): Expression = Floor(child)
+}

@@ -1,0 +1,38 @@
+package org.apache.spark.sql.sparksubstrait
+
+import org.apache.spark.SparkThrowable
+import org.apache.spark.sql.{DataFrame, DataFrameReader, Dataset, SparkSession}
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.plans.JoinType
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Window}
+import org.apache.spark.sql.internal.SessionState
+import org.apache.spark.sql.types.DataType
+
+/**
+ * The Spark 3.5 side of [[SparkShim]] (arithmetic is in [[ArithmeticShim]]). In 3.5 the
+ * session is one class, errors name their condition "error class", and there is no single join.
+ */
+private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
+  def sessionState(session: SparkSession): SessionState = session.sessionState
+
+  def sessionOf(reader: DataFrameReader): SparkSession = {
+    val f = classOf[DataFrameReader].getDeclaredField("sparkSession")
+    f.setAccessible(true)
+    f.get(reader).asInstanceOf[SparkSession]
+  }
+
+  /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
+  def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame = Dataset.ofRows(session, plan)
+
+  def errorCondition(e: SparkThrowable): String = e.getErrorClass
+
+  /** An expression of type `dataType` that fails the query with `message` when evaluated. */
+  def raiseError(message: String, dataType: DataType): Expression = RaiseError(Literal(message), dataType)
+
+  def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
+      child: LogicalPlan): LogicalPlan =
+    Window(expressions, partition, order, child)
+
+  /** Spark 3.5 has no single join: left/right SINGLE joins are the project's error there. */
+  def singleJoin: Option[JoinType] = None
+}

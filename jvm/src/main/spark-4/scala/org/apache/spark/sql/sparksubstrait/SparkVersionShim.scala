@@ -1,0 +1,50 @@
+package org.apache.spark.sql.sparksubstrait
+
+import org.apache.spark.SparkThrowable
+import org.apache.spark.sql.{DataFrame, DataFrameReader, SparkSession}
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.plans.{JoinType, LeftSingle}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Window}
+import org.apache.spark.sql.classic
+import org.apache.spark.sql.internal.SessionState
+import org.apache.spark.sql.types.DataType
+
+/**
+ * The Spark 4 side of [[SparkShim]]: the calls whose shape differs from Spark 3.5 (arithmetic
+ * is in [[ArithmeticShim]]). Spark 4 splits the API (`sql.SparkSession`) from the classic
+ * implementation that has a session state.
+ */
+private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
+  private def classicSession(session: SparkSession): classic.SparkSession = session match {
+    case c: classic.SparkSession => c
+    case other => throw new IllegalArgumentException(
+      s"spark-substrait needs a classic (non-Connect) SparkSession here, got ${other.getClass.getName}")
+  }
+
+  def sessionState(session: SparkSession): SessionState = classicSession(session).sessionState
+
+  def sessionOf(reader: DataFrameReader): SparkSession = reader match {
+    case c: classic.DataFrameReader =>
+      val f = classOf[classic.DataFrameReader].getDeclaredField("sparkSession")
+      f.setAccessible(true)
+      f.get(c).asInstanceOf[SparkSession]
+    case _ => SparkSession.active
+  }
+
+  /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
+  def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame =
+    classic.Dataset.ofRows(classicSession(session), plan)
+
+  def errorCondition(e: SparkThrowable): String = e.getCondition
+
+  /** An expression of type `dataType` that fails the query with `message` when evaluated. */
+  def raiseError(message: String, dataType: DataType): Expression =
+    RaiseError(Literal("USER_RAISED_EXCEPTION"), CreateMap(Seq(Literal("errorMessage"), Literal(message))), dataType)
+
+  def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
+      child: LogicalPlan): LogicalPlan =
+    Window(expressions, partition, order, child, None)
+
+  /** Spark's single join (at most one match per left row, else a runtime error): Spark 4 has one. */
+  def singleJoin: Option[JoinType] = Some(LeftSingle)
+}
