@@ -123,4 +123,34 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
       run(b.plan(aggregate(readNamed(groupsSchema, "groups"), Seq(field(0)), Seq(m)), "g", "r"))
     }
   }
+
+  test("sum0: the sum, zero for an all-NULL group and for no rows at all") {
+    assert(perGroup("functions_arithmetic", "sum0:i32") == Seq("a" -> 7L, "b" -> 10L, "c" -> 0L, "d" -> 7L))
+    val b = new PlanBuilder()
+    val m = b.measure(b.fn("functions_arithmetic", "sum0:i32"), Seq(field(1)))
+    assertRows(run(b.plan(aggregate(filter(readNamed(groupsSchema, "groups"), litBool(false)), Nil, Seq(m)), "r")), Seq(Row(0L)))
+  }
+
+  test("approx_count_distinct of functions_aggregate_decimal_output; datetime min and max") {
+    assert(perGroup("functions_aggregate_decimal_output", "approx_count_distinct:any") == Seq("a" -> 2L, "b" -> 4L, "c" -> 0L, "d" -> 1L))
+    spark.sql("CREATE OR REPLACE TEMP VIEW days AS SELECT * FROM VALUES (DATE'2024-02-29'), (NULL), (DATE'1999-12-31'), (DATE'2024-02-29') AS t(d)")
+    val b = new PlanBuilder()
+    val ms = Seq("min:date", "max:date").map(f => b.measure(b.fn("functions_datetime", f), Seq(field(0))))
+    assertRows(run(b.plan(aggregate(readNamed(schema("d" -> date()), "days"), Nil, ms), "lo", "hi")),
+      Seq(Row(java.sql.Date.valueOf("1999-12-31"), java.sql.Date.valueOf("2024-02-29"))))
+  }
+
+  test("index_in: the 0-based index of the first equal element; NULL when absent, for a NULL needle, and for NaN on request") {
+    val b = new PlanBuilder()
+    val call = b.call(b.fn("functions_set", "index_in:any_list"), field(1), listOf(litI32(3), litI32(1), litI32(3)))
+    val rows = run(b.plan(project(readNamed(groupsSchema, "groups"), call), "g", "v", "r")).collect().toSeq
+    assert(rows.map(r => Option(r.get(1)) -> r.get(2)).distinct.toMap ==
+      Map(Some(1) -> 1L, Some(3) -> 0L, Some(4) -> null, Some(2) -> null, None -> null, Some(7) -> null))
+    def nan(options: (String, Seq[String])*) = {
+      val nb = new PlanBuilder()
+      val c = nb.callWith(nb.fn("functions_set", "index_in:any_list"), options, None, litFp64(Double.NaN), listOf(litFp64(1.0), litFp64(Double.NaN)))
+      run(nb.plan(emit(project(readNamed(groupsSchema, "groups"), c), 2), "r")).collect().head.get(0)
+    }
+    assert(nan() == 1L && nan("nan_equality" -> Seq("NAN_IS_NOT_NAN")) == null)
+  }
 }

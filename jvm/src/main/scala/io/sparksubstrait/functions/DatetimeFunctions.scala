@@ -1,13 +1,15 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
 
 /**
- * functions_datetime beyond comparison and interval arithmetic: extract and add_intervals.
+ * functions_datetime beyond comparison and interval arithmetic: extract, add_intervals,
+ * extract_boolean and the time zone conversions (formatting: [[DatetimeFormatting]]).
  * precision_timestamp is Spark's TIMESTAMP_NTZ (a wall-clock time, read as UTC),
  * precision_timestamp_tz its TIMESTAMP (an instant, read in the zone argument, else UTC).
  */
@@ -24,8 +26,51 @@ private[functions] object DatetimeFunctions {
           SparkShim.add(c.arg(0), c.arg(1), c.overflowMode, c.ctx.conf)
         case _ => c.wrongArguments("two intervals of one kind")
       }
+    }),
+    // A wall clock read in a zone gives an instant; an instant seen in a zone gives its wall clock.
+    ScalarEntry("assume_timezone", Datetime, c => {
+      if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a precision_timestamp or a date (and a precision), and a time zone")
+      val local = c.arg(0).dataType match {
+        case TimestampNTZType if c.args.size == 2 => c.arg(0)
+        case DateType if c.args.size == 3 => Cast(c.arg(0), TimestampNTZType)
+        case _ => c.wrongArguments("a precision_timestamp and a time zone, or a date, a time zone and a precision")
+      }
+      Cast(local, TimestampType, Some(zone(c, 1)))
+    }),
+    ScalarEntry("local_timestamp", Datetime, c => {
+      c.expectArity(2)
+      if (c.arg(0).dataType != TimestampType) c.wrongArguments("a precision_timestamp_tz and a time zone")
+      Cast(c.arg(0), TimestampNTZType, Some(zone(c, 1)))
+    }),
+    ScalarEntry("extract_boolean", Datetime, c => {
+      val component = c.enumArg(0, "extract_boolean component", Map("IS_LEAP_YEAR" -> "IS_LEAP_YEAR", "IS_DST" -> "IS_DST"))
+      if (c.args.isEmpty || c.args.size > 2) c.wrongArguments("a date or timestamp (and a time zone)")
+      val zoned = c.args.size == 2
+      (component, c.arg(0).dataType) match {
+        case ("IS_DST", TimestampType) if zoned =>
+          StaticInvoke(classOf[io.sparksubstrait.runtime.TimeZones], BooleanType, "isDaylightSavings",
+            Seq(UnixMicros(c.arg(0)), Literal(zone(c, 1))))
+        case ("IS_LEAP_YEAR", TimestampType) if zoned => leapYear(Year(Cast(c.arg(0), DateType, Some(zone(c, 1)))))
+        case ("IS_LEAP_YEAR", DateType | TimestampNTZType) if !zoned => leapYear(Year(Cast(c.arg(0), DateType, Utc)))
+        case _ => c.wrongArguments("IS_LEAP_YEAR of a date or precision_timestamp, or IS_LEAP_YEAR / IS_DST of a precision_timestamp_tz and a time zone")
+      }
     })
   )
+
+  private def leapYear(year: Expression): Expression = {
+    def divisible(n: Int) = EqualTo(Pmod(year, Literal(n)), Literal(0))
+    Or(And(divisible(4), Not(divisible(100))), divisible(400))
+  }
+
+  /** The literal time zone argument `i`, checked against the IANA database now rather than per row. */
+  private[functions] def zone(c: FunctionCall, i: Int): String = c.arg(i) match {
+    case Literal(z, _: StringType) if z != null =>
+      try { java.time.ZoneId.of(z.toString); z.toString } catch {
+        case _: java.time.DateTimeException => throw io.sparksubstrait.errors.SubstraitErrors.invalidPlan(c.at,
+          s"time zone '$z'", "a time zone of the IANA database, e.g. Europe/Paris or Etc/GMT+1")
+      }
+    case _ => c.wrongArguments("a literal time zone name")
+  }
 
   private val dateParts = Set("YEAR", "ISO_YEAR", "QUARTER", "MONTH", "DAY", "DAY_OF_YEAR",
     "MONDAY_DAY_OF_WEEK", "SUNDAY_DAY_OF_WEEK", "ISO_WEEK", "UNIX_TIME")

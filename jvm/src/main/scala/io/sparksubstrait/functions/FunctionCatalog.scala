@@ -34,7 +34,8 @@ object FunctionCatalog {
   private val Aggregates = Set("functions_arithmetic", "functions_arithmetic_decimal",
     "functions_aggregate_generic", "functions_aggregate_decimal_output")
   private val BooleanAggregates = Set("functions_boolean")
-  private val Approximate = Set("functions_aggregate_approx")
+  private val Approximate = Set("functions_aggregate_approx", "functions_aggregate_decimal_output")
+  private val MinMax = Aggregates + "functions_datetime"
 
   // ---- scalar table -------------------------------------------------------------------
   private val scalarEntries: Seq[ScalarEntry] = Seq(
@@ -132,8 +133,11 @@ object FunctionCatalog {
       }
       SparkShim.average(arg, c.overflowMode)
     }),
-    AggregateEntry("min", Aggregates, c => { c.expectArity(1); Min(c.arg(0)) }),
-    AggregateEntry("max", Aggregates, c => { c.expectArity(1); Max(c.arg(0)) }),
+    AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
+    AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
+    // sum0: the sum, or zero of the sum's type when there is nothing to add.
+    AggregateEntry("sum0", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) },
+      finish = (_, total) => Coalesce(Seq(total, Cast(Literal(0), total.dataType)))),
     // count() with no argument is COUNT(*). Spark's count cannot overflow a long.
     AggregateEntry("count", Aggregates, c => {
       c.option("overflow", Map("ERROR" -> (), "SILENT" -> ()))
@@ -190,7 +194,7 @@ object FunctionCatalog {
   )
 
   private val allScalarEntries = scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
-    DatetimeFunctions.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
+    DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
   private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++ StatisticsFunctions.entries

@@ -23,7 +23,20 @@ private[functions] object ListFunctions {
     ScalarEntry("filter", Lists, c => higherOrder(c)(ArrayFilter(_, _))),
     // Three-valued: NULL when no element matches but one gives NULL.
     ScalarEntry("any_match", Lists, c => higherOrder(c)(ArrayExists(_, _, true))),
-    ScalarEntry("all_match", Lists, c => higherOrder(c)(ArrayForAll(_, _)))
+    ScalarEntry("all_match", Lists, c => higherOrder(c)(ArrayForAll(_, _))),
+    // functions_set: the 0-based index of the first equal element, NULL when none (or the needle is NULL).
+    ScalarEntry("index_in", Set("functions_set"), c => {
+      c.expectArity(2)
+      val (needle, haystack) = (c.arg(0), list(c, 1))
+      // array_position treats NaN as equal to NaN, which is NAN_IS_NAN.
+      val nanIsNan = c.option("nan_equality", Map("NAN_IS_NAN" -> true, "NAN_IS_NOT_NAN" -> false)).getOrElse(true)
+      val position = ArrayPosition(haystack, needle)
+      val index = If(EqualTo(position, Literal(0L)), Literal(null, LongType), Subtract(position, Literal(1L)))
+      needle.dataType match {
+        case DoubleType | FloatType if !nanIsNan => If(IsNaN(needle), Literal(null, LongType), index)
+        case _ => index
+      }
+    })
   )
 
   /** array_sort's comparator (l, r) -> -1 / 0 / 1 for one direction and NULL placement. */

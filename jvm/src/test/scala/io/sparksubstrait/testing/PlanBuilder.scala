@@ -45,6 +45,14 @@ class PlanBuilder(producer: String = "spark-substrait-tests") {
     Expression.newBuilder().setScalarFunction(f).build()
   }
 
+  /** A scalar call whose enumeration arguments (`enums`) come before the value arguments. */
+  def callWithEnums(anchor: Int, enums: Seq[String], args: Expression*): Expression = {
+    val f = Expression.ScalarFunction.newBuilder().setFunctionReference(anchor)
+    enums.foreach(e => f.addArguments(FunctionArgument.newBuilder().setEnum(e)))
+    args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
+    Expression.newBuilder().setScalarFunction(f).build()
+  }
+
   /** A measure; `enums` are enumeration arguments that come before `args`. */
   def measure(anchor: Int, args: Seq[Expression], distinct: Boolean = false, filter: Option[Expression] = None,
       output: Option[Type] = None, enums: Seq[String] = Nil, options: Seq[(String, Seq[String])] = Nil): AggregateRel.Measure = {

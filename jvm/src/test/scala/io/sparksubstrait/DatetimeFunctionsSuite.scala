@@ -1,0 +1,95 @@
+package io.sparksubstrait
+
+import java.time.{Instant, LocalDateTime}
+
+import io.substrait.proto.Expression
+
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/**
+ * strftime, strptime_date, strptime_timestamp, assume_timezone, local_timestamp and
+ * extract_boolean against values worked out by hand (calendar and time zone facts noted).
+ */
+class DatetimeFunctionsSuite extends SparkSuite with SubstraitAssertions {
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("""CREATE OR REPLACE TEMP VIEW times AS SELECT * FROM VALUES
+      (1, DATE'2024-02-29', TIMESTAMP_NTZ'2024-07-01 12:34:56.789', TIMESTAMP'2024-07-01 16:00:00 UTC'),
+      (2, DATE'1900-03-01', TIMESTAMP_NTZ'2023-12-31 23:59:59', TIMESTAMP'2024-01-15 12:00:00 UTC'),
+      (3, NULL, NULL, NULL)
+      AS t(id, d, ts, i)""")
+  }
+
+  private val timesSchema = schema("id" -> i32(), "d" -> date(), "ts" -> precisionTimestamp(6), "i" -> precisionTimestampTz(6))
+
+  /** One call of a functions_datetime function over `times`, its values ordered by id. */
+  private def values(name: String, enums: Seq[String] = Nil)(args: Expression*): Seq[Any] = {
+    val b = new PlanBuilder()
+    val call = b.callWithEnums(b.fn("functions_datetime", name), enums, args: _*)
+    run(b.plan(emit(project(readNamed(timesSchema, "times"), call), 0, 4), "id", "r")).collect().toSeq
+      .sortBy(_.getInt(0)).map(_.get(1))
+  }
+
+  private def instant(r: Any): Instant = r.asInstanceOf[java.sql.Timestamp].toInstant
+
+  test("strftime of a date, a precision_timestamp (its wall clock) and a precision_timestamp_tz in a zone") {
+    // 2024-02-29 is a Thursday, the 60th day; 1900 is no leap year, so 1 March is also the 60th (a Thursday).
+    assert(values("strftime:date_str")(field(1), litString("%Y/%m/%d (%j) %a %b")) ==
+      Seq("2024/02/29 (060) Thu Feb", "1900/03/01 (060) Thu Mar", null))
+    assert(values("strftime:pts_str")(field(2), litString("%H:%M:%S.%f %p %I %%")) ==
+      Seq("12:34:56.789000 PM 12 %", "23:59:59.000000 PM 11 %", null))
+    // New York is UTC-4 in July (EDT) and UTC-5 in January (EST).
+    assert(values("strftime:ptstz_str_str")(field(3), litString("%F %T %z"), litString("America/New_York")) ==
+      Seq("2024-07-01 12:00:00 -0400", "2024-01-15 07:00:00 -0500", null))
+  }
+
+  test("strptime_date and strptime_timestamp: the zone argument, an offset in the text, precision") {
+    assert(values("strptime_date:str_str")(litString("29/02/2024"), litString("%d/%m/%Y")).head == java.sql.Date.valueOf("2024-02-29"))
+    val inNewYork = values("strptime_timestamp:str_str_str_i8")(litString("2024-07-01 12:00:00"), litString("%Y-%m-%d %H:%M:%S"),
+      litString("America/New_York"), litI8(6))
+    assert(instant(inNewYork.head) == Instant.parse("2024-07-01T16:00:00Z"))
+    val withOffset = values("strptime_timestamp:str_str_str_i8")(litString("2024-07-01 12:00:00 +0200"),
+      litString("%Y-%m-%d %H:%M:%S %z"), litString("America/New_York"), litI8(6))
+    assert(instant(withOffset.head) == Instant.parse("2024-07-01T10:00:00Z"))
+    val toSeconds = values("strptime_timestamp:str_str_i8")(litString("2024-07-01 12:00:00.123456"), litString("%Y-%m-%d %H:%M:%S.%f"), litI8(0))
+    assert(instant(toSeconds.head) == Instant.parse("2024-07-01T12:00:00Z"))
+    val micros = values("strptime_timestamp:str_str_i8")(litString("2024-07-01 12:00:00.123456"), litString("%Y-%m-%d %H:%M:%S.%f"), litI8(6))
+    assert(instant(micros.head) == Instant.parse("2024-07-01T12:00:00.123456Z"))
+    // Text that does not match the format fails the query; it never becomes NULL or another date.
+    intercept[Exception](values("strptime_date:str_str")(litString("2024-02-30"), litString("%Y-%m-%d")))
+  }
+
+  test("formats and zones Spark cannot honour exactly are the plan's error") {
+    val at = "relations[0].root.input.project.expressions[0].scalar_function"
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(values("strftime:date_str")(field(1), litString("%e %B")))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(values("strptime_date:str_str")(litString("24-01-01"), litString("%y-%m-%d")))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", at)(values("local_timestamp:ptstz_str")(field(3), litString("Mars/Olympus_Mons")))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(
+      values("strptime_timestamp:str_str_i8")(litString("2024-07-01 12:00:00"), litString("%F %T"), litI8(9)))
+  }
+
+  test("assume_timezone and local_timestamp: a wall clock in a zone is an instant, and back") {
+    val assumed = values("assume_timezone:pts_str")(field(2), litString("America/New_York"))
+    assert(instant(assumed.head) == Instant.parse("2024-07-01T16:34:56.789Z"))
+    assert(instant(assumed(1)) == Instant.parse("2024-01-01T04:59:59Z") && assumed(2) == null)
+    // Tokyo is UTC+9 without daylight saving time.
+    val midnight = values("assume_timezone:date_str_i8")(field(1), litString("Asia/Tokyo"), litI8(6))
+    assert(instant(midnight.head) == Instant.parse("2024-02-28T15:00:00Z"))
+    // Kolkata is UTC+5:30.
+    assert(values("local_timestamp:ptstz_str")(field(3), litString("Asia/Kolkata")) ==
+      Seq(LocalDateTime.parse("2024-07-01T21:30:00"), LocalDateTime.parse("2024-01-15T17:30:00"), null))
+  }
+
+  test("extract_boolean: IS_LEAP_YEAR of dates and timestamps, IS_DST in a zone") {
+    assert(values("extract_boolean:req_date", Seq("IS_LEAP_YEAR"))(field(1)) == Seq(true, false, null))
+    assert(values("extract_boolean:req_pts", Seq("IS_LEAP_YEAR"))(field(2)) == Seq(true, false, null))
+    assert(values("extract_boolean:req_ptstz_str", Seq("IS_DST"))(field(3), litString("America/New_York")) == Seq(true, false, null))
+    assert(values("extract_boolean:req_ptstz_str", Seq("IS_DST"))(field(3), litString("Asia/Tokyo")) == Seq(false, false, null))
+    // 2023-12-31 23:00 UTC is already 2024 in Auckland (UTC+13 in summer).
+    spark.sql("CREATE OR REPLACE TEMP VIEW eve AS SELECT 1 AS id, TIMESTAMP'2023-12-31 23:00:00 UTC' AS i")
+    val b = new PlanBuilder()
+    val call = b.callWithEnums(b.fn("functions_datetime", "extract_boolean:req_ptstz_str"), Seq("IS_LEAP_YEAR"), field(1), litString("Pacific/Auckland"))
+    assert(run(b.plan(emit(project(readNamed(schema("id" -> i32(), "i" -> precisionTimestampTz(6)), "eve"), call), 2), "r")).collect().head.get(0) == true)
+  }
+}
