@@ -4,6 +4,8 @@ import io.substrait.proto.{Expression, Rel}
 import io.substrait.proto.Expression.{FieldReference, Subquery}
 import io.substrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
 
+import org.apache.spark.sql.Row
+
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -56,16 +58,52 @@ class SubqueriesSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("SELECT * FROM people p1 WHERE NOT EXISTS (SELECT 1 FROM people p2 WHERE p2.score > p1.score)"))
   }
 
-  test("UNIQUE, other ANY/ALL comparisons, misplaced outer references and wrong widths are errors") {
+  test("ANY and ALL with =, <>, <, >, <=, >=: true, false or NULL by SQL's rules, over NULLs and an empty subquery (worked out by hand)") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW xs AS SELECT * FROM VALUES (1, 1), (2, 5), (3, NULL) AS t(k, x)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW ss AS SELECT * FROM VALUES (2), (4), (NULL) AS t(s)")
     val b = new PlanBuilder()
-    val unique = sub(_.setSetPredicate(SetPredicate.newBuilder().setPredicateOp(SetPredicate.PredicateOp.PREDICATE_OP_UNIQUE).setTuples(people)))
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.filter.condition.subquery.set_predicate.predicate_op") {
-      run(b.plan(filter(people, unique), "id", "name", "score", "grp"))
+    val xsSchema = schema("k" -> i32(), "x" -> i32())
+    val one = schema("s" -> i32())
+    val withNull = readNamed(one, "ss")
+    val noNull = filter(readNamed(one, "ss"), b.call(b.fn("functions_comparison", "is_not_null:any"), field(0)))
+    val empty = filter(readNamed(one, "ss"), litBool(false))
+    import SetComparison.ComparisonOp._
+    import SetComparison.ReductionOp._
+    val cases = Seq(
+      (REDUCTION_OP_ANY, COMPARISON_OP_GT, withNull) -> Seq(null, true, null),
+      (REDUCTION_OP_ANY, COMPARISON_OP_GT, noNull) -> Seq(false, true, null),
+      (REDUCTION_OP_ANY, COMPARISON_OP_GT, empty) -> Seq(false, false, false),
+      (REDUCTION_OP_ALL, COMPARISON_OP_LT, withNull) -> Seq(null, false, null),
+      (REDUCTION_OP_ALL, COMPARISON_OP_LT, noNull) -> Seq(true, false, null),
+      (REDUCTION_OP_ALL, COMPARISON_OP_LT, empty) -> Seq(true, true, true),
+      (REDUCTION_OP_ALL, COMPARISON_OP_GE, noNull) -> Seq(false, true, null),
+      (REDUCTION_OP_ANY, COMPARISON_OP_NE, noNull) -> Seq(true, true, null),
+      (REDUCTION_OP_ANY, COMPARISON_OP_LE, withNull) -> Seq(true, null, null),
+      (REDUCTION_OP_ALL, COMPARISON_OP_EQ, noNull) -> Seq(false, false, null))
+    val plan = b.plan(emit(project(readNamed(xsSchema, "xs"), cases.map { case ((r, op, rel), _) => compare(field(1), r, op, rel) }: _*),
+      0 +: cases.indices.map(_ + 2): _*), "k" +: cases.indices.map(i => s"c$i"): _*)
+    val rows = run(plan).collect().sortBy(_.getInt(0))
+    cases.zipWithIndex.foreach { case (((r, op, _), expected), i) =>
+      assert(rows.map(_.get(i + 1)).toSeq == expected, s"$op $r (case $i)")
     }
-    val gtAny = compare(field(2), SetComparison.ReductionOp.REDUCTION_OP_ANY, SetComparison.ComparisonOp.COMPARISON_OP_GT, emit(people, 2))
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.filter.condition.subquery.set_comparison") {
-      run(b.plan(filter(people, gtAny), "id", "name", "score", "grp"))
-    }
+  }
+
+  test("UNIQUE: no two equal rows without NULLs; an empty subquery is unique (worked out by hand)") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW us AS SELECT * FROM VALUES (1, 1, 'a'), (1, 2, 'b'), (1, 2, 'b'), (2, 1, NULL), (2, 1, NULL), (2, NULL, 'c') AS t(g, v, w)")
+    val b = new PlanBuilder()
+    val us = readNamed(schema("g" -> i32(), "v" -> i32(), "w" -> string()), "us")
+    val eq = b.fn("functions_comparison", "equal:any_any")
+    def group(g: Int, cols: Int*) = emit(filter(us, b.call(eq, field(0), litI32(g))), cols: _*)
+    def unique(r: Rel) = sub(_.setSetPredicate(SetPredicate.newBuilder().setPredicateOp(SetPredicate.PredicateOp.PREDICATE_OP_UNIQUE).setTuples(r)))
+    val plan = b.plan(emit(project(readNamed(schema("s" -> i32()), "ss"),
+      unique(group(1, 1)), unique(group(1, 1, 2)), unique(group(1, 2)), unique(group(2, 1, 2)), unique(group(2, 1)), unique(group(3, 1))),
+      1, 2, 3, 4, 5, 6), "g1v", "g1vw", "g1w", "g2vw", "g2v", "none")
+    // g1 v: 1, 2, 2; (v, w): (1,a), (2,b), (2,b); w: a, b, b; g2 (v, w): rows with NULLs never clash; g2 v: 1, 1, NULL.
+    assertRows(run(plan), Seq.fill(3)(Row(false, false, false, true, false, true)))
+  }
+
+  test("misplaced outer references and wrong widths are errors") {
+    val b = new PlanBuilder()
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].selection.outer_reference.steps_out") {
       run(b.plan(emit(project(people, outer(0)), 4), "x"))
     }

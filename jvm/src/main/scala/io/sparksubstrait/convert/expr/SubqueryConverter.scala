@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.Expression.Subquery
 import io.substrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression, Not, OuterReference}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression, Not}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -15,10 +15,10 @@ import io.sparksubstrait.plan.PlanPath
 
 /**
  * Subqueries as Catalyst subquery expressions: scalar, IN (one or several needles),
- * EXISTS, and `= ANY` / `<> ALL` (IN and NOT IN). The subquery's relation is converted with
- * the enclosing record in scope, so outer references become Catalyst outer references and
- * Spark decorrelates them as it does for SQL. UNIQUE and other ANY / ALL comparisons have
- * no Spark form: errors.
+ * EXISTS, and `= ANY` / `<> ALL` (IN and NOT IN); UNIQUE and the other ANY / ALL comparisons
+ * as EXISTS subqueries ([[SetComparisons]]). The subquery's relation is converted with the
+ * enclosing record in scope, so outer references become Catalyst outer references and
+ * Spark decorrelates them as it does for SQL.
  */
 object SubqueryConverter {
   def convert(s: Subquery, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
@@ -42,7 +42,7 @@ object SubqueryConverter {
             val plan = relation(p.hasTuples, p.getTuples, input, pAt, "tuples")
             SparkShim.exists(plan, outerReferences(plan))
           case SetPredicate.PredicateOp.PREDICATE_OP_UNIQUE =>
-            throw SubstraitErrors.unsupported(pAt / "predicate_op", "a UNIQUE subquery predicate", "EXISTS (Spark has no UNIQUE predicate)")
+            SetComparisons.unique(relation(p.hasTuples, p.getTuples, input, pAt, "tuples"))
           case other => throw SubstraitErrors.invalidPlan(pAt / "predicate_op", s"predicate_op ${other.name()}", "EXISTS or UNIQUE")
         }
       case Subquery.SubqueryTypeCase.SET_COMPARISON =>
@@ -55,8 +55,7 @@ object SubqueryConverter {
           // = ANY is IN; <> ALL is NOT IN (with SQL's NULL rules, which Spark's NOT IN keeps).
           case (SetComparison.ReductionOp.REDUCTION_OP_ANY, SetComparison.ComparisonOp.COMPARISON_OP_EQ) => in(Seq(left), plan, cAt)
           case (SetComparison.ReductionOp.REDUCTION_OP_ALL, SetComparison.ComparisonOp.COMPARISON_OP_NE) => Not(in(Seq(left), plan, cAt))
-          case (r, op) => throw SubstraitErrors.unsupported(cAt, s"a ${r.name()} subquery comparison with ${op.name()}",
-            "= ANY (IN) or <> ALL (NOT IN)")
+          case (reduction, op) => SetComparisons.anyOrAll(left, plan, reduction, op, input, cAt)
         }
       case Subquery.SubqueryTypeCase.SUBQUERYTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "subquery_type", "a subquery")
     }
@@ -77,6 +76,5 @@ object SubqueryConverter {
   }
 
   /** The outer attributes the subquery's plan references (Spark's outerAttrs). */
-  private def outerReferences(plan: LogicalPlan): Seq[CExpression] =
-    plan.flatMap(_.expressions.flatMap(_.collect { case o: OuterReference => o.e })).distinct
+  private def outerReferences(plan: LogicalPlan): Seq[CExpression] = SetComparisons.outerReferences(plan)
 }
