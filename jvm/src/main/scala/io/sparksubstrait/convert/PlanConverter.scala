@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{NestedNames, RelConverter, SharedSubtrees}
+import io.sparksubstrait.convert.rel.{NestedNames, RelConverter, SharedSubtrees, WriteConverter}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.ExtensionRegistry
 import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath, ProducerCompat}
@@ -60,9 +60,11 @@ object PlanConverter {
     val at = PlanPath.root.at("relations", index) / "root"
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
-    val converted = RelConverter.convert(root.getInput, at / "input")
-    checkCorrelation(session, converted, at / "input")
-    ctx.subtrees.wrap(withNames(converted, root.getNamesList.asScala.toSeq, at / "names"))
+    WriteConverter.convertRoot(root.getInput, at / "input").getOrElse {
+      val converted = RelConverter.convert(root.getInput, at / "input")
+      checkCorrelation(session, converted, at / "input")
+      ctx.subtrees.wrap(withNames(converted, root.getNamesList.asScala.toSeq, at / "names"))
+    }
   }
 
   /**

@@ -1,0 +1,149 @@
+package io.sparksubstrait.convert.rel
+
+import scala.jdk.CollectionConverters._
+
+import io.substrait.proto.{DdlRel, NamedStruct, Rel, WriteRel}
+import io.substrait.proto.DdlRel.{DdlObject, DdlOp}
+import io.substrait.proto.WriteRel.{CreateMode, OutputMode, WriteOp}
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
+import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.StructType
+
+import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.types.SparkTypeNames
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * A root that writes: WriteRel (INSERT, CTAS) and DdlRel (CREATE, CREATE OR REPLACE and DROP
+ * of tables; DROP of views) into the session catalog, as the Spark SQL command the same
+ * statement parses to, so the catalog, the table format and access control act as for SQL.
+ * The command runs when the DataFrame is created, and only when
+ * `spark.substrait.allowWrites` is true. What Spark cannot do as the spec says is refused:
+ * returning the modified records, DELETE / UPDATE of the records a relation names (Spark
+ * deletes and updates by condition), ALTER, and creating catalog views (Spark stores a view
+ * as SQL text, which a plan does not have).
+ */
+object WriteConverter {
+  val AllowWritesKey = "spark.substrait.allowWrites"
+
+  /** The command for a root relation that writes, or None for a query. */
+  def convertRoot(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): Option[LogicalPlan] = rel.getRelTypeCase match {
+    case Rel.RelTypeCase.WRITE => Some(guarded(at / "write", "a write (WriteRel)")(write(rel.getWrite, at / "write")))
+    case Rel.RelTypeCase.DDL => Some(guarded(at / "ddl", "a DDL statement (DdlRel)")(ddl(rel.getDdl, at / "ddl")))
+    case _ => None
+  }
+
+  private def guarded(at: PlanPath, what: String)(command: => LogicalPlan)(implicit ctx: ConversionContext): LogicalPlan =
+    if (ctx.conf.getConfString(AllowWritesKey, "false").trim.equalsIgnoreCase("true")) command
+    else throw SubstraitErrors.unsupported(at, s"$what while $AllowWritesKey is false",
+      s"$AllowWritesKey=true to let plans write (see docs/configuration.md)")
+
+  private def write(w: WriteRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (w.hasCommon && w.getCommon.hasEmit) throw SubstraitErrors.unsupported(at / "common" / "emit", "an emit on a write", "no emit")
+    w.getOutput match {
+      case OutputMode.OUTPUT_MODE_UNSPECIFIED | OutputMode.OUTPUT_MODE_NO_OUTPUT =>
+      case other => throw SubstraitErrors.unsupported(at / "output", s"output ${other.name()}", "NO_OUTPUT: Spark's writes return no records")
+    }
+    val table = identifier(w.hasNamedTable, w.getNamedTable.getNamesList.asScala.toSeq, at, "named_table")
+    if (!w.hasInput) throw SubstraitErrors.missingField(at, "input", "the records to write")
+    val query = ctx.subtrees.wrap(RelConverter.convert(w.getInput, at / "input"))
+    w.getOp match {
+      case WriteOp.WRITE_OP_INSERT =>
+        w.getCreateMode match {
+          case CreateMode.CREATE_MODE_UNSPECIFIED | CreateMode.CREATE_MODE_APPEND_IF_EXISTS =>
+          case other => throw SubstraitErrors.unsupported(at / "create_mode", s"create_mode ${other.name()} on an INSERT",
+            "APPEND_IF_EXISTS or none (create modes belong to CTAS)")
+        }
+        if (w.hasTableSchema && w.getTableSchema.getNamesCount != query.output.size) {
+          throw SubstraitErrors.invalidPlan(at / "table_schema", s"a table of ${w.getTableSchema.getNamesCount} columns",
+            s"as many columns as the input's ${query.output.size}")
+        }
+        command(s"INSERT INTO $table SELECT * FROM $Placeholder", query)
+      case WriteOp.WRITE_OP_CTAS =>
+        if (!w.hasTableSchema) throw SubstraitErrors.missingField(at, "table_schema", "the new table's columns")
+        val named = withSchema(query, w.getTableSchema, at / "table_schema")
+        w.getCreateMode match {
+          case CreateMode.CREATE_MODE_UNSPECIFIED | CreateMode.CREATE_MODE_ERROR_IF_EXISTS =>
+            command(s"CREATE TABLE $table AS SELECT * FROM $Placeholder", named)
+          case CreateMode.CREATE_MODE_IGNORE_IF_EXISTS => command(s"CREATE TABLE IF NOT EXISTS $table AS SELECT * FROM $Placeholder", named)
+          case CreateMode.CREATE_MODE_REPLACE_IF_EXISTS => command(s"CREATE OR REPLACE TABLE $table AS SELECT * FROM $Placeholder", named)
+          case CreateMode.CREATE_MODE_APPEND_IF_EXISTS =>
+            val exists = ctx.session.catalog.tableExists(table)
+            command(if (exists) s"INSERT INTO $table SELECT * FROM $Placeholder" else s"CREATE TABLE $table AS SELECT * FROM $Placeholder", named)
+          case other => throw SubstraitErrors.invalidPlan(at / "create_mode", s"create_mode ${other.getNumber}", "a create mode")
+        }
+      case WriteOp.WRITE_OP_DELETE | WriteOp.WRITE_OP_UPDATE =>
+        throw SubstraitErrors.unsupported(at / "op", s"a ${w.getOp.name()} of the records a relation gives",
+          "INSERT or CTAS: Spark deletes and updates rows by a condition, in table formats that support it")
+      case WriteOp.WRITE_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "op", "INSERT or CTAS")
+      case other => throw SubstraitErrors.invalidPlan(at / "op", s"op ${other.getNumber}", "a write operation")
+    }
+  }
+
+  private def ddl(d: DdlRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val name = identifier(d.hasNamedObject, d.getNamedObject.getNamesList.asScala.toSeq, at, "named_object")
+    if (d.hasTableDefaults) throw SubstraitErrors.unsupported(at / "table_defaults", "column defaults", "a table without defaults")
+    (d.getObject, d.getOp) match {
+      case (DdlObject.DDL_OBJECT_TABLE, op @ (DdlOp.DDL_OP_CREATE | DdlOp.DDL_OP_CREATE_OR_REPLACE)) =>
+        if (!d.hasTableSchema) throw SubstraitErrors.missingField(at, "table_schema", "the new table's columns")
+        val schema = ReadConverter.baseSchema(d.getTableSchema, at / "table_schema")
+        val columns = schema.fields.map(f => s"${quote(f.name)} ${f.dataType.sql}${if (f.nullable) "" else " NOT NULL"}").mkString(", ")
+        val create = if (op == DdlOp.DDL_OP_CREATE) "CREATE TABLE" else "CREATE OR REPLACE TABLE"
+        command(s"$create $name ($columns)", query = None)
+      case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP) => command(s"DROP TABLE $name", query = None)
+      case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP_IF_EXIST) => command(s"DROP TABLE IF EXISTS $name", query = None)
+      case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_DROP) => command(s"DROP VIEW $name", query = None)
+      case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_DROP_IF_EXIST) => command(s"DROP VIEW IF EXISTS $name", query = None)
+      case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_CREATE | DdlOp.DDL_OP_CREATE_OR_REPLACE | DdlOp.DDL_OP_ALTER) =>
+        throw SubstraitErrors.unsupported(at / "op", s"${d.getOp.name()} of a view",
+          "DROP of a view: Spark keeps a catalog view as SQL text, which a plan does not have (read the plan as a DataFrame and create a temporary view of it)")
+      case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_ALTER) =>
+        throw SubstraitErrors.unsupported(at / "op", "ALTER of a table", "CREATE, CREATE_OR_REPLACE, DROP or DROP_IF_EXIST")
+      case (DdlObject.DDL_OBJECT_UNSPECIFIED, _) => throw SubstraitErrors.missingField(at, "object", "TABLE or VIEW")
+      case (_, DdlOp.DDL_OP_UNSPECIFIED) => throw SubstraitErrors.missingField(at, "op", "a DDL operation")
+      case (obj, op) => throw SubstraitErrors.invalidPlan(at, s"object ${obj.getNumber} with op ${op.getNumber}", "a TABLE or VIEW operation")
+    }
+  }
+
+  // Stands for the converted input in a parsed statement; replaced before anything resolves it.
+  private val Placeholder = "`__substrait_write_input__`"
+
+  /** The statement Spark SQL parses `sql` to, with the placeholder relation replaced by `query`. */
+  private def command(sql: String, query: LogicalPlan)(implicit ctx: ConversionContext): LogicalPlan = command(sql, Some(query))
+
+  private def command(sql: String, query: Option[LogicalPlan])(implicit ctx: ConversionContext): LogicalPlan = {
+    val parsed = SparkShim.sessionState(ctx.session).sqlParser.parsePlan(sql)
+    query.fold(parsed)(q => parsed.transformDown {
+      case u: UnresolvedRelation if u.multipartIdentifier == Seq("__substrait_write_input__") => q
+    })
+  }
+
+  /** The input's columns named as the new table's schema says; their types must agree. */
+  private def withSchema(query: LogicalPlan, schema: NamedStruct, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val target: StructType = ReadConverter.baseSchema(schema, at)
+    if (target.size != query.output.size) {
+      throw SubstraitErrors.invalidPlan(at, s"a table of ${target.size} columns", s"as many columns as the input's ${query.output.size}")
+    }
+    val columns: Seq[NamedExpression] = query.output.zip(target.fields).zipWithIndex.map { case ((a, f), i) =>
+      if (!NamedTableReader.compatible(a.dataType, f.dataType)) {
+        throw SubstraitErrors.typeMismatch(at.at("names", i), s"${SparkTypeNames.of(a.dataType)} written to column ${f.name}",
+          s"${SparkTypeNames.of(f.dataType)}, the column's type in table_schema")
+      }
+      Alias(a, f.name)()
+    }
+    Project(columns, query)
+  }
+
+  private def identifier(has: Boolean, names: Seq[String], at: PlanPath, field: String): String = {
+    if (!has) throw SubstraitErrors.unsupported(at, "a write to an extension object", s"a $field (a catalog name)")
+    if (names.isEmpty || names.exists(_.isEmpty)) {
+      throw SubstraitErrors.invalidPlan(at / field / "names", s"the name [${names.mkString(", ")}]", "a non-empty multi-part name")
+    }
+    names.map(quote).mkString(".")
+  }
+
+  private def quote(name: String): String = "`" + name.replace("`", "``") + "`"
+}
