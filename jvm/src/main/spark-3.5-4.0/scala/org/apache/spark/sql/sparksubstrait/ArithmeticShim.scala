@@ -23,7 +23,4 @@ private[sparksubstrait] trait ArithmeticShim {
   /** A timestamp plus a day-time interval, in `zone` (Spark 4.1 renamed `TimeAdd`). */
   def timestampAddInterval(timestamp: Expression, interval: Expression, zone: Option[String]): Expression =
     TimeAdd(timestamp, interval, zone)
-
-  def ceil(child: Expression): Expression = Ceil(child)
-  def floor(child: Expression): Expression = Floor(child)
 }

@@ -26,8 +26,4 @@ private[sparksubstrait] trait ArithmeticShim {
   /** A timestamp plus a day-time interval, in `zone`. */
   def timestampAddInterval(timestamp: Expression, interval: Expression, zone: Option[String]): Expression =
     TimestampAddInterval(timestamp, interval, zone)
-
-  // The second argument is false in Spark's own ceil/floor of one argument.
-  def ceil(child: Expression): Expression = Ceil(child, false)
-  def floor(child: Expression): Expression = Floor(child, false)
 }
