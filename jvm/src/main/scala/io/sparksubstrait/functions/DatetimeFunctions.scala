@@ -19,6 +19,17 @@ private[functions] object DatetimeFunctions {
 
   val entries: Seq[ScalarEntry] = Seq(
     ScalarEntry("extract", Datetime, extract),
+    // DataFusion's date_part('year', x): extract with the component as a string literal.
+    ScalarEntry("date_part", Datetime, c => {
+      c.expectArity(2)
+      val component = c.arg(0) match {
+        case Literal(p, _: StringType) if p != null => datePartComponents.getOrElse(p.toString.toLowerCase,
+          throw io.sparksubstrait.errors.SubstraitErrors.unsupported(c.at, s"date_part '$p'",
+            datePartComponents.keys.toSeq.sorted.mkString("date_part of ", ", ", "")))
+        case _ => c.wrongArguments("a literal date part name and a date or timestamp")
+      }
+      extract(new FunctionCall("extract", Seq(c.arg(1)), Map.empty, c.at, c.ctx, c.declaredType, component))
+    }),
     ScalarEntry("add_intervals", Datetime, c => {
       c.expectArity(2)
       (c.arg(0).dataType, c.arg(1).dataType) match {
@@ -71,6 +82,12 @@ private[functions] object DatetimeFunctions {
       }
     case _ => c.wrongArguments("a literal time zone name")
   }
+
+  // date_part names whose meaning is extract's exactly (DataFusion's dow counts from Sunday = 0).
+  private val datePartComponents: Map[String, Seq[String]] = Map(
+    "year" -> Seq("YEAR"), "quarter" -> Seq("QUARTER"), "month" -> Seq("MONTH"), "day" -> Seq("DAY"),
+    "hour" -> Seq("HOUR"), "minute" -> Seq("MINUTE"), "week" -> Seq("ISO_WEEK"), "doy" -> Seq("DAY_OF_YEAR"),
+    "dow" -> Seq("SUNDAY_DAY_OF_WEEK", "ZERO"))
 
   private val dateParts = Set("YEAR", "ISO_YEAR", "QUARTER", "MONTH", "DAY", "DAY_OF_YEAR",
     "MONDAY_DAY_OF_WEEK", "SUNDAY_DAY_OF_WEEK", "ISO_WEEK", "UNIX_TIME")

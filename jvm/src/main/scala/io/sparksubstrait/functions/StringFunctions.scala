@@ -24,9 +24,10 @@ private[functions] object StringFunctions {
     }),
     ScalarEntry("concat_ws", Strings, c => { c.expectAtLeast(2); ConcatWs(strings(c, c.args)) }),
     ScalarEntry("like", Strings, c => {
-      c.expectArity(2)
-      val Seq(s, p) = strings(c, c.args)
-      if (caseInsensitive(c)) new ILike(s, p) else Like(s, p, '\\')
+      if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a string and a pattern (and an escape character)")
+      val Seq(s, p) = strings(c, c.args.take(2))
+      val escape = c.args.lift(2).map(likeEscape(c, _)).getOrElse('\\')
+      if (caseInsensitive(c)) new ILike(s, p, escape) else Like(s, p, escape)
     }),
     ScalarEntry("contains", Strings, c => caseAware(c)(Contains(_, _))),
     ScalarEntry("starts_with", Strings, c => caseAware(c)(StartsWith(_, _))),
@@ -171,6 +172,17 @@ private[functions] object StringFunctions {
   private def unicode(c: FunctionCall): Unit = {
     c.option("full_unicode", Map("TRUE" -> ()))
     c.option("char_set", Map("UTF8" -> ()))
+  }
+
+  /**
+   * The escape character of like's third argument (DataFusion writes one): a one-character
+   * literal, or a NULL literal for LIKE without ESCAPE, whose escape is the backslash there
+   * as in Spark.
+   */
+  private def likeEscape(c: FunctionCall, e: Expression): Char = e match {
+    case Literal(null, _) => '\\'
+    case Literal(v, _: StringType) if v.toString.length == 1 => v.toString.charAt(0)
+    case other => c.wrongArguments(s"a one-character literal escape, not ${other.sql}")
   }
 
   /** char_set: UTF8 (every letter, the default) or ASCII_ONLY, as a literal for the runtime. */
