@@ -59,6 +59,12 @@ object SparkShim {
     }
   }
 
+  /** The analyzed and optimized forms of a plan (one query execution; nothing runs). */
+  def analyzedAndOptimized(session: SparkSession, plan: LogicalPlan): (LogicalPlan, LogicalPlan) = {
+    val execution = classicSession(session).sessionState.executePlan(plan)
+    (execution.analyzed, execution.optimizedPlan)
+  }
+
   def sqlConf(session: SparkSession): SQLConf = classicSession(session).sessionState.conf
 
   def resolutionRuleNames(session: SparkSession): Seq[String] =
