@@ -18,23 +18,29 @@ private[explain] object ExplainJson {
   private val MaxFields = 25
 
   def apply(trace: ExplainTrace, converted: LogicalPlan, analyzed: String, optimized: String): String = {
-    val (catalyst, ids) = catalystNodes(converted, trace)
-    val relationOf = trace.relations.flatMap(r => r.functions.map(_ -> r.id)).toMap
+    // Relations are recorded children first; the document numbers them from the root down.
+    val relations = trace.relations
+    val preorder = ArrayBuffer.empty[Int]
+    def visit(id: Int): Unit = { preorder += id; relations(id).children.foreach(visit) }
+    trace.roots.foreach(visit)
+    val number = preorder.zipWithIndex.toMap
+    val (catalyst, ids) = catalystNodes(converted, trace, number)
+    val relationOf = relations.flatMap(r => r.functions.map(_ -> number(r.id))).toMap
     write(Obj(Seq(
       "format" -> Num(FormatVersion),
       "producer" -> Str(trace.producer),
       "compat" -> strs(trace.compatReadings),
-      "roots" -> nums(trace.roots),
-      "relations" -> Arr(trace.relations.map { r =>
+      "roots" -> nums(trace.roots.map(number)),
+      "relations" -> Arr(preorder.toSeq.map(relations).map { r =>
         Obj(Seq(
-          "id" -> Num(r.id),
+          "id" -> Num(number(r.id)),
           "path" -> Str(r.path),
           "kind" -> Str(r.kind),
           "details" -> strs(r.details),
           "output" -> strs(r.output),
           "operators" -> strs(r.operators.map(_.nodeName)),
           "catalyst" -> nums(r.operators.flatMap(o => Option(ids.get(o)).map(_.intValue))),
-          "children" -> Arr(r.children.map(c => Obj(Seq("id" -> Num(c), "via" -> Str(via(r.path, trace.relations(c))))))),
+          "children" -> Arr(r.children.map(c => Obj(Seq("id" -> Num(number(c)), "via" -> Str(via(r.path, relations(c))))))),
           "functions" -> nums(r.functions),
           "notes" -> strs(r.notes)))
       }),
@@ -62,7 +68,7 @@ private[explain] object ExplainJson {
     child.path.stripPrefix(parentPath + ".").stripSuffix("." + child.kind)
 
   /** The converted tree in pre-order (children, then subqueries), each node with its relation. */
-  private def catalystNodes(root: LogicalPlan, trace: ExplainTrace)
+  private def catalystNodes(root: LogicalPlan, trace: ExplainTrace, relationNumber: Map[Int, Int])
       : (Seq[Value], java.util.IdentityHashMap[LogicalPlan, Integer]) = {
     val ids = new java.util.IdentityHashMap[LogicalPlan, Integer]
     val order = ArrayBuffer.empty[LogicalPlan]
@@ -80,7 +86,7 @@ private[explain] object ExplainJson {
         "text" -> Str(oneLine(p)),
         "children" -> nums(p.children.map(ids.get(_).intValue)),
         "subqueries" -> nums(subqueries(p).map(ids.get(_).intValue)),
-        "relation" -> trace.owner(p).map(i => Num(i): Value).getOrElse(Null)))
+        "relation" -> trace.owner(p).map(i => Num(relationNumber(i)): Value).getOrElse(Null)))
     }
     (nodes, ids)
   }

@@ -58,7 +58,7 @@ final class ExplainTrace {
   def relation(rel: Rel, at: PlanPath, plan: LogicalPlan): Unit = {
     val kind = rel.getRelTypeCase.name.toLowerCase
     val notes = if (rel.getRelTypeCase == RelTypeCase.PROJECT && compat.projectOutputsOnlyExpressions && !rel.getProject.getCommon.hasEmit) {
-      Seq("outputs only its expressions: the producer's reading of a project without emit (ProducerCompat.projectOutputsOnlyExpressions)")
+      Seq("outputs only its expressions, no emit (ProducerCompat.projectOutputsOnlyExpressions)")
     } else Nil
     record(s"$at.$kind", kind, RelationDetails.of(rel), notes, plan)
   }
@@ -83,7 +83,7 @@ final class ExplainTrace {
     val declaredIgnored = compat.predicateOutputTypeUnreliable && result.resolved && result.dataType == BooleanType &&
       declared.exists(_.getKindCase != Type.KindCase.BOOL)
     val notes = if (declaredIgnored) {
-      Seq("the producer's output_type for this predicate is not BOOLEAN and is ignored (ProducerCompat.predicateOutputTypeUnreliable)")
+      Seq("output_type not BOOLEAN, ignored (ProducerCompat.predicateOutputTypeUnreliable)")
     } else Nil
     functionRecords += FunctionRecord(functionRecords.size, at.toString, kind, fn.compoundName, fn.extension, catalogName,
       alias, sparkName(result), sql(result), notes)
