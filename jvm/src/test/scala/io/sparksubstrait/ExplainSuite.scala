@@ -12,7 +12,8 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.errors.SubstraitException
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions, TpchSchema}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
@@ -23,6 +24,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 class ExplainSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = {
     super.beforeAll()
+    TpchSchema.createEmptyTables(spark)
     spark.sql("CREATE OR REPLACE TEMP VIEW er AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'c'), (NULL, 'n') AS t(k, w)")
     spark.sql("CREATE OR REPLACE TEMP VIEW el AS SELECT * FROM VALUES (1, 10L), (2, 20L), (2, 20L), (NULL, 5L), (3, NULL) AS t(k, v)")
   }
@@ -149,6 +151,46 @@ class ExplainSuite extends SparkSuite with SubstraitAssertions {
     assert(texts(byKind(doc)("reference").head.get("details")) == Seq("relations[0]"))
     assert(texts(roots.head.get("operators")).contains("WithCTE"), roots.head)
     assertRows(run(plan), Seq(Row(1), Row(2), Row(2), Row(null)))
+  }
+
+  test("a relation that passes its input on has no operator of its own") {
+    val b = new PlanBuilder()
+    val rows = Seq(Seq(litI32(2)), Seq(litI32(1)), Seq(litI32(1)), Seq(litNull(i32())))
+    val plan = b.plan(fetchLegacy(sort(readVirtual(schema("k" -> i32()), rows)), 0, -1), "k")
+    val kinds = byKind(explain(plan))
+    assert(texts(kinds("fetch").head.get("operators")).isEmpty && texts(kinds("sort").head.get("operators")).isEmpty)
+    assert(texts(kinds("read").head.get("operators")) == Seq("LocalRelation"))
+    assertRows(run(plan), Seq(Row(2), Row(1), Row(1), Row(null)))
+  }
+
+  test("the 22 TPC-H plans from isthmus: every converted node has its relation, Spark's plans are a read's") {
+    val withoutIds = (s: String) => s.replaceAll("#\\d+L?", "#")
+    var explained = 0
+    var subqueries = 0
+    for (n <- TpchSchema.QueryNumbers; plan <- TpchSchema.isthmus(TpchSchema.query(n)).toOption) {
+      val read = try Right(SubstraitPlans.read(spark, plan.toByteArray)) catch { case e: SubstraitException => Left(e) }
+      read match {
+        case Left(error) =>
+          val e = intercept[SubstraitException](explain(plan))
+          assert((e.getCondition, e.getLocation) == (error.getCondition, error.getLocation), s"q$n")
+        case Right(df) =>
+          explained += 1
+          val doc = explain(plan)
+          val relations = elements(doc.get("relations"))
+          val nodes = elements(doc.get("catalyst").get("nodes"))
+          nodes.foreach(node => assert(!node.get("relation").isNull, s"q$n: ${node.get("text").asText} has no relation"))
+          assert(relations.map(r => elements(r.get("catalyst")).size).sum == nodes.size, s"q$n")
+          assert(relations.count(_.get("kind").asText == "read") ==
+            nodes.count(n => n.get("name").asText == "SubqueryAlias"), s"q$n: one table lookup per read")
+          // A subquery's relation hangs off the relation whose expression holds it, as its plan off the node.
+          val viaSubquery = relations.flatMap(r => elements(r.get("children"))).count(_.get("via").asText.contains("subquery"))
+          assert(viaSubquery == nodes.map(_.get("subqueries").size).sum, s"q$n")
+          subqueries += viaSubquery
+          assert(withoutIds(doc.get("optimized").asText) == withoutIds(df.queryExecution.optimizedPlan.treeString), s"q$n")
+      }
+    }
+    assert(explained >= 15, s"only $explained TPC-H plans converted")
+    assert(subqueries >= 5, s"only $subqueries subqueries in the TPC-H plans")
   }
 
   test("explaining an invalid plan raises the error reading it raises") {

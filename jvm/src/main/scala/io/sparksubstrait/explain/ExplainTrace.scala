@@ -108,9 +108,14 @@ final class ExplainTrace {
     mine.toSeq
   }
 
-  /** The nodes of `plan` that no relation recorded earlier made: this relation's operators. */
+  /**
+   * The nodes of `plan` that no relation recorded earlier made: this relation's operators.
+   * Subquery plans count too: what a subquery expression wraps around its relation (an
+   * aggregate, a projection) was made by the relation holding the expression.
+   */
   private def own(plan: LogicalPlan): Seq[LogicalPlan] =
-    if (owners.containsKey(plan)) Nil else plan +: plan.children.flatMap(own)
+    if (owners.containsKey(plan)) Nil
+    else plan +: (plan.children ++ plan.innerChildren.collect { case q: LogicalPlan => q }).flatMap(own)
 }
 
 object ExplainTrace {
