@@ -135,6 +135,32 @@ def test_html_carries_the_svg_and_the_text(explained, tmp_path):
         assert check(path.read_text(encoding="utf-8")), name
 
 
+def test_a_shared_catalyst_node_is_drawn_once_in_colour():
+    # Two reads of one view: Catalyst shares the view's relation node (#3) between them.
+    from spark_substrait._explain import PlanExplanation
+
+    node = lambda i, name, children, rel: {"id": i, "name": name, "text": f"{name} <{i}>", "children": children,
+                                            "subqueries": [], "relation": rel}
+    rel = lambda i, kind, children, catalyst: {
+        "id": i, "path": "relations[0].root" + ".input.join.left.read" * (i > 0), "kind": kind, "details": [],
+        "output": ["k"], "operators": ["X"] * len(catalyst), "catalyst": catalyst,
+        "children": [{"id": c, "via": v} for c, v in children], "functions": [], "notes": []}
+    doc = {"format": 1, "producer": "p", "compat": [], "roots": [0], "functions": [],
+           "relations": [rel(0, "join", [(1, "left"), (2, "right")], [0]), rel(1, "read", [], [1, 2, 3]),
+                         rel(2, "read", [], [4])],
+           "catalyst": {"root": 0, "nodes": [node(0, "Join", [1, 4], 0), node(1, "SubqueryAlias", [2], 1),
+                                             node(2, "View", [3], 1), node(3, "LogicalRelation", [], 1),
+                                             node(4, "SubqueryAlias", [3], 2)]},
+           "analyzed": "", "optimized": ""}
+    e = PlanExplanation(json.dumps(doc))
+    assert "#3 LogicalRelation (shared, as above)" in str(e)
+    root = ET.fromstring(e.to_svg())
+    heads = ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+    assert heads.count("#3 LogicalRelation") == 1 and heads.count("#3 LogicalRelation (shared, as above)") == 1
+    links = [p for p in root.iter(f"{SVG}path") if p.get("marker-end")]
+    assert len(links) == 5
+
+
 def test_invalid_plan_raises_the_error_a_read_raises(spark, tpch, lineitem_view):
     plan = json.loads(tpch.duckdb_json[6])
     for ext in plan["extensions"]:

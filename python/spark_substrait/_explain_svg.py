@@ -79,12 +79,16 @@ def _catalyst_boxes(doc: Dict[str, Any]) -> List[_Box]:
 
     def walk(nid: int, depth: int, parent: Any, subquery: bool) -> None:
         n = nodes[nid]
-        lines = [(_clip(("subquery: " if subquery else "") + f"#{n['id']} {n['name']}"), "head"),
-                 (_clip(n["text"]), "text")]
-        box = _Box(("c", nid), depth, lines, _colour(n["relation"]), n["text"])
+        # Catalyst shares immutable subtrees (a view's relation read twice): drawn again, in
+        # grey, while the relation's line goes to the first drawing.
+        shared = nid in seen
+        head = ("subquery: " if subquery else "") + f"#{n['id']} {n['name']}" + (" (shared, as above)" if shared else "")
+        lines = [(_clip(head), "head"), (_clip(n["text"]), "text")]
+        box = _Box(("shared" if shared else "c", nid), depth, lines,
+                   _colour(None if shared else n["relation"]), n["text"])
         box.parent = parent
         boxes.append(box)
-        if nid in seen:
+        if shared:
             return
         seen.add(nid)
         for c in n["children"]:

@@ -65,9 +65,10 @@ def _catalyst_tree(doc: Dict[str, Any]) -> List[str]:
     def walk(nid: int, prefix: str, branch: str, seen: set) -> None:
         n = nodes[nid]
         owner = f"   <- {relation_label(relations[n['relation']])}" if n["relation"] is not None else ""
-        lines.append(f"{prefix}{branch}#{n['id']} {n['text']}{owner}")
-        if nid in seen:
+        if nid in seen:  # Catalyst shares immutable subtrees (a view's relation read twice)
+            lines.append(f"{prefix}{branch}#{n['id']} {n['name']} (shared, as above)")
             return
+        lines.append(f"{prefix}{branch}#{n['id']} {n['text']}{owner}")
         seen.add(nid)
         kids = [(c, "") for c in n["children"]] + [(s, "subquery ") for s in n["subqueries"]]
         child_prefix = prefix + ("" if not branch else ("   " if branch.startswith("└") else "│  "))
