@@ -6,6 +6,7 @@
     from pyspark.sql import SparkSession
     spark = spark_substrait.configure(SparkSession.builder.master("local[2]")).getOrCreate()
     df = spark.read.substrait(plan)  # bytes | JSON str | substrait Plan message | .bin/.json path
+    print(spark_substrait.explain(plan))  # what each relation became in Catalyst (docs/explain.md)
 """
 
 from spark_substrait._config import EXTENSION_CLASS, configure, jar_path
@@ -15,17 +16,20 @@ from spark_substrait._errors import (
     SubstraitPlanError,
     SubstraitUnsupportedError,
 )
+from spark_substrait._explain import PlanExplanation, explain
 from spark_substrait._reader import install as _install
 
 __version__ = "0.1.0"
 
 __all__ = [
     "EXTENSION_CLASS",
+    "PlanExplanation",
     "SubstraitInvalidPlanError",
     "SubstraitNotInstalledError",
     "SubstraitPlanError",
     "SubstraitUnsupportedError",
     "configure",
+    "explain",
     "jar_path",
 ]
 

@@ -1,8 +1,10 @@
-"""``spark-substrait run PLAN``: run a Substrait plan on a local Spark session.
+"""``spark-substrait run PLAN``: run a Substrait plan on a local Spark session;
+``spark-substrait explain PLAN``: show what it becomes in Catalyst (see _explain_cli).
 
 ::
 
     spark-substrait run examples/q06.json --table lineitem=examples/data/lineitem
+    spark-substrait explain examples/q06.json --table lineitem=examples/data/lineitem
     python -m spark_substrait run plan.bin --table t=t.parquet --output out.parquet
 
 Exit status: 0 on success, 2 when the plan cannot be run (the message goes to stderr),
@@ -13,6 +15,8 @@ import argparse
 import os
 import sys
 from typing import List, Optional, Tuple
+
+from spark_substrait import _explain_cli
 
 EXIT_PLAN_ERROR = 2
 
@@ -53,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "extension: .parquet, .csv, .json or .orc")
     run.add_argument("--explain", action="store_true",
                      help="print the logical and physical plans (extended explain)")
+    _explain_cli.add_parser(commands, _table_arg)
     return parser
 
 
@@ -126,6 +131,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "run":
         return run(args)
+    if args.command == "explain":
+        return _explain_cli.run(args, _session, _register_table, EXIT_PLAN_ERROR)
     return 1  # unreachable: argparse requires a command
 
 

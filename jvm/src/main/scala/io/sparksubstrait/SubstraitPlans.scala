@@ -10,6 +10,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPlan}
 import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.explain.SubstraitExplain
 import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder, PlanLimits}
 
 /**
@@ -45,6 +46,20 @@ object SubstraitPlans {
   /** A JSON plan with values for its dynamic parameters, as for `read`. */
   def readJson(session: SparkSession, json: String, root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
     toDataFrame(session, PlanDecoder.fromJson(json, limits(session)).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+
+  /**
+   * The plan explorer: the explain document (JSON, docs/explain.md) of a binary plan's root
+   * `root` (null: its one root) with `params` for its dynamic parameters (may be null).
+   * Nothing runs; an invalid plan raises the error `read` raises.
+   */
+  def explain(session: SparkSession, plan: Array[Byte], root: java.lang.Integer, params: java.util.Map[_, _]): String =
+    SubstraitExplain.json(session, PlanDecoder.fromBytes(plan, limits(session)).copy(parameters = parameterMap(params)),
+      Option(root).map(_.intValue))
+
+  /** The explain document of a JSON plan, as for `explain`. */
+  def explainJson(session: SparkSession, json: String, root: java.lang.Integer, params: java.util.Map[_, _]): String =
+    SubstraitExplain.json(session, PlanDecoder.fromJson(json, limits(session)).copy(parameters = parameterMap(params)),
+      Option(root).map(_.intValue))
 
   private def parameterMap(params: java.util.Map[_, _]): Map[Int, Any] =
     if (params == null) Map.empty

@@ -6,7 +6,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.convert.PlanConverter
-import io.sparksubstrait.plan.PlanDecoder
+import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
 
 /**
@@ -32,8 +32,8 @@ object ConversionBreakdown {
         val t = Array.fill(4)(scala.collection.mutable.ArrayBuffer.empty[Double])
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
         for (_ <- 0 until iters) {
-          time(0)(PlanDecoder.fromBytes(bytes))
-          time(1)(PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes)))
+          time(0)(PlanDecoder.fromBytes(bytes, PlanLimits.active))
+          time(1)(PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
           time(2)(SubstraitPlans.read(spark, bytes))
           time(3)(spark.sql(sql))
         }

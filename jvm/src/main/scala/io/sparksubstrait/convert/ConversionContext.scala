@@ -7,6 +7,7 @@ import org.apache.spark.sql.internal.SQLConf
 import io.sparksubstrait.convert.rel.SharedSubtrees
 import io.sparksubstrait.convert.types.TypeEnv
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
 import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
 
@@ -23,7 +24,9 @@ final class ConversionContext(
     val subtrees: SharedSubtrees,
     /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
     val parameterBindings: Map[Int, io.substrait.proto.Expression.Literal] = Map.empty,
-    val parameterValues: Map[Int, Any] = Map.empty) {
+    val parameterValues: Map[Int, Any] = Map.empty,
+    /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
+    val trace: ExplainTrace = null) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 

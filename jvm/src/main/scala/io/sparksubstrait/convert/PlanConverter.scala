@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.rel.{NestedNames, RelConverter, SharedSubtrees, WriteConverter}
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
 import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath, ProducerCompat}
 
@@ -24,9 +25,10 @@ object PlanConverter {
   /**
    * @param rootIndex which root to convert (0-based, counting only root relations), for
    *                  plans with several; None requires exactly one.
+   * @param trace     records the conversion for `explain`; null (no recording) for reads.
    */
-  def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None): LogicalPlan =
-    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex)) catch {
+  def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None, trace: ExplainTrace = null): LogicalPlan =
+    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex, trace)) catch {
       // A backstop only: PlanLimits' default depth converts on a 512 KB stack. Converters
       // share no state, so unwinding the whole conversion leaves nothing half-done.
       case e: StackOverflowError =>
@@ -38,16 +40,18 @@ object PlanConverter {
   /** How many root relations the plan has (each can be read as its own DataFrame). */
   def rootCount(plan: DecodedPlan): Int = plan.proto.getRelationsList.asScala.count(_.hasRoot)
 
-  private def convertPlan(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int]): LogicalPlan = {
+  private def convertPlan(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace): LogicalPlan = {
     val proto = plan.proto
-    val compat = ProducerCompat.forProducer(Option(proto.getVersion).map(_.getProducer).getOrElse(""))
+    val producer = Option(proto.getVersion).map(_.getProducer).getOrElse("")
+    val compat = ProducerCompat.forProducer(producer)
+    if (trace != null) trace.plan(producer, compat)
     val relations = proto.getRelationsList.asScala.toSeq
     val bindings = proto.getParameterBindingsList.asScala.toSeq.zipWithIndex.map { case (b, i) =>
       if (!b.hasValue) throw SubstraitErrors.missingField(PlanPath.root.at("parameter_bindings", i), "value", "the parameter's value")
       b.getParameterAnchor -> b.getValue
     }
     implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan), compat,
-      SparkShim.sqlConf(session), new SharedSubtrees(relations), bindings.toMap, plan.parameters)
+      SparkShim.sqlConf(session), new SharedSubtrees(relations), bindings.toMap, plan.parameters, trace)
     checkPlanLevelFields(plan)
     val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
     val (planRel, index) = rootIndex match {
@@ -63,7 +67,10 @@ object PlanConverter {
     WriteConverter.convertRoot(root.getInput, at / "input").getOrElse {
       val converted = RelConverter.convert(root.getInput, at / "input")
       checkCorrelation(session, converted, at / "input")
-      ctx.subtrees.wrap(withNames(converted, root.getNamesList.asScala.toSeq, at / "names"))
+      val names = root.getNamesList.asScala.toSeq
+      val whole = ctx.subtrees.wrap(withNames(converted, names, at / "names"))
+      if (trace != null) trace.root(at, names, whole)
+      whole
     }
   }
 

@@ -69,7 +69,10 @@ object FunctionArguments {
       throw SubstraitErrors.unsupported(at, s"a lambda argument to ${fn.compoundName}",
         "lambdas only as the function argument of transform, filter, any_match or all_match")
     }
-    withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
+    val result = withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
+    // The one place function mappings are reported to explain (null: not explaining).
+    if (ctx.trace != null) ctx.trace.function(fn, found, outputType, at, result)
+    result
   }
 
   /**

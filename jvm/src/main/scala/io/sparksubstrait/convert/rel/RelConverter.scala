@@ -14,7 +14,7 @@ import io.sparksubstrait.plan.PlanPath
  */
 object RelConverter {
   def convert(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = SubstraitErrors.located(at) {
-    rel.getRelTypeCase match {
+    val plan = rel.getRelTypeCase match {
       case RelTypeCase.READ => RelCommonConverter(rel.getRead, at / "read")(ReadConverter.convert)
       case RelTypeCase.FILTER => RelCommonConverter(rel.getFilter, at / "filter")(FilterConverter.convert)
       case RelTypeCase.PROJECT => RelCommonConverter(rel.getProject, at / "project")(ProjectConverter.convert)
@@ -35,6 +35,9 @@ object RelConverter {
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",
         "a relation kind listed in docs/supported.md")
     }
+    // The one place relations are reported to explain (null: not explaining).
+    if (ctx.trace != null) ctx.trace.relation(rel, at, plan)
+    plan
   }
 
   /** Converts a required input relation. */

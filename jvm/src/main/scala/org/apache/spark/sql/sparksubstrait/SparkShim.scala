@@ -41,6 +41,12 @@ object SparkShim extends SparkVersionShim with RoundingShim {
     }
   }
 
+  /** The analyzed and optimized forms of a plan (one query execution; nothing runs). */
+  def analyzedAndOptimized(session: SparkSession, plan: LogicalPlan): (LogicalPlan, LogicalPlan) = {
+    val execution = sessionState(session).executePlan(plan)
+    (execution.analyzed, execution.optimizedPlan)
+  }
+
   def sqlConf(session: SparkSession): SQLConf = sessionState(session).conf
 
   def resolutionRuleNames(session: SparkSession): Seq[String] =

@@ -1,0 +1,141 @@
+package io.sparksubstrait.explain
+
+import scala.collection.mutable.ArrayBuffer
+import scala.util.control.NonFatal
+
+import io.substrait.proto.{Rel, Type}
+import io.substrait.proto.Rel.RelTypeCase
+import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.types.BooleanType
+
+import io.sparksubstrait.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
+import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
+
+/**
+ * What one conversion did, recorded for `explain`: each relation with the Catalyst
+ * operators it became, each function call with the mapping chosen, and where a producer's
+ * quirk was read. The converters never see it: the dispatch points notify it when a
+ * [[io.sparksubstrait.convert.ConversionContext]] carries one (it is null otherwise, so a
+ * plain read pays one null check per node).
+ *
+ * Relations and calls complete children first, so a relation claims the records not yet
+ * claimed whose location lies inside its own: its inputs (and subqueries), and its calls.
+ */
+final class ExplainTrace {
+  import ExplainTrace._
+
+  private val relationRecords = ArrayBuffer.empty[RelationRecord]
+  private val functionRecords = ArrayBuffer.empty[FunctionRecord]
+  private val unclaimedRelations = ArrayBuffer.empty[Int]
+  private val unclaimedFunctions = ArrayBuffer.empty[Int]
+  /** Catalyst node (by identity) to the relation that made it. */
+  private val owners = new java.util.IdentityHashMap[LogicalPlan, Integer]
+  private var compat: ProducerCompat = ProducerCompat.none
+  private var producerName: String = ""
+
+  def relations: Seq[RelationRecord] = relationRecords.toSeq
+  def functions: Seq[FunctionRecord] = functionRecords.toSeq
+  /** Relations no other relation contains: the root first, then shared subtrees (ReferenceRel targets). */
+  def roots: Seq[Int] = unclaimedRelations.toSeq.sortBy(i => if (relationRecords(i).kind == "root") -1 else i)
+  def producer: String = producerName
+  def owner(node: LogicalPlan): Option[Int] = Option(owners.get(node)).map(_.intValue)
+
+  /** The producer quirks read for this plan, by name (the fields of [[ProducerCompat]] that are on). */
+  def compatReadings: Seq[String] =
+    compat.getClass.getDeclaredFields.toSeq.filter(_.getType == classOf[Boolean]).filter { f =>
+      f.setAccessible(true)
+      f.getBoolean(compat)
+    }.map(_.getName)
+
+  def plan(producer: String, compat: ProducerCompat): Unit = {
+    producerName = producer
+    this.compat = compat
+  }
+
+  /** Relation `rel` at `at` converted to `plan`. */
+  def relation(rel: Rel, at: PlanPath, plan: LogicalPlan): Unit = {
+    val kind = rel.getRelTypeCase.name.toLowerCase
+    val notes = if (rel.getRelTypeCase == RelTypeCase.PROJECT && compat.projectOutputsOnlyExpressions && !rel.getProject.getCommon.hasEmit) {
+      Seq("outputs only its expressions, no emit (ProducerCompat.projectOutputsOnlyExpressions)")
+    } else Nil
+    record(s"$at.$kind", kind, RelationDetails.of(rel), notes, plan)
+  }
+
+  /** The root relation at `at`, named `names`, became the whole `plan`. */
+  def root(at: PlanPath, names: Seq[String], plan: LogicalPlan): Unit =
+    record(at.toString, "root", Seq(s"names: ${names.mkString(", ")}"), Nil, plan)
+
+  /**
+   * A call of `fn` at `at` mapped through catalog entry `entry` to `result`; `declared` is
+   * the plan's output_type, when given.
+   */
+  def function(fn: DeclaredFunction, entry: Any, declared: Option[Type], at: PlanPath, result: Expression): Unit = {
+    val (kind, catalogName) = entry match {
+      case e: FunctionCatalog.ScalarEntry => ("scalar", e.name)
+      case e: FunctionCatalog.AggregateEntry => ("aggregate", e.name)
+      case e: FunctionCatalog.WindowEntry => ("window", e.name)
+      case _ => ("function", FunctionAliases.canonicalName(fn.baseName))
+    }
+    val canonical = FunctionAliases.canonicalName(fn.baseName)
+    val alias = if (canonical != fn.baseName) Some(s"${fn.baseName} -> $canonical") else None
+    val declaredIgnored = compat.predicateOutputTypeUnreliable && result.resolved && result.dataType == BooleanType &&
+      declared.exists(_.getKindCase != Type.KindCase.BOOL)
+    val notes = if (declaredIgnored) {
+      Seq("output_type not BOOLEAN, ignored (ProducerCompat.predicateOutputTypeUnreliable)")
+    } else Nil
+    functionRecords += FunctionRecord(functionRecords.size, at.toString, kind, fn.compoundName, fn.extension, catalogName,
+      alias, sparkName(result), sql(result), notes)
+    unclaimedFunctions += functionRecords.size - 1
+  }
+
+  private def record(path: String, kind: String, details: Seq[String], notes: Seq[String], plan: LogicalPlan): Unit = {
+    val id = relationRecords.size
+    val prefix = path + "."
+    val children = claim(unclaimedRelations)(relationRecords(_).path.startsWith(prefix))
+    val calls = claim(unclaimedFunctions)(functionRecords(_).path.startsWith(prefix))
+    val operators = own(plan)
+    operators.foreach(owners.put(_, id))
+    relationRecords += RelationRecord(id, path, kind, details, notes, plan.output.map(_.name), operators, children, calls)
+    unclaimedRelations += id
+  }
+
+  private def claim(unclaimed: ArrayBuffer[Int])(inside: Int => Boolean): Seq[Int] = {
+    val (mine, others) = unclaimed.partition(inside)
+    unclaimed.clear()
+    unclaimed ++= others
+    mine.toSeq
+  }
+
+  /**
+   * The nodes of `plan` that no relation recorded earlier made: this relation's operators.
+   * Subquery plans count too: what a subquery expression wraps around its relation (an
+   * aggregate, a projection) was made by the relation holding the expression.
+   */
+  private def own(plan: LogicalPlan): Seq[LogicalPlan] =
+    if (owners.containsKey(plan)) Nil
+    else plan +: (plan.children ++ plan.innerChildren.collect { case q: LogicalPlan => q }).flatMap(own)
+}
+
+object ExplainTrace {
+  final case class RelationRecord(id: Int, path: String, kind: String, details: Seq[String], notes: Seq[String],
+      output: Seq[String], operators: Seq[LogicalPlan], children: Seq[Int], functions: Seq[Int])
+
+  final case class FunctionRecord(id: Int, path: String, kind: String, name: String, extension: Option[String],
+      catalogName: String, alias: Option[String], spark: String, sql: String, notes: Seq[String])
+
+  private val MaxSql = 200
+
+  /** The Catalyst function a call became, past the casts to the declared type and the aggregate wrapper. */
+  private def sparkName(e: Expression): String = e match {
+    case c: Cast => sparkName(c.child)
+    case a: AggregateExpression => a.aggregateFunction.nodeName
+    case other => other.nodeName
+  }
+
+  private def sql(e: Expression): String = {
+    val text = try e.sql catch { case NonFatal(_) => e.toString }
+    if (text.length <= MaxSql) text else text.take(MaxSql - 3) + "..."
+  }
+}

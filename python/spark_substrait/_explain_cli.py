@@ -1,0 +1,63 @@
+"""``spark-substrait explain PLAN``: the plan explorer on the command line.
+
+Prints the text form by default; ``--format json|svg|html`` prints another form, and
+``--output PATH`` writes the form the path's extension names (``.svg``, ``.html``,
+``.json``, else text) instead. Nothing runs: the plan is only converted, analysed and
+optimized (named tables must still be registered, with ``--table``, to resolve).
+"""
+
+import argparse
+import os
+import sys
+
+FORMATS = ("text", "json", "svg", "html")
+
+
+def add_parser(commands, table_arg) -> None:
+    explain = commands.add_parser(
+        "explain", help="show the Substrait plan beside the Catalyst plan it became",
+        description="Show which relation became which Catalyst operator(s), which functions were "
+                    "mapped to what, where a producer's spelling was read, and Spark's analyzed "
+                    "and optimized plans. Nothing runs.")
+    explain.add_argument("plan", metavar="PLAN", help="the plan file: .json (protobuf JSON) or binary")
+    explain.add_argument(
+        "--table", metavar="NAME=PATH", action="append", type=table_arg, default=[],
+        help="register a table for the plan's named tables (as for run; repeatable)")
+    explain.add_argument("--format", choices=FORMATS, default=None,
+                         help="what to print: text (default), json, svg or html")
+    explain.add_argument("--output", metavar="PATH",
+                         help="write to PATH instead of printing; the form comes from --format or "
+                              "else the extension: .svg, .html, .json, anything else text")
+
+
+def run(args: argparse.Namespace, session, register_table, plan_error_exit: int) -> int:
+    import spark_substrait
+
+    if not os.path.isfile(args.plan):
+        print(f"spark-substrait: no plan file at {args.plan}", file=sys.stderr)
+        return plan_error_exit
+    spark = session()
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        for name, path in args.table:
+            register_table(spark, name, path)
+        explanation = spark_substrait.explain(args.plan, spark=spark)
+        render = {"json": explanation.to_json, "svg": explanation.to_svg, "html": explanation.to_html,
+                  "text": explanation.to_text}
+        if args.output and args.format is None:
+            print(f"wrote {explanation.save(args.output)}")
+        elif args.output:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(render[args.format]())
+            print(f"wrote {args.output}")
+        else:
+            sys.stdout.write(render[args.format or "text"]())
+    except spark_substrait.SubstraitPlanError as e:
+        print(e.message, file=sys.stderr)
+        return plan_error_exit
+    except (FileNotFoundError, ValueError) as e:
+        print(f"spark-substrait: {e}", file=sys.stderr)
+        return plan_error_exit
+    finally:
+        spark.stop()
+    return 0
