@@ -67,12 +67,12 @@ object WriteConverter {
         val named = withSchema(query, w.getTableSchema, at / "table_schema")
         w.getCreateMode match {
           case CreateMode.CREATE_MODE_UNSPECIFIED | CreateMode.CREATE_MODE_ERROR_IF_EXISTS =>
-            command(s"CREATE TABLE $table AS SELECT * FROM $Placeholder", named)
-          case CreateMode.CREATE_MODE_IGNORE_IF_EXISTS => command(s"CREATE TABLE IF NOT EXISTS $table AS SELECT * FROM $Placeholder", named)
-          case CreateMode.CREATE_MODE_REPLACE_IF_EXISTS => command(s"CREATE OR REPLACE TABLE $table AS SELECT * FROM $Placeholder", named)
+            command(s"CREATE TABLE $table $using AS SELECT * FROM $Placeholder", named)
+          case CreateMode.CREATE_MODE_IGNORE_IF_EXISTS => command(s"CREATE TABLE IF NOT EXISTS $table $using AS SELECT * FROM $Placeholder", named)
+          case CreateMode.CREATE_MODE_REPLACE_IF_EXISTS => command(s"CREATE OR REPLACE TABLE $table $using AS SELECT * FROM $Placeholder", named)
           case CreateMode.CREATE_MODE_APPEND_IF_EXISTS =>
             val exists = ctx.session.catalog.tableExists(table)
-            command(if (exists) s"INSERT INTO $table SELECT * FROM $Placeholder" else s"CREATE TABLE $table AS SELECT * FROM $Placeholder", named)
+            command(if (exists) s"INSERT INTO $table SELECT * FROM $Placeholder" else s"CREATE TABLE $table $using AS SELECT * FROM $Placeholder", named)
           case other => throw SubstraitErrors.invalidPlan(at / "create_mode", s"create_mode ${other.getNumber}", "a create mode")
         }
       case WriteOp.WRITE_OP_DELETE | WriteOp.WRITE_OP_UPDATE =>
@@ -92,7 +92,7 @@ object WriteConverter {
         val schema = ReadConverter.baseSchema(d.getTableSchema, at / "table_schema")
         val columns = schema.fields.map(f => s"${quote(f.name)} ${f.dataType.sql}${if (f.nullable) "" else " NOT NULL"}").mkString(", ")
         val create = if (op == DdlOp.DDL_OP_CREATE) "CREATE TABLE" else "CREATE OR REPLACE TABLE"
-        command(s"$create $name ($columns)", query = None)
+        command(s"$create $name ($columns) $using", query = None)
       case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP) => command(s"DROP TABLE $name", query = None)
       case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP_IF_EXIST) => command(s"DROP TABLE IF EXISTS $name", query = None)
       case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_DROP) => command(s"DROP VIEW $name", query = None)
@@ -107,6 +107,12 @@ object WriteConverter {
       case (obj, op) => throw SubstraitErrors.invalidPlan(at, s"object ${obj.getNumber} with op ${op.getNumber}", "a TABLE or VIEW operation")
     }
   }
+
+  /**
+   * The session's default table format (spark.sql.sources.default), named: without USING,
+   * Spark 3.5 would create a Hive table.
+   */
+  private def using(implicit ctx: ConversionContext): String = s"USING ${quote(ctx.conf.defaultDataSourceName)}"
 
   // Stands for the converted input in a parsed statement; replaced before anything resolves it.
   private val Placeholder = "`__substrait_write_input__`"
