@@ -108,8 +108,11 @@ lazy val jvm = (project in file("jvm"))
 
     assembly / assemblyJarName := s"${moduleName.value}_$scalaBinary-${version.value}.jar",
     // What `publish` / `publishM2` publish, for `spark-submit --packages`: the relocated
-    // assembly, with no dependencies in its POM (Spark is provided, the rest is inside).
-    Compile / packageBin := assembly.value,
+    // assembly as the main artifact, with no dependencies in its POM (Spark is provided, the
+    // rest is inside).
+    Compile / packageBin / publishArtifact := false,
+    assembly / artifact := (assembly / artifact).value.withClassifier(None),
+    addArtifact(assembly / artifact, assembly),
     pomPostProcess := { (pom: scala.xml.Node) =>
       new scala.xml.transform.RuleTransformer(new scala.xml.transform.RewriteRule {
         override def transform(n: scala.xml.Node): Seq[scala.xml.Node] =
