@@ -39,6 +39,9 @@ lazy val jvm = (project in file("jvm"))
       sys.error("SPARK_JARS_DIR is not set: run sbt through build/sbt"))),
     // Provided: on the compile and test classpaths, never in the assembly.
     Compile / unmanagedJars ++= (sparkJarsDir.value ** "*.jar").classpath,
+    // Sources using Spark Connect's server API (the relation plugin), which is Spark 4's.
+    Compile / unmanagedSourceDirectories += baseDirectory.value / "src" / "main" / "spark-4" / "scala",
+    Test / unmanagedSourceDirectories += baseDirectory.value / "src" / "test" / "spark-4" / "scala",
 
     libraryDependencies ++= Seq(
       ("com.google.protobuf" % "protobuf-java-util" % "3.25.9")
