@@ -72,9 +72,11 @@ lazy val jvm = (project in file("jvm"))
 
     assembly / assemblyJarName := s"spark-substrait-spark${sparkVersion.split('.').take(2).mkString}_2.13-${version.value}.jar",
     assembly / assemblyOption ~= (_.withIncludeScala(false)),
+    // Every jar of the Spark folder, its subfolders too: jars/connect-repl holds the Spark
+    // Connect JVM client (org.apache.spark classes) and the Ammonite REPL.
     assembly / assemblyExcludedJars := {
-      val spark = sparkJarsDir.value.getCanonicalFile
-      (assembly / fullClasspath).value.filter(_.data.getCanonicalFile.getParentFile == spark)
+      val spark = sparkJarsDir.value.getCanonicalFile.toPath
+      (assembly / fullClasspath).value.filter(_.data.getCanonicalFile.toPath.startsWith(spark))
     },
     // Everything bundled that Spark or a user might also carry is relocated.
     assembly / assemblyShadeRules := Seq(
