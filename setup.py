@@ -77,7 +77,9 @@ setup(
     include_package_data=False,
     zip_safe=False,
     install_requires=["pyspark>=4.3,<4.4"],
-    extras_require={"substrait": ["substrait"]},
+    extras_require={"substrait": ["substrait"],
+                    # spark.read.substrait on Spark Connect sessions: pyspark's Connect client.
+                    "connect": ["pyspark[connect]>=4.3,<4.4"]},
     entry_points={"console_scripts": ["spark-substrait = spark_substrait.cli:main"]},
     cmdclass={"build_py": BuildPyWithJar},
 )

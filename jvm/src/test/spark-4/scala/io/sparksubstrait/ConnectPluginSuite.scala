@@ -148,4 +148,17 @@ class ConnectPluginSuite extends SparkSuite with SubstraitAssertions {
     assert(e.getMessageParameters.get("location") == e.getLocation)
     assert(spark.sql("SELECT count(*) FROM people").collect().head == Row(7L))
   }
+
+  test("the Python client tells unsupported from invalid as the JVM does, for every condition") {
+    val python = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("python/spark_substrait/_errors.py")), "UTF-8")
+    val block = "(?s)_UNSUPPORTED_CONDITIONS = frozenset\\(\\{(.*?)\\}\\)".r.findFirstMatchIn(python)
+      .getOrElse(fail("no _UNSUPPORTED_CONDITIONS in _errors.py")).group(1)
+    val mirrored = "\"(SUBSTRAIT_[A-Z_]+)\"".r.findAllMatchIn(block).map(_.group(1)).toSet
+    val json = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(
+      "jvm/src/main/resources/io/sparksubstrait/error-conditions.json")), "UTF-8")
+    val all = "\"(SUBSTRAIT_[A-Z_]+)\"".r.findAllMatchIn(json).map(_.group(1)).toSet
+    assert(all.size >= 10)
+    assert(mirrored == io.sparksubstrait.errors.SubstraitErrors.unsupportedConditions)
+    assert(mirrored.subsetOf(all))
+  }
 }
