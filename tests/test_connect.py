@@ -301,3 +301,15 @@ def test_import_works_without_the_connect_extras():
     assert result.returncode == 0, result.stderr
     assert "classic True" in result.stdout
     assert "connect_imported False" in result.stdout
+
+
+@pytest.mark.parametrize("first", ["spark_substrait", "pyspark.sql.connect.readwriter"])
+def test_the_connect_reader_gets_substrait_whichever_is_imported_first(first):
+    second = ({"spark_substrait", "pyspark.sql.connect.readwriter"} - {first}).pop()
+    script = (f"import importlib; importlib.import_module({first!r}); importlib.import_module({second!r})\n"
+              "from pyspark.sql.connect.readwriter import DataFrameReader\n"
+              "import spark_substrait._connect as c\n"
+              "print(DataFrameReader.substrait is c.substrait)")
+    result = run_python(["-c", script], python=sys.executable)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"

@@ -41,8 +41,8 @@ def test_wheel_holds_the_jar_and_the_package(wheel):
         assert len(jars) == 1, jars
         assert jars[0].startswith("spark_substrait/jars/spark-substrait-spark43_2.13-0.1.0")
         assert zf.getinfo(jars[0]).file_size > 1_000_000
-        for module in ("__init__.py", "__main__.py", "_config.py", "_errors.py", "_reader.py",
-                       "cli.py"):
+        for module in ("__init__.py", "__main__.py", "_config.py", "_connect.py",
+                       "_connect_proto.py", "_errors.py", "_reader.py", "cli.py"):
             assert f"spark_substrait/{module}" in names
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         assert "spark-substrait = spark_substrait.cli:main" in zf.read(entry_points).decode()
