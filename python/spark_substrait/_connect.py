@@ -62,7 +62,7 @@ def payload(plan: PlanLike, root: Optional[int] = None,
         message.plan_binary = data
     if root is not None:
         message.root = root
-    for anchor, value in param_values(params or {}):
+    for anchor, value in (param_values(params) if params is not None else []):
         p = message.parameters.add(anchor=anchor)
         if value is None:
             p.is_null = True
