@@ -94,7 +94,9 @@ def remote(connect_server, tpch):
     from pyspark.sql import SparkSession
 
     before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
-    session = SparkSession.builder.remote(connect_server).getOrCreate()
+    # create(), not getOrCreate(): the other test modules' classic session may be running in
+    # this process, and getOrCreate() refuses a remote session next to it.
+    session = SparkSession.builder.remote(connect_server).create()
     # builder.remote() marks the whole process as a Connect client; the other test modules
     # use a classic session, so that mark is undone here.
     if before is None:
