@@ -122,9 +122,11 @@ lazy val jvm = (project in file("jvm"))
     // Every version's jar in one folder: the wheel bundles them all (setup.py).
     assembly / assemblyOutputPath := baseDirectory.value / "target" / "jars" / (assembly / assemblyJarName).value,
     assembly / assemblyOption ~= (_.withIncludeScala(false)),
+    // Every jar of the Spark folder, its subfolders too: jars/connect-repl holds the Spark
+    // Connect JVM client (org.apache.spark classes) and the Ammonite REPL.
     assembly / assemblyExcludedJars := {
-      val spark = sparkJarsDir.value.getCanonicalFile
-      (assembly / fullClasspath).value.filter(_.data.getCanonicalFile.getParentFile == spark)
+      val spark = sparkJarsDir.value.getCanonicalFile.toPath
+      (assembly / fullClasspath).value.filter(_.data.getCanonicalFile.toPath.startsWith(spark))
     },
     // Everything bundled that Spark or a user might also carry is relocated.
     assembly / assemblyShadeRules := Seq(

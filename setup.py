@@ -89,7 +89,10 @@ setup(
     include_package_data=False,
     zip_safe=False,
     install_requires=["pyspark>=3.5,<4.4"],
-    extras_require={"substrait": ["substrait"]},
+    extras_require={"substrait": ["substrait"],
+                    # spark.read.substrait on Spark Connect sessions: pyspark's Connect client
+                    # (the server-side plugin needs Spark 4).
+                    "connect": ["pyspark[connect]>=4.0,<4.4"]},
     entry_points={"console_scripts": ["spark-substrait = spark_substrait.cli:main"]},
     cmdclass={"build_py": BuildPyWithJar},
 )

@@ -7,14 +7,25 @@
     spark = spark_substrait.configure(SparkSession.builder.master("local[2]")).getOrCreate()
     df = spark.read.substrait(plan)  # bytes | JSON str | substrait Plan message | .bin/.json path
     print(spark_substrait.explain(plan))  # what each relation became in Catalyst (docs/explain.md)
+
+The same ``spark.read.substrait`` works on a Spark Connect session
+(``SparkSession.builder.remote("sc://...")``) whose server runs with
+:func:`connect_server_conf`.
 """
 
-from spark_substrait._config import EXTENSION_CLASS, configure, jar_path
+from spark_substrait._config import (
+    EXTENSION_CLASS,
+    RELATION_PLUGIN_CLASS,
+    configure,
+    connect_server_conf,
+    jar_path,
+)
 from spark_substrait._errors import (
     SubstraitInvalidPlanError,
     SubstraitNotInstalledError,
     SubstraitPlanError,
     SubstraitUnsupportedError,
+    from_connect,
 )
 from spark_substrait._explain import PlanExplanation, explain
 from spark_substrait._reader import install as _install
@@ -24,12 +35,15 @@ __version__ = "0.1.0"
 __all__ = [
     "EXTENSION_CLASS",
     "PlanExplanation",
+    "RELATION_PLUGIN_CLASS",
     "SubstraitInvalidPlanError",
     "SubstraitNotInstalledError",
     "SubstraitPlanError",
     "SubstraitUnsupportedError",
     "configure",
     "explain",
+    "connect_server_conf",
+    "from_connect",
     "jar_path",
 ]
 

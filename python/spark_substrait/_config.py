@@ -6,6 +6,7 @@ import re
 from typing import Dict, List, Optional
 
 EXTENSION_CLASS = "io.sparksubstrait.SubstraitExtensions"
+RELATION_PLUGIN_CLASS = "io.sparksubstrait.connect.SubstraitRelationPlugin"
 JAR_ENV = "SPARK_SUBSTRAIT_JAR"
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -54,6 +55,24 @@ def configure(builder):
     jars = _append(_existing(builder, "spark.jars"), jar_path())
     extensions = _append(_existing(builder, "spark.sql.extensions"), EXTENSION_CLASS)
     return builder.config("spark.jars", jars).config("spark.sql.extensions", extensions)
+
+
+def connect_server_conf(existing: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    """The settings a Spark Connect server needs so that its clients can call
+    ``spark.read.substrait`` (and the SQL functions): the jar in ``spark.jars``, the
+    extension in ``spark.sql.extensions`` and the relation plugin in
+    ``spark.connect.extensions.relation.classes``.
+
+    Values in ``existing`` (e.g. the server's other settings) are kept: ours are appended
+    to those comma-separated lists. As command-line arguments of
+    ``start-connect-server.sh`` or ``spark-submit``::
+
+        args = [a for k, v in spark_substrait.connect_server_conf().items() for a in ("--conf", f"{k}={v}")]
+    """
+    existing = existing or {}
+    wanted = {"spark.jars": jar_path(), "spark.sql.extensions": EXTENSION_CLASS,
+              "spark.connect.extensions.relation.classes": RELATION_PLUGIN_CLASS}
+    return {key: _append(existing.get(key), value) for key, value in wanted.items()}
 
 
 def _append(existing: Optional[str], value: str) -> str:

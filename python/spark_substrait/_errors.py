@@ -22,6 +22,8 @@ class SubstraitPlanError(Exception):
             or None when the error is about the plan as a whole.
         parameters: the message parameters, a dict of strings.
         java_exception: the Py4J error it was raised from, when it came from the JVM.
+        connect_exception: the pyspark Spark Connect error it was raised from, when it
+            came from a Spark Connect server.
     """
 
     def __init__(
@@ -37,6 +39,7 @@ class SubstraitPlanError(Exception):
         self.location = location
         self.parameters = dict(parameters or {})
         self.java_exception = None
+        self.connect_exception = None
 
     def __reduce__(self):
         return type(self), (self.message, self.condition, self.location, self.parameters)
@@ -120,3 +123,43 @@ def _translate(throwable, names) -> SubstraitPlanError:
         location=throwable.getLocation(),
         parameters=parameters,
     )
+
+
+# Spark Connect sends a server error's condition and message parameters, not its Java
+# class, so the kind comes from the condition: the same split as SubstraitErrors (the
+# Connect tests check both agree on every condition of error-conditions.json).
+_UNSUPPORTED_CONDITIONS = frozenset({
+    "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
+    "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED",
+    "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION"})
+_NO_HANDLER = "CONNECT_INVALID_PLAN.NO_HANDLER_FOR_EXTENSION"
+_TYPE_NAME = "spark_substrait.connect.SubstraitRelation"
+
+
+def from_connect(error: BaseException) -> Optional[SubstraitPlanError]:
+    """The Python error for an error a Spark Connect server sent, if it is ours: a
+    SubstraitException (condition ``SUBSTRAIT_…``), or the server not knowing our relation."""
+    get_condition = getattr(error, "getCondition", None)
+    condition = get_condition() if callable(get_condition) else None
+    if not isinstance(condition, str):
+        return None
+    get_parameters = getattr(error, "getMessageParameters", None)
+    parameters = {str(k): str(v) for k, v in ((get_parameters() if callable(get_parameters) else None) or {}).items()}
+    message = getattr(error, "_message", None) or str(error)
+    if condition == _NO_HANDLER and _TYPE_NAME in message + " ".join(parameters.values()):
+        return SubstraitNotInstalledError(
+            "[SUBSTRAIT_NOT_INSTALLED] The Spark Connect server does not run the spark-substrait "
+            "relation plugin, so this session cannot read Substrait plans. Start the server with "
+            "the settings of spark_substrait.connect_server_conf() (the jar in spark.jars, "
+            "spark.sql.extensions and spark.connect.extensions.relation.classes). "
+            f"The server said: {message}",
+            condition="SUBSTRAIT_NOT_INSTALLED")
+    if not condition.startswith("SUBSTRAIT_"):
+        return None
+    # pyspark puts the server exception's class in front: "(io.sparksubstrait...) [SUBSTRAIT_...".
+    start = message.find(f"[{condition}]")
+    if start > 0 and message.startswith("("):
+        message = message[start:]
+    cls = SubstraitUnsupportedError if condition in _UNSUPPORTED_CONDITIONS else SubstraitInvalidPlanError
+    return cls(message=message, condition=condition, location=parameters.get("location"),
+               parameters=parameters)

@@ -6,9 +6,10 @@ set by :func:`spark_substrait.configure` or by plain configuration (``spark-defa
 ``--conf``, a cluster library).
 """
 
+import collections.abc
 import os
 import pathlib
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, List, Mapping, Optional, Tuple, Union
 
 from pyspark.sql.readwriter import DataFrameReader
 
@@ -40,8 +41,7 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None,
     Raises :class:`spark_substrait.SubstraitPlanError` (one of its subclasses) when the
     plan cannot be converted; its ``condition`` and ``location`` tell what and where.
     """
-    if root is not None and (isinstance(root, bool) or not isinstance(root, int)):
-        raise TypeError(f"spark.read.substrait: root must be an int, got {type(root).__name__}")
+    check_root(root)
     kind, payload = plan_payload(plan)
     spark = self._spark
     entry_point = _entry_point(spark)
@@ -66,11 +66,22 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None,
 
 
 def _java_params(spark, params: Mapping[int, Any]):
-    """A java.util.HashMap of anchor -> value; dates, datetimes and decimals as their SQL text."""
+    """A java.util.HashMap of anchor -> value (see :func:`param_values`)."""
+    jmap = spark._jvm.java.util.HashMap()
+    for anchor, value in param_values(params):
+        jmap.put(anchor, value)
+    return jmap
+
+
+def param_values(params: Mapping[int, Any]) -> List[Tuple[int, Any]]:
+    """``(anchor, value)`` pairs: ints, floats, bools, strs and None as they are; dates,
+    datetimes and decimals as their SQL text (cast to the parameter's type by the server)."""
     import datetime
     import decimal
 
-    jmap = spark._jvm.java.util.HashMap()
+    if not isinstance(params, collections.abc.Mapping):
+        raise TypeError(f"spark.read.substrait: params must be a mapping of anchor -> value, got {type(params).__name__}")
+    values = []
     for anchor, value in params.items():
         if isinstance(anchor, bool) or not isinstance(anchor, int):
             raise TypeError(f"spark.read.substrait: parameter anchors are ints, got {anchor!r}")
@@ -80,8 +91,13 @@ def _java_params(spark, params: Mapping[int, Any]):
             value = str(value)
         elif value is not None and not isinstance(value, (bool, int, float, str)):
             raise TypeError(f"spark.read.substrait: parameter {anchor} has a value of type {type(value).__name__}")
-        jmap.put(anchor, value)
-    return jmap
+        values.append((anchor, value))
+    return values
+
+
+def check_root(root: Optional[int]) -> None:
+    if root is not None and (isinstance(root, bool) or not isinstance(root, int)):
+        raise TypeError(f"spark.read.substrait: root must be an int, got {type(root).__name__}")
 
 
 def plan_payload(plan: PlanLike) -> Tuple[str, Union[bytes, str]]:
@@ -148,5 +164,9 @@ def _entry_point(spark):
 
 
 def install() -> None:
-    """Adds ``substrait`` to pyspark's (classic) DataFrameReader."""
+    """Adds ``substrait`` to pyspark's classic DataFrameReader, and to the Spark Connect one
+    (pyspark.sql.connect.readwriter) when that is imported: see spark_substrait._connect."""
     DataFrameReader.substrait = substrait
+    from spark_substrait._connect import install as install_connect
+
+    install_connect()

@@ -6,9 +6,11 @@ import java.nio.file.{Files, Paths}
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPlan}
+import io.sparksubstrait.connect.SubstraitRelationPayload
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.SubstraitExplain
 import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder, PlanLimits}
@@ -84,8 +86,18 @@ object SubstraitPlans {
 
   private def limits(session: SparkSession): PlanLimits = PlanLimits.fromConf(SparkShim.sqlConf(session))
 
-  private def toDataFrame(session: SparkSession, plan: DecodedPlan, root: Option[Int]): DataFrame = {
-    val logical = if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan, root) else PlanConverter.convert(session, plan, root)
-    SparkShim.ofRows(session, logical)
+  /**
+   * The Catalyst plan of a Spark Connect relation payload (the Connect plugin's one call):
+   * the same plan `read`/`readJson` give, so a Connect client gets the same rows and errors.
+   */
+  def logicalPlan(session: SparkSession, payload: SubstraitRelationPayload.Payload): LogicalPlan = {
+    val decoded = payload.plan.fold(PlanDecoder.fromBytes(_, limits(session)), PlanDecoder.fromJson(_, limits(session)))
+    logicalPlan(session, decoded.copy(parameters = payload.parameters), payload.root)
   }
+
+  private def logicalPlan(session: SparkSession, plan: DecodedPlan, root: Option[Int]): LogicalPlan =
+    if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan, root) else PlanConverter.convert(session, plan, root)
+
+  private def toDataFrame(session: SparkSession, plan: DecodedPlan, root: Option[Int]): DataFrame =
+    SparkShim.ofRows(session, logicalPlan(session, plan, root))
 }

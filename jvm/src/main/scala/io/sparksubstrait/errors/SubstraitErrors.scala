@@ -13,8 +13,12 @@ object SubstraitErrors {
   private val reader = new ErrorClassesJsonReader(
     Seq(getClass.getResource("/io/sparksubstrait/error-conditions.json")))
 
-  /** Conditions meaning "valid plan, not supported"; all others mean "invalid plan". */
-  private val unsupportedConditions = Set(
+  /**
+   * Conditions meaning "valid plan, not supported"; all others mean "invalid plan".
+   * python/spark_substrait/_errors.py mirrors this set: Spark Connect sends a client the
+   * condition, not the exception class (ConnectPluginSuite checks both agree).
+   */
+  private[sparksubstrait] val unsupportedConditions = Set(
     "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
     "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED",
     "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION")

@@ -1,0 +1,317 @@
+"""Spark Connect: ``spark.read.substrait`` and the SQL functions on a remote session.
+
+A Spark Connect server is started on loopback for this module (pyspark's spark-submit with
+SparkConnectServer, the jar and the settings of ``spark_substrait.connect_server_conf()``)
+and stopped at its end. The client is ``SparkSession.builder.remote("sc://...")``. Rows are
+compared with the same SQL run by the same server on the same data, and with DuckDB's.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import spark_substrait
+from helpers import Q1_AVG_COLUMNS, Q1_COLUMNS, assert_rows_equal, clean_env, run_python
+from spark_substrait import SubstraitInvalidPlanError, SubstraitPlanError, SubstraitUnsupportedError
+
+pytest.importorskip("grpc", reason="the Spark Connect client extras are not installed")
+
+Q6_MEASURE_FUNCTION = ("relations[0].root.input.project.input.aggregate.measures[0].measure"
+                       ".arguments[0].value.scalar_function")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(scope="module")
+def connect_server(tmp_path_factory):
+    """The server's URL; the server runs in its own process group, stopped at the end."""
+    import pyspark
+
+    spark_home = Path(pyspark.__file__).parent
+    port = _free_port()
+    settings = {
+        "spark.master": "local[2]",
+        "spark.driver.memory": "1g",
+        "spark.driver.host": "127.0.0.1",
+        "spark.connect.grpc.binding.address": "127.0.0.1",
+        "spark.connect.grpc.binding.port": str(port),
+        "spark.sql.shuffle.partitions": "2",
+        "spark.ui.enabled": "false",
+        **spark_substrait.connect_server_conf(),
+    }
+    args = [str(spark_home / "bin" / "spark-submit"),
+            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
+    for key, value in settings.items():
+        args += ["--conf", f"{key}={value}"]
+    args.append("spark-internal")
+    log = tmp_path_factory.mktemp("connect-server") / "server.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                  env=clean_env(SPARK_HOME=str(spark_home)))
+    try:
+        deadline = time.monotonic() + 180
+        while not _accepts(port):
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the Spark Connect server did not start:\n{log.read_text(errors='replace')[-4000:]}")
+            time.sleep(0.5)
+        yield f"sc://127.0.0.1:{port}"
+    finally:
+        _stop(server)
+
+
+def _stop(server: subprocess.Popen) -> None:
+    """SIGTERM to the server's process group (spark-submit and its JVM), SIGKILL if it lingers."""
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def remote(connect_server, tpch):
+    """A Spark Connect session, made the way users make one, with the lineitem view."""
+    from pyspark.sql import SparkSession
+
+    before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
+    # create(), not getOrCreate(): the other test modules' classic session may be running in
+    # this process, and getOrCreate() refuses a remote session next to it.
+    session = SparkSession.builder.remote(connect_server).create()
+    # builder.remote() marks the whole process as a Connect client; the other test modules
+    # use a classic session, so that mark is undone here.
+    if before is None:
+        os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+    assert type(session).__module__ == "pyspark.sql.connect.session"
+    session.read.parquet(str(tpch.lineitem)).createOrReplaceTempView("lineitem")
+    yield session
+    session.stop()
+    if before is None:
+        os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+
+
+def columns_of(query):
+    return Q1_COLUMNS if query == 1 else ["revenue"]
+
+
+def rows(df):
+    return [tuple(r) for r in df.collect()]
+
+
+@pytest.mark.parametrize("query,fmt", [(1, "bin"), (1, "json"), (6, "bin"), (6, "json")],
+                         ids=["q1-bin", "q1-json", "q6-bin", "q6-json"])
+def test_tpch_plans_give_the_answers_of_sql(remote, tpch, query, fmt):
+    plan = tpch.duckdb_bin[query] if fmt == "bin" else tpch.duckdb_json[query]
+    df = remote.read.substrait(plan)
+    assert type(df).__module__ == "pyspark.sql.connect.dataframe"
+    assert df.columns == columns_of(query)
+    got = rows(df)
+    assert len(got) == (4 if query == 1 else 1)
+    # The same SQL on the same server and data (ORDER BY: rows in order), and DuckDB's own
+    # answer. DuckDB's plan makes the averages doubles; Spark SQL's are decimal(_, 6),
+    # rounded half up: within half a unit of the last digit.
+    averages = {c: 5.01e-7 for c in Q1_AVG_COLUMNS}
+    assert_rows_equal(got, rows(remote.sql(tpch.sql[query].strip().rstrip(";"))), columns_of(query),
+                      tolerance=averages)
+    assert_rows_equal(got, tpch.duckdb_rows[query], columns_of(query), tolerance=averages)
+
+
+def test_datafusion_plan_and_a_plan_file(remote, tpch):
+    expected = rows(remote.sql(tpch.sql[6].strip().rstrip(";")))
+    assert rows(remote.read.substrait(tpch.datafusion_bin[6])) == expected
+    assert rows(remote.read.substrait(tpch.plan_file("q06.json"))) == expected
+    assert rows(remote.read.substrait(str(tpch.plan_file("q06.bin")))) == expected
+
+
+def test_the_result_is_an_ordinary_connect_dataframe(remote, tpch):
+    df = remote.read.substrait(tpch.duckdb_bin[1]).where("l_returnflag = 'R'").select("count_order")
+    expected = remote.sql("SELECT count(*) FROM lineitem WHERE l_returnflag = 'R' "
+                          "AND l_shipdate <= DATE'1998-12-01' - INTERVAL 90 DAY")
+    assert rows(df) == rows(expected)
+
+
+def test_dynamic_parameters_and_root(remote, tpch):
+    import datetime
+
+    from test_reader import PARAMETER_PLAN
+
+    assert rows(remote.read.substrait(PARAMETER_PLAN)) == [
+        (1, 7, datetime.date(2024, 1, 31)), (2, 7, datetime.date(2024, 1, 31))]
+    assert rows(remote.read.substrait(PARAMETER_PLAN, params={1: 42, 2: datetime.date(1999, 12, 31)})) == [
+        (1, 42, datetime.date(1999, 12, 31)), (2, 42, datetime.date(1999, 12, 31))]
+    assert rows(remote.read.substrait(PARAMETER_PLAN, params={1: None, 2: "2000-02-29"})) == [
+        (1, None, datetime.date(2000, 2, 29)), (2, None, datetime.date(2000, 2, 29))]
+    # A float, a bool and an int beyond int64 travel too, and are cast to the parameter's type.
+    assert rows(remote.read.substrait(PARAMETER_PLAN, params={1: 3.0}))[0][1] == 3
+    assert rows(remote.read.substrait(PARAMETER_PLAN, params={1: True}))[0][1] == 1
+    with pytest.raises(SubstraitInvalidPlanError) as e:
+        remote.read.substrait(PARAMETER_PLAN, params={1: 2 ** 70})
+    assert e.value.condition == "SUBSTRAIT_TYPE_MISMATCH"
+    with pytest.raises(SubstraitInvalidPlanError) as e:
+        remote.read.substrait(PARAMETER_PLAN, params={2: "not a date"})
+    assert e.value.condition == "SUBSTRAIT_TYPE_MISMATCH"
+    assert e.value.location.endswith("dynamic_parameter.parameter_reference")
+    with pytest.raises(TypeError):
+        remote.read.substrait(PARAMETER_PLAN, params={"1": 5})
+
+    from substrait.plan_pb2 import Plan
+
+    plan = Plan()
+    plan.ParseFromString(tpch.datafusion_bin[6])
+    plan.relations.append(plan.relations[0])
+    plan.relations[1].root.names[0] = "other_name"
+    two_roots = plan.SerializeToString()
+    expected = rows(remote.read.substrait(tpch.datafusion_bin[6]))
+    for root in (0, 1):
+        df = remote.read.substrait(two_roots, root=root)
+        assert rows(df) == expected
+        assert df.columns == [["revenue"], ["other_name"]][root]
+    with pytest.raises(TypeError):
+        remote.read.substrait(two_roots, root="1")
+    expect_error(remote, two_roots, SubstraitInvalidPlanError, "SUBSTRAIT_NO_ROOT", "relations")
+
+
+def expect_error(remote, plan, cls, condition, location):
+    """The error is raised by spark.read.substrait itself (as in classic mode), with the
+    server's condition and location; the session stays usable."""
+    with pytest.raises(SubstraitPlanError) as info:
+        remote.read.substrait(plan)
+    error = info.value
+    assert type(error) is cls, f"{type(error).__name__}: {error}"
+    assert error.condition == error.getCondition() == condition
+    assert error.location == location
+    assert error.message.startswith(f"[{condition}] ")
+    if location is not None:
+        assert error.message.startswith(f"[{condition}] At {location}: ")
+        assert error.parameters["location"] == location
+    assert error.connect_exception is not None
+    assert rows(remote.sql("SELECT 1")) == [(1,)]
+    return error
+
+
+def test_invalid_plans_raise_the_projects_errors(remote, tpch):
+    error = expect_error(remote, b"\x01\x02 not a plan \xff", SubstraitInvalidPlanError,
+                         "SUBSTRAIT_MALFORMED_PLAN", "plan")
+    assert error.parameters["format"] == "binary"
+    expect_error(remote, '{"relations": [', SubstraitInvalidPlanError, "SUBSTRAIT_MALFORMED_PLAN", "plan")
+
+    plan = json.loads(tpch.duckdb_json[6])
+    for ext in plan["extensions"]:
+        function = ext.get("extensionFunction", {})
+        if function.get("name", "").startswith("multiply"):
+            function["name"] = "no_such_function"
+    error = expect_error(remote, json.dumps(plan), SubstraitUnsupportedError,
+                         "SUBSTRAIT_UNKNOWN_FUNCTION", Q6_MEASURE_FUNCTION)
+    assert error.parameters["name"] == "no_such_function"
+
+    plan = json.loads(tpch.duckdb_json[6])
+    plan["relations"][0]["root"]["input"]["project"]["expressions"][0]["selection"][
+        "directReference"]["structField"]["field"] = 3
+    expect_error(remote, json.dumps(plan), SubstraitInvalidPlanError, "SUBSTRAIT_FIELD_REFERENCE_OUT_OF_RANGE",
+                 "relations[0].root.input.project.expressions[0].selection.direct_reference.struct_field.field")
+    # After the errors, plans still run.
+    assert_rows_equal(rows(remote.read.substrait(tpch.duckdb_bin[6])), tpch.duckdb_rows[6], ["revenue"])
+
+
+def test_sql_table_functions_over_connect(remote, tpch):
+    for query in (1, 6):
+        expected = rows(remote.sql(tpch.sql[query].strip().rstrip(";")))
+        got = rows(remote.sql("SELECT * FROM substrait_json(:plan)", args={"plan": tpch.duckdb_json[query]}))
+        averages = {c: 5.01e-7 for c in Q1_AVG_COLUMNS}
+        assert_rows_equal(got, expected, columns_of(query), tolerance=averages)
+        hex_plan = tpch.duckdb_bin[query].hex()
+        assert_rows_equal(rows(remote.sql(f"SELECT * FROM substrait(X'{hex_plan}')")), expected,
+                          columns_of(query), tolerance=averages)
+    # In SQL that uses them further.
+    q6 = tpch.duckdb_json[6].replace("'", "''").replace("\\", "\\\\")
+    assert rows(remote.sql(f"SELECT revenue * 2 FROM substrait_json('{q6}')")) == [(expected[0][0] * 2,)]
+    # A bad plan: Spark's error carries the condition and message parameters, and
+    # spark_substrait.from_connect gives the project's Python error for it.
+    from pyspark.errors import PySparkException
+
+    with pytest.raises(PySparkException) as info:
+        rows(remote.sql("SELECT * FROM substrait_json('{\"relations\": [')"))
+    assert info.value.getCondition() == "SUBSTRAIT_MALFORMED_PLAN"
+    error = spark_substrait.from_connect(info.value)
+    assert isinstance(error, SubstraitInvalidPlanError) and error.location == "plan"
+    assert rows(remote.sql("SELECT 1")) == [(1,)]
+
+
+def test_server_without_the_plugin_is_not_installed_error():
+    from pyspark.errors.exceptions.connect import SparkConnectGrpcException
+
+    from spark_substrait._connect_proto import TYPE_URL
+
+    server_error = SparkConnectGrpcException(
+        f"[CONNECT_INVALID_PLAN.NO_HANDLER_FOR_EXTENSION] No handler found for extension type: {TYPE_URL}",
+        errorClass="CONNECT_INVALID_PLAN.NO_HANDLER_FOR_EXTENSION",
+        messageParameters={"extensionTypeUrl": TYPE_URL})
+    error = spark_substrait.from_connect(server_error)
+    assert isinstance(error, spark_substrait.SubstraitNotInstalledError)
+    assert "connect_server_conf" in error.message
+    other = SparkConnectGrpcException("boom", errorClass="INTERNAL_ERROR", messageParameters={})
+    assert spark_substrait.from_connect(other) is None
+    assert spark_substrait.from_connect(ValueError("x")) is None
+
+
+def test_connect_server_conf_appends():
+    conf = spark_substrait.connect_server_conf({"spark.jars": "/a.jar", "spark.sql.extensions": "x.Ext"})
+    assert conf["spark.jars"] == f"/a.jar,{spark_substrait.jar_path()}"
+    assert conf["spark.sql.extensions"] == f"x.Ext,{spark_substrait.EXTENSION_CLASS}"
+    assert conf["spark.connect.extensions.relation.classes"] == spark_substrait.RELATION_PLUGIN_CLASS
+
+
+IMPORT_WITHOUT_EXTRAS = textwrap.dedent(r"""
+    import importlib.abc, sys
+
+    class Missing(importlib.abc.MetaPathFinder):
+        # As if the Connect extras were not installed.
+        def find_spec(self, name, path, target=None):
+            if name.split(".")[0] in {"grpc", "pandas", "zstandard", "google"}:
+                raise ImportError(f"No module named {name!r}")
+            return None
+
+    sys.meta_path.insert(0, Missing())
+    import spark_substrait
+    from pyspark.sql.readwriter import DataFrameReader
+    print("classic", hasattr(DataFrameReader, "substrait"))
+    print("connect_imported", "pyspark.sql.connect.readwriter" in sys.modules)
+""")
+
+
+def test_import_works_without_the_connect_extras():
+    result = run_python(["-c", IMPORT_WITHOUT_EXTRAS], python=sys.executable)
+    assert result.returncode == 0, result.stderr
+    assert "classic True" in result.stdout
+    assert "connect_imported False" in result.stdout
+
+
+@pytest.mark.parametrize("first", ["spark_substrait", "pyspark.sql.connect.readwriter"])
+def test_the_connect_reader_gets_substrait_whichever_is_imported_first(first):
+    second = ({"spark_substrait", "pyspark.sql.connect.readwriter"} - {first}).pop()
+    script = (f"import importlib; importlib.import_module({first!r}); importlib.import_module({second!r})\n"
+              "from pyspark.sql.connect.readwriter import DataFrameReader\n"
+              "import spark_substrait._connect as c\n"
+              "print(DataFrameReader.substrait is c.substrait)")
+    result = run_python(["-c", script], python=sys.executable)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
