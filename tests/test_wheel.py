@@ -23,15 +23,20 @@ def wheel(tmp_path_factory):
     return wheels[0]
 
 
-@pytest.fixture(scope="module")
-def venv_python(wheel, tmp_path_factory):
-    venv = tmp_path_factory.mktemp("venv")
+def venv_with(tmp_path_factory, name, pyspark, wheel):
+    """The python of a new virtualenv holding only `pyspark` (a pinned requirement) and the wheel."""
+    venv = tmp_path_factory.mktemp(name)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     # pip's cache makes this fast after the first time (pyspark is only an sdist on PyPI).
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "pyspark==4.3.0", str(wheel)],
+    subprocess.run([str(python), "-m", "pip", "install", "-q", pyspark, str(wheel)],
                    check=True, timeout=1800, env=clean_env())
     return python
+
+
+@pytest.fixture(scope="module")
+def venv_python(wheel, tmp_path_factory):
+    return venv_with(tmp_path_factory, "venv", "pyspark==4.3.0", wheel)
 
 
 def test_wheel_holds_the_jar_and_the_package(wheel):
@@ -92,12 +97,7 @@ def test_plain_configuration_in_new_venv(venv_python, tpch, tmp_path):
 @pytest.fixture(scope="module")
 def spark35_python(wheel, tmp_path_factory):
     """A virtualenv with PySpark 3.5 (Scala 2.12) and the same wheel."""
-    venv = tmp_path_factory.mktemp("venv35")
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "pyspark==3.5.9", str(wheel)],
-                   check=True, timeout=1800, env=clean_env())
-    return python
+    return venv_with(tmp_path_factory, "venv35", "pyspark==3.5.9", wheel)
 
 
 def test_wheel_carries_a_jar_per_built_spark(wheel):

@@ -5,7 +5,8 @@ with two kinds below it; here each becomes the Python class of the same kind, ca
 the same message, error condition and plan location.
 """
 
-from typing import Dict, Optional
+import contextlib
+from typing import Dict, Iterator, Optional
 
 _JVM_BASE = "io.sparksubstrait.errors.SubstraitException"
 _JVM_INVALID = "io.sparksubstrait.errors.SubstraitInvalidPlanException"
@@ -163,3 +164,21 @@ def from_connect(error: BaseException) -> Optional[SubstraitPlanError]:
     cls = SubstraitUnsupportedError if condition in _UNSUPPORTED_CONDITIONS else SubstraitInvalidPlanError
     return cls(message=message, condition=condition, location=parameters.get("location"),
                parameters=parameters)
+
+
+@contextlib.contextmanager
+def java_errors_as_plan_errors() -> Iterator[None]:
+    """Inside it, a converter error raised in the driver JVM (through Py4J) becomes the
+    matching :class:`SubstraitPlanError`, keeping the JVM exception as ``java_exception``;
+    any other error passes unchanged."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import CapturedException
+
+    try:
+        yield
+    except (Py4JJavaError, CapturedException) as e:
+        error = from_java(e)
+        if error is None:
+            raise
+        error.java_exception = e
+        raise error from None

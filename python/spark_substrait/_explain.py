@@ -11,11 +11,11 @@ import json
 import os
 from typing import Any, Dict, Mapping, Optional
 
-from spark_substrait._errors import from_java
+from spark_substrait._errors import java_errors_as_plan_errors
 from spark_substrait._explain_html import render_html, render_html_fragment
 from spark_substrait._explain_svg import render_svg
 from spark_substrait._explain_text import render_text
-from spark_substrait._reader import PlanLike, _entry_point, _java_params, plan_payload
+from spark_substrait._reader import PlanLike, _entry_point, _java_params, check_root, plan_payload
 
 
 class PlanExplanation:
@@ -73,8 +73,7 @@ def explain(plan: PlanLike, spark=None, root: Optional[int] = None,
     active one. Raises :class:`spark_substrait.SubstraitPlanError` where reading the plan
     would.
     """
-    if root is not None and (isinstance(root, bool) or not isinstance(root, int)):
-        raise TypeError(f"spark_substrait.explain: root must be an int, got {type(root).__name__}")
+    check_root(root, "spark_substrait.explain")
     if spark is None:
         from pyspark.sql import SparkSession
 
@@ -84,16 +83,7 @@ def explain(plan: PlanLike, spark=None, root: Optional[int] = None,
     kind, payload = plan_payload(plan)
     entry_point = _entry_point(spark)
     jparams = _java_params(spark, params) if params is not None else None
-    from py4j.protocol import Py4JJavaError
-    from pyspark.errors.exceptions.captured import CapturedException
-
-    try:
+    with java_errors_as_plan_errors():
         run = entry_point.explainJson if kind == "json" else entry_point.explain
         document = run(spark._jsparkSession, payload, root, jparams)
-    except (Py4JJavaError, CapturedException) as e:
-        error = from_java(e)
-        if error is None:
-            raise
-        error.java_exception = e
-        raise error from None
     return PlanExplanation(document)

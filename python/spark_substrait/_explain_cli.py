@@ -7,7 +7,6 @@ optimized (named tables must still be registered, with ``--table``, to resolve).
 """
 
 import argparse
-import os
 import sys
 
 FORMATS = ("text", "json", "svg", "html")
@@ -30,17 +29,11 @@ def add_parser(commands, table_arg) -> None:
                               "else the extension: .svg, .html, .json, anything else text")
 
 
-def run(args: argparse.Namespace, session, register_table, plan_error_exit: int) -> int:
+def run(args: argparse.Namespace, with_plan_session) -> int:
+    """The explain command inside cli.with_plan_session (plan file, session, tables, errors)."""
     import spark_substrait
 
-    if not os.path.isfile(args.plan):
-        print(f"spark-substrait: no plan file at {args.plan}", file=sys.stderr)
-        return plan_error_exit
-    spark = session()
-    spark.sparkContext.setLogLevel("ERROR")
-    try:
-        for name, path in args.table:
-            register_table(spark, name, path)
+    def body(spark) -> None:
         explanation = spark_substrait.explain(args.plan, spark=spark)
         render = {"json": explanation.to_json, "svg": explanation.to_svg, "html": explanation.to_html,
                   "text": explanation.to_text}
@@ -52,12 +45,5 @@ def run(args: argparse.Namespace, session, register_table, plan_error_exit: int)
             print(f"wrote {args.output}")
         else:
             sys.stdout.write(render[args.format or "text"]())
-    except spark_substrait.SubstraitPlanError as e:
-        print(e.message, file=sys.stderr)
-        return plan_error_exit
-    except (FileNotFoundError, ValueError) as e:
-        print(f"spark-substrait: {e}", file=sys.stderr)
-        return plan_error_exit
-    finally:
-        spark.stop()
-    return 0
+
+    return with_plan_session(args, body)

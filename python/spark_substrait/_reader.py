@@ -14,7 +14,7 @@ from typing import Any, List, Mapping, Optional, Tuple, Union
 from pyspark.sql.readwriter import DataFrameReader
 
 from spark_substrait._config import EXTENSION_CLASS
-from spark_substrait._errors import SubstraitNotInstalledError, from_java
+from spark_substrait._errors import SubstraitNotInstalledError, java_errors_as_plan_errors
 
 _ENTRY_POINT = "io.sparksubstrait.SubstraitPlans"
 
@@ -45,10 +45,7 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None,
     kind, payload = plan_payload(plan)
     spark = self._spark
     entry_point = _entry_point(spark)
-    from py4j.protocol import Py4JJavaError
-    from pyspark.errors.exceptions.captured import CapturedException
-
-    try:
+    with java_errors_as_plan_errors():
         read = entry_point.readJson if kind == "json" else entry_point.read
         if params is not None:
             jdf = read(spark._jsparkSession, payload, root, _java_params(spark, params))
@@ -56,12 +53,6 @@ def substrait(self: DataFrameReader, plan: PlanLike, root: Optional[int] = None,
             jdf = read(spark._jsparkSession, payload)
         else:
             jdf = read(spark._jsparkSession, payload, root)
-    except (Py4JJavaError, CapturedException) as e:
-        error = from_java(e)
-        if error is None:
-            raise
-        error.java_exception = e
-        raise error from None
     return self._df(jdf)
 
 
@@ -95,9 +86,9 @@ def param_values(params: Mapping[int, Any]) -> List[Tuple[int, Any]]:
     return values
 
 
-def check_root(root: Optional[int]) -> None:
+def check_root(root: Optional[int], caller: str = "spark.read.substrait") -> None:
     if root is not None and (isinstance(root, bool) or not isinstance(root, int)):
-        raise TypeError(f"spark.read.substrait: root must be an int, got {type(root).__name__}")
+        raise TypeError(f"{caller}: root must be an int, got {type(root).__name__}")
 
 
 def plan_payload(plan: PlanLike) -> Tuple[str, Union[bytes, str]]:

@@ -14,7 +14,7 @@ Exit status: 0 on success, 2 when the plan cannot be run (the message goes to st
 import argparse
 import os
 import sys
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from spark_substrait import _explain_cli
 
@@ -97,7 +97,9 @@ def _session():
     return spark_substrait.configure(builder).getOrCreate()
 
 
-def run(args: argparse.Namespace) -> int:
+def with_plan_session(args: argparse.Namespace, body: Callable[[object], None]) -> int:
+    """Checks the plan file, opens the local session with ``--table`` registered and runs
+    ``body(spark)``; a plan that cannot run gives its message and EXIT_PLAN_ERROR."""
     import spark_substrait
 
     if not os.path.isfile(args.plan):
@@ -108,14 +110,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for name, path in args.table:
             _register_table(spark, name, path)
-        df = spark.read.substrait(args.plan)
-        if args.explain:
-            df.explain(extended=True)
-        if args.output:
-            _write(df, args.output)
-            print(f"wrote {args.output}")
-        else:
-            df.show(args.show, truncate=False)
+        body(spark)
     except spark_substrait.SubstraitPlanError as e:
         print(e.message, file=sys.stderr)
         return EXIT_PLAN_ERROR
@@ -127,12 +122,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def run(args: argparse.Namespace) -> int:
+    def body(spark) -> None:
+        df = spark.read.substrait(args.plan)
+        if args.explain:
+            df.explain(extended=True)
+        if args.output:
+            _write(df, args.output)
+            print(f"wrote {args.output}")
+        else:
+            df.show(args.show, truncate=False)
+
+    return with_plan_session(args, body)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "run":
         return run(args)
     if args.command == "explain":
-        return _explain_cli.run(args, _session, _register_table, EXIT_PLAN_ERROR)
+        return _explain_cli.run(args, with_plan_session)
     return 1  # unreachable: argparse requires a command
 
 
