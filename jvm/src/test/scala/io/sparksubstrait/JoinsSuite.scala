@@ -163,11 +163,39 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("SELECT * FROM l CROSS JOIN r"))
   }
 
-  test("physical joins: no keys, mixed key forms, single and mark types are errors") {
+  test("physical single and mark joins: the same rows as JoinRel's, the post-join predicate deciding the mark") {
+    val b = new PlanBuilder()
+    if (SparkShim.singleJoin.isEmpty) {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.hash_join.type") {
+        run(b.plan(hashJoin(9, Seq(key(EQ))), "a", "b", "c", "d"))
+      }
+    } else {
+      spark.sql("CREATE OR REPLACE TEMP VIEW r1 AS SELECT * FROM VALUES (2, 'x'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
+      val single = hashJoin(9, Seq(key(EQ))).toBuilder
+      single.getHashJoinBuilder.setRight(readNamed(rSchema, "r1"))
+      assertSameRows(run(b.plan(single.build(), "a", "b", "c", "d")), spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k = r1.k"))
+      single.getHashJoinBuilder.setTypeValue(10).setLeft(readNamed(rSchema, "r1")).setRight(readNamed(lSchema, "l"))
+      assertSameRows(run(b.plan(single.build(), "a", "b", "c", "d")), spark.sql("SELECT * FROM r1 RIGHT JOIN l ON l.k = r1.k"))
+    }
+    // The same marks as the JoinRel test above, worked by hand.
+    assertRows(run(b.plan(hashJoin(11, Seq(key(EQ))), "k", "v", "m")),
+      Seq(Row(1, "a", null), Row(2, "b", true), Row(2, "b", true), Row(null, "n", null), Row(4, null, true)))
+    assertRows(run(b.plan(hashJoin(12, Seq(key(EQ))), "k", "w", "m")),
+      Seq(Row(2, "x", true), Row(2, "y", true), Row(3, "z", null), Row(null, "m", null), Row(4, "x", true)))
+    // With `r.w <> 'x'` as the post-join predicate: (4, NULL) now matches only r's (4, 'x'),
+    // which the predicate rejects, and meets r's NULL key: NULL.
+    val notX = b.call(b.fn("functions_comparison", "not_equal:any_any"), field(3), litString("x"))
+    assertRows(run(b.plan(hashJoin(11, Seq(key(EQ)), Some(notX)), "k", "v", "m")),
+      Seq(Row(1, "a", null), Row(2, "b", true), Row(2, "b", true), Row(null, "n", null), Row(4, null, null)))
+  }
+
+  test("physical joins: no keys, mixed key forms and custom key comparisons are errors") {
     val b = new PlanBuilder()
     assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.hash_join") { run(b.plan(hashJoin(1, Nil), "a", "b", "c", "d")) }
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.hash_join.type") {
-      run(b.plan(hashJoin(9, Seq(key(EQ))), "a", "b", "c", "d"))
+    val custom = key(EQ).toBuilder
+    custom.getComparisonBuilder.setCustomFunctionReference(1)
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.hash_join.keys[0].comparison.custom_function_reference") {
+      run(b.plan(hashJoin(1, Seq(custom.build())), "a", "b", "c", "d"))
     }
     val mixed = hashJoin(1, Seq(key(EQ))).toBuilder
     mixed.getHashJoinBuilder.addLeftKeys(field(0).getSelection).addRightKeys(field(0).getSelection)

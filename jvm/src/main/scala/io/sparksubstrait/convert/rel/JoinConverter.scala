@@ -37,7 +37,7 @@ object JoinConverter {
    * Single joins: every row of one side with its at most one match on the other (NULLs when
    * none); a second match fails the query, as a scalar subquery returning two rows does.
    */
-  private def singleJoin(swapped: Boolean, at: PlanPath, found: String): JoinKind =
+  def singleJoin(swapped: Boolean, at: PlanPath, found: String): JoinKind =
     SparkShim.singleJoin.map(JoinKind(_, swapped)).getOrElse(throw SubstraitErrors.unsupported(
       at / "type", s"a $found join on Spark ${org.apache.spark.SPARK_VERSION}", "Spark 4.0 or later, which has single joins"))
 
@@ -86,10 +86,16 @@ object JoinConverter {
         "a post-join filter only on inner and outer joins")
     }
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
+    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
+    markJoin(left, right, condition, markLeft)
+  }
+
+  /** The mark join over converted sides; no condition means every pair matches. */
+  def markJoin(left: LogicalPlan, right: LogicalPlan, condition: Option[CExpression], markLeft: Boolean): LogicalPlan = {
     val (marked, other) = if (markLeft) (left, right) else (right, left)
-    val condition = if (rel.hasExpression) FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression")
-      else Literal.TrueLiteral
-    val correlated = condition.transform { case a: Attribute if marked.outputSet.contains(a) => OuterReference(a) }
+    val correlated = condition.getOrElse(Literal.TrueLiteral).transform {
+      case a: Attribute if marked.outputSet.contains(a) => OuterReference(a)
+    }
     val outer = correlated.collect { case o: OuterReference => o.e: CExpression }.distinct
     val mark = CaseWhen(Seq(
       SparkShim.exists(Filter(correlated, other), outer) -> Literal.TrueLiteral,

@@ -31,7 +31,7 @@ object PhysicalJoinConverter {
       case HashJoinRel.BuildInput.BUILD_INPUT_LEFT => JoinHint(shuffleHash, None)
       case _ => JoinHint(None, shuffleHash)
     }
-    build(left, right, kind, Some(and(keys +: post.toSeq)), hint)
+    join(left, right, kind, Some(and(keys +: post.toSeq)), hint)
   }
 
   def convertMerge(rel: MergeJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -39,7 +39,7 @@ object PhysicalJoinConverter {
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
     val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
-    build(left, right, kind, Some(and(keys +: post.toSeq)), JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None))
+    join(left, right, kind, Some(and(keys +: post.toSeq)), JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None))
   }
 
   def convertNestedLoop(rel: NestedLoopJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -47,21 +47,40 @@ object PhysicalJoinConverter {
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     // Without an expression the join is a cartesian product (the spec's default: true).
     val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
-    build(left, right, kind, condition, JoinHint.NONE)
+    join(left, right, kind, condition, JoinHint.NONE)
   }
 
+  /**
+   * Mark joins have no Catalyst join type: they become JoinRel's EXISTS form, where a strategy
+   * hint has nothing to attach to. The post-join predicate is part of the condition here (the
+   * spec's secondary join condition), so it applies before the mark is decided.
+   */
+  private def join(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
+    kind match {
+      case Catalyst(k) => build(left, right, k, condition, hint)
+      case Mark(markLeft) => markJoin(left, right, condition, markLeft)
+    }
+
+  /** What a physical join type becomes: a Catalyst join, or a mark join. */
+  private sealed trait PhysicalKind
+  private final case class Catalyst(kind: JoinKind) extends PhysicalKind
+  private final case class Mark(markLeft: Boolean) extends PhysicalKind
+
   /** HashJoinRel, MergeJoinRel and NestedLoopJoinRel share one JoinType numbering (unlike JoinRel's). */
-  private def physicalKind(value: Int, at: PlanPath): JoinKind = value match {
-    case 1 => InnerJoin
-    case 2 => FullJoin
-    case 3 => LeftJoin
-    case 4 => RightJoin
-    case 5 => LeftSemiJoin
-    case 6 => RightSemiJoin
-    case 7 => LeftAntiJoin
-    case 8 => RightAntiJoin
+  private def physicalKind(value: Int, at: PlanPath): PhysicalKind = value match {
+    case 1 => Catalyst(InnerJoin)
+    case 2 => Catalyst(FullJoin)
+    case 3 => Catalyst(LeftJoin)
+    case 4 => Catalyst(RightJoin)
+    case 5 => Catalyst(LeftSemiJoin)
+    case 6 => Catalyst(RightSemiJoin)
+    case 7 => Catalyst(LeftAntiJoin)
+    case 8 => Catalyst(RightAntiJoin)
+    case 9 => Catalyst(singleJoin(swapped = false, at, "LEFT_SINGLE"))
+    case 10 => Catalyst(singleJoin(swapped = true, at, "RIGHT_SINGLE"))
+    case 11 => Mark(markLeft = true)
+    case 12 => Mark(markLeft = false)
     case 0 => throw SubstraitErrors.missingField(at, "type", "a join type")
-    case 9 | 10 | 11 | 12 => throw unsupportedType(at, Seq("LEFT_SINGLE", "RIGHT_SINGLE", "LEFT_MARK", "RIGHT_MARK")(value - 9))
     case other => throw SubstraitErrors.invalidPlan(at / "type", s"join type $other", "a join type of the spec")
   }
 

@@ -4,7 +4,9 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.SetRel
 import io.substrait.proto.SetRel.SetOp
-import org.apache.spark.sql.catalyst.plans.logical.{Distinct, Except, Intersect, LogicalPlan, Union}
+import org.apache.spark.sql.catalyst.expressions.{And, EqualNullSafe, Expression}
+import org.apache.spark.sql.catalyst.plans.LeftAnti
+import org.apache.spark.sql.catalyst.plans.logical.{Distinct, Except, Intersect, Join, JoinHint, LogicalPlan, Union}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
@@ -17,6 +19,8 @@ import io.sparksubstrait.plan.PlanPath
  * set operators do:
  *  - MINUS_PRIMARY: p EXCEPT DISTINCT (s1 ∪ … ∪ sk)
  *  - MINUS_PRIMARY_ALL: max(0, m − Σn) copies = p EXCEPT ALL (s1 UNION ALL … sk)
+ *  - MINUS_MULTISET: every primary record (all m copies) except those present in all
+ *    secondaries; no SQL operator says this, so an anti join on (s1 ∩ … ∩ sk)
  *  - INTERSECTION_PRIMARY: p INTERSECT DISTINCT (s1 ∪ … ∪ sk)
  *  - INTERSECTION_MULTISET: p INTERSECT DISTINCT s1 … INTERSECT DISTINCT sk
  *  - INTERSECTION_MULTISET_ALL: min(m, n1 … nk) copies = INTERSECT ALL, chained
@@ -43,13 +47,21 @@ object SetConverter {
       case SetOp.SET_OP_INTERSECTION_PRIMARY => Intersect(primary, unionAll(secondaries), isAll = false)
       case SetOp.SET_OP_INTERSECTION_MULTISET => secondaries.foldLeft(primary)(Intersect(_, _, isAll = false))
       case SetOp.SET_OP_INTERSECTION_MULTISET_ALL => secondaries.foldLeft(primary)(Intersect(_, _, isAll = true))
-      case SetOp.SET_OP_MINUS_MULTISET =>
-        // The spec does not say how many copies of a kept primary record are returned.
-        throw SubstraitErrors.unsupported(at / "op", "SET_OP_MINUS_MULTISET",
-          "a set operation whose duplicate counts the spec defines (MINUS_MULTISET's are not yet settled)")
+      case SetOp.SET_OP_MINUS_MULTISET => minusMultiset(primary, secondaries)
       case SetOp.SET_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "op", "a set operation")
       case other => throw SubstraitErrors.invalidPlan(at / "op", s"set operation ${other.getNumber}", "a SetOp of the spec")
     }
+  }
+
+  /**
+   * The spec: "all records from the primary input excluding any records that are included in
+   * all secondary inputs". Unlike MINUS_PRIMARY it does not remove duplicates, so a kept
+   * record keeps its m copies: a NULL-safe anti join against the secondaries' intersection.
+   */
+  private def minusMultiset(primary: LogicalPlan, secondaries: Seq[LogicalPlan]): LogicalPlan = {
+    val inAll = secondaries.tail.foldLeft(secondaries.head)(Intersect(_, _, isAll = false))
+    val sameRecord = primary.output.zip(inAll.output).map { case (p, s) => EqualNullSafe(p, s): Expression }.reduce(And(_, _))
+    Join(primary, inAll, LeftAnti, Some(sameRecord), JoinHint.NONE)
   }
 
   /** All inputs must have identical field types (nullability may differ). */
