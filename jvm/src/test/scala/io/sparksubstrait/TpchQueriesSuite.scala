@@ -32,12 +32,7 @@ class TpchQueriesSuite extends SparkSuite with SubstraitAssertions {
     case other => String.valueOf(other)
   }.mkString("|")
 
-  /** Query `n`, spelled for Calcite where needed: it reserves VALUE and groups by no select alias. */
-  private def text(n: Int): String = n match {
-    case 11 => TpchSchema.query(11).replace("AS value", "AS part_value").replace("value DESC", "part_value DESC")
-    case 15 => TpchSchema.query(15).replaceAll("GROUP BY\\s+supplier_no", "GROUP BY l_suppkey")
-    case _ => TpchSchema.query(n)
-  }
+  private def text(n: Int): String = TpchSchema.calciteSpelling(n, TpchSchema.query(n))
 
   for (n <- TpchSchema.QueryNumbers) {
     test(f"TPC-H Q$n%02d from isthmus gives Spark SQL's rows") {

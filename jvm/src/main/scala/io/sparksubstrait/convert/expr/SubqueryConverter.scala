@@ -5,7 +5,8 @@ import scala.jdk.CollectionConverters._
 import io.substrait.proto.Expression.Subquery
 import io.substrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression, Not}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.optimizer.CollapseProject
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.ConversionContext
@@ -24,7 +25,7 @@ object SubqueryConverter {
   def convert(s: Subquery, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
     s.getSubqueryTypeCase match {
       case Subquery.SubqueryTypeCase.SCALAR =>
-        val plan = relation(s.getScalar.hasInput, s.getScalar.getInput, input, at / "scalar", "input")
+        val plan = withComputationInAggregate(relation(s.getScalar.hasInput, s.getScalar.getInput, input, at / "scalar", "input"))
         if (plan.output.size != 1) {
           throw SubstraitErrors.invalidPlan(at / "scalar" / "input", s"a scalar subquery of ${plan.output.size} columns", "exactly one column")
         }
@@ -73,6 +74,19 @@ object SubqueryConverter {
         "as many needles as the subquery has columns")
     }
     SparkShim.inSubquery(needles, plan, outerReferences(plan))
+  }
+
+  /**
+   * A Substrait aggregate outputs bare measures, so a scalar subquery computing with one
+   * (`0.2 * avg(x)`) is a projection over the aggregate, where SQL puts the computation in
+   * the aggregate itself. Spark decorrelates the two shapes differently: the projection makes
+   * it join the subquery with a distinct copy of the outer query's keys (a domain join),
+   * costing one more join of the outer tables (TPC-H Q17, Q20). Merging the projection into
+   * the aggregate, as the optimizer's CollapseProject would later anyway, gives SQL's shape.
+   */
+  private def withComputationInAggregate(plan: LogicalPlan): LogicalPlan = plan match {
+    case p @ Project(_, _: Aggregate) => CollapseProject(p)
+    case other => other
   }
 
   /** The outer attributes the subquery's plan references (Spark's outerAttrs). */
