@@ -191,6 +191,38 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     assertSameRows(df, spark.sql("""SELECT grp, name, count(id),
       CASE grouping_id() WHEN 1 THEN 0 WHEN 0 THEN 1 WHEN 3 THEN 2 END
       FROM people GROUP BY GROUPING SETS ((grp), (grp, name), ())"""))
+    // The non-empty sets as SQL's GROUPING SETS (one scan feeding one Expand), the empty one a global aggregate.
+    val optimized = df.queryExecution.optimizedPlan
+    assert(optimized.collect { case e: org.apache.spark.sql.catalyst.plans.logical.Expand => e }.size == 1, optimized)
+    assert(optimized.collectLeaves().size == 2, optimized)
+  }
+
+  test("aggregate: grouping sets in another order, a repeated set, a measure on a grouping column, DISTINCT, empty input") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    def grouping(refs: Int*) = refs.foldLeft(io.substrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
+    // Output: the grouping expressions in order of first appearance in the sets, the measure, the set index.
+    def agg(table: String, sets: Seq[Seq[Int]], names: Seq[String], distinct: Boolean = false) = {
+      val a = io.substrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
+        .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
+        // count(grp) counts the input's values even in the sets without grp.
+        .addMeasures(b.measure(count, Seq(field(3)), distinct = distinct))
+      sets.foreach(set => a.addGroupings(grouping(set: _*)))
+      run(b.plan(io.substrait.proto.Rel.newBuilder().setAggregate(a).build(), names: _*))
+    }
+    // (name), (grp): output (name, grp, c, set).
+    assertSameRows(agg("people", Seq(Seq(1), Seq(0)), Seq("name", "grp", "c", "set")), spark.sql("""SELECT name, grp, count(grp),
+      CASE grouping_id(name, grp) WHEN 1 THEN 0 WHEN 2 THEN 1 END FROM people GROUP BY GROUPING SETS ((name), (grp))"""))
+    assertSameRows(agg("people", Seq(Seq(1), Seq(0)), Seq("name", "grp", "c", "set"), distinct = true), spark.sql("""
+      SELECT name, grp, count(DISTINCT grp), CASE grouping_id(name, grp) WHEN 1 THEN 0 WHEN 2 THEN 1 END
+      FROM people GROUP BY GROUPING SETS ((name), (grp))"""))
+    // A repeated set gives its rows twice, told apart by the index.
+    assertSameRows(agg("people", Seq(Seq(0), Seq(1, 0), Seq(0)), Seq("grp", "name", "c", "set")), spark.sql("""
+      SELECT grp, NULL, count(grp), 0 FROM people GROUP BY grp UNION ALL
+      SELECT grp, name, count(grp), 1 FROM people GROUP BY grp, name UNION ALL
+      SELECT grp, NULL, count(grp), 2 FROM people GROUP BY grp"""))
+    // No input rows: the empty grouping set still gives its one row, the others none.
+    assertRows(agg("empty_people", Seq(Seq(0), Seq()), Seq("grp", "c", "set")), Seq(Row(null, 0L, 1)))
   }
 
   test("root names: top-level and nested struct fields depth first; a wrong count is an error") {

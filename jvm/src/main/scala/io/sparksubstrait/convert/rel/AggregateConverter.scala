@@ -3,9 +3,8 @@ package io.sparksubstrait.convert.rel
 import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.{AggregateRel, Expression}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Literal, NamedExpression, Expression => CExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Union}
-import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.{AggregateFunctionConverter, ExpressionConverter}
@@ -24,8 +23,7 @@ import io.sparksubstrait.util.Options
  * `expression_references`) or the older one (expressions inside each grouping); a plan
  * that carries both (DataFusion) must say the same thing in both.
  *
- * Several grouping sets are a UNION ALL of one aggregate per set: each set is exactly a
- * GROUP BY of its expressions.
+ * Several grouping sets: [[AggregateGroupingSets]].
  */
 object AggregateConverter {
   def convert(rel: AggregateRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -52,15 +50,8 @@ object AggregateConverter {
       }
       Aggregate(groupExprs, groupOutput ++ measureOutput, child)
     } else {
-      val branches = sets.zipWithIndex.map { case (set, index) =>
-        val inSet = set.map(_._1).toSet
-        val keys = distinct.map(_._1).zip(groupExprs).collect { case (p, e) if inSet(p) => e }
-        val groupOutput: Seq[NamedExpression] = distinct.map(_._1).zip(groupExprs).zipWithIndex.map { case ((p, e), k) =>
-          Alias(if (inSet(p)) e else Literal(null, e.dataType), s"group$k")()
-        }
-        Aggregate(keys, groupOutput ++ measureOutput :+ Alias(Literal(index, IntegerType), "grouping_set")(), child): LogicalPlan
-      }
-      Union(branches)
+      val keys = distinct.map(_._1)
+      AggregateGroupingSets(sets.map(_.map(e => keys.indexOf(e._1))), groupExprs, measureOutput, child)
     }
   }
 
