@@ -40,4 +40,15 @@ class IsthmusSuite extends SparkSuite with SubstraitAssertions {
     assert(expected.count() == 6)
     assertSameRows(df, expected, ordered = true)
   }
+
+  test("ROLLUP and CUBE from isthmus: grouping sets with the grouping-set index, as Spark SQL groups them") {
+    // Calcite writes ROLLUP (a, b) as the sets (a, b), (a), () and selects the grouping columns
+    // and measures, leaving out the set index: the rows are SQL's own.
+    for (kind <- Seq("rollup", "cube")) {
+      val sql = s"select l_returnflag, l_linestatus, count(*) as n, sum(l_quantity) as q from lineitem group by $kind(l_returnflag, l_linestatus)"
+      val expected = spark.sql(sql.replace("sum(l_quantity)", "cast(sum(l_quantity) as decimal(15,2))"))
+      assert(expected.count() > 6)
+      assertSameRows(run(isthmus(sql)), expected)
+    }
+  }
 }
