@@ -10,11 +10,11 @@ import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
 
 /**
- * Where conversion time goes, for the isthmus plans that convert: decoding the bytes, the
- * conversion proper, and the whole read (conversion plus Spark's analysis of the result),
+ * Where conversion time goes, for the isthmus plans that convert: protobuf's parse alone,
+ * decoding the bytes (the parse and our checks of the message tree), the conversion proper, and the whole read (conversion plus Spark's analysis of the result),
  * against spark.sql's parse and analysis. Medians over --iters runs, interleaved.
  *
- * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N]
+ * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N] [--queries 2,17]
  */
 object ConversionBreakdown {
   def main(args: Array[String]): Unit = {
@@ -25,20 +25,22 @@ object ConversionBreakdown {
     TpchSchema.Tables.foreach { case (t, _) =>
       spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t)
     }
-    println("query\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql")
-    for (n <- TpchSchema.QueryNumbers) {
+    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql")
+    val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
+    for (n <- queries) {
       val sql = TpchSchema.query(n)
       TpchSchema.isthmus(sql).toOption.map(_.toByteArray).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess).foreach { bytes =>
-        val t = Array.fill(4)(scala.collection.mutable.ArrayBuffer.empty[Double])
+        val t = Array.fill(5)(scala.collection.mutable.ArrayBuffer.empty[Double])
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
         for (_ <- 0 until iters) {
           time(0)(PlanDecoder.fromBytes(bytes, PlanLimits.active))
           time(1)(PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
           time(2)(SubstraitPlans.read(spark, bytes))
           time(3)(spark.sql(sql))
+          time(4)(io.substrait.proto.Plan.parseFrom(bytes))
         }
         val m = t.map(b => b.sorted.apply(b.size / 2))
-        println(f"Q$n\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f")
+        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f")
       }
     }
     spark.stop()

@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{Attribute, EvalMode, NamedLambdaVariable}
 import org.apache.spark.sql.internal.SQLConf
 
-import io.sparksubstrait.convert.rel.SharedSubtrees
+import io.sparksubstrait.convert.rel.{CatalogTables, SharedSubtrees}
 import io.sparksubstrait.convert.types.TypeEnv
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
@@ -22,6 +22,8 @@ final class ConversionContext(
     val compat: ProducerCompat,
     val conf: SQLConf,
     val subtrees: SharedSubtrees,
+    /** The catalog tables the plan reads, looked up together. */
+    val tables: CatalogTables,
     /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
     val parameterBindings: Map[Int, io.substrait.proto.Expression.Literal] = Map.empty,
     val parameterValues: Map[Int, Any] = Map.empty,

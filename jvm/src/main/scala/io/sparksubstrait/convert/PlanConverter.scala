@@ -6,12 +6,12 @@ import io.substrait.proto.PlanRel
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{OuterReference, SubqueryExpression}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Cast, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{NestedNames, RelConverter, SharedSubtrees, WriteConverter}
+import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, RelConverter, SharedSubtrees, WriteConverter}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
@@ -51,7 +51,8 @@ object PlanConverter {
       b.getParameterAnchor -> b.getValue
     }
     implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan), compat,
-      SparkShim.sqlConf(session), new SharedSubtrees(relations), bindings.toMap, plan.parameters, trace)
+      SparkShim.sqlConf(session), new SharedSubtrees(relations), new CatalogTables(session, plan.namedTables), bindings.toMap,
+      plan.parameters, trace)
     checkPlanLevelFields(plan)
     val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
     val (planRel, index) = rootIndex match {
@@ -65,8 +66,7 @@ object PlanConverter {
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
     WriteConverter.convertRoot(root.getInput, at / "input").getOrElse {
-      val converted = RelConverter.convert(root.getInput, at / "input")
-      checkCorrelation(session, converted, at / "input")
+      val converted = checkCorrelation(session, RelConverter.convert(root.getInput, at / "input"), at / "input")
       val names = root.getNamesList.asScala.toSeq
       val whole = ctx.subtrees.wrap(withNames(converted, names, at / "names"))
       if (trace != null) trace.root(at, names, whole)
@@ -79,19 +79,27 @@ object PlanConverter {
    * projections, …). A plan that correlates elsewhere is valid Substrait that Spark cannot
    * run: checked here, by analysing it, so the answer is the project's error rather than
    * Spark's analysis error later. Plans without correlation skip the check (no cost).
+   *
+   * The analysed plan is the result, so the read does not analyse it twice (Spark skips a
+   * plan marked analysed) — unless it reads shared subtrees, whose definitions come only
+   * when the root is wrapped.
    */
-  private def checkCorrelation(session: SparkSession, plan: LogicalPlan, at: PlanPath): Unit = {
+  private def checkCorrelation(session: SparkSession, plan: LogicalPlan, at: PlanPath): LogicalPlan = {
     val correlated = plan.exists(_.expressions.exists(_.exists {
       case s: SubqueryExpression => s.plan.exists(_.expressions.exists(_.exists(_.isInstanceOf[OuterReference])))
       case _ => false
     }))
-    if (correlated) {
-      try SparkShim.analyze(session, plan)
+    if (!correlated) plan
+    else {
+      val analyzed = try SparkShim.analyze(session, plan)
       catch {
         case e: org.apache.spark.sql.AnalysisException =>
           throw SubstraitErrors.unsupported(at, s"a correlated subquery Spark cannot run here (${SparkShim.errorCondition(e)})",
             "outer references in subqueries of filters and projections")
       }
+      val readsSharedSubtrees = plan.exists(_.isInstanceOf[CTERelationRef]) ||
+        plan.exists(_.expressions.exists(_.exists { case s: SubqueryExpression => s.plan.exists(_.isInstanceOf[CTERelationRef]); case _ => false }))
+      if (readsSharedSubtrees) plan else analyzed
     }
   }
 

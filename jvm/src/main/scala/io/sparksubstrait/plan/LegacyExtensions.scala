@@ -29,4 +29,6 @@ private[plan] object LegacyFieldNumbers {
 /** A decoded plan: the proto message plus what the decoder lifted out of removed fields. */
 final case class DecodedPlan(proto: io.substrait.proto.Plan, legacy: LegacyExtensions,
     /** Values for the plan's dynamic parameters given through the API (they override the plan's own bindings). */
-    parameters: Map[Int, Any] = Map.empty)
+    parameters: Map[Int, Any] = Map.empty,
+    /** The names of every NamedTable the plan reads, found while decoding (for resolving them together). */
+    namedTables: Seq[Seq[String]] = Nil)

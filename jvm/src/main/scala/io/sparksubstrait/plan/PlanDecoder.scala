@@ -6,8 +6,7 @@ import scala.util.control.NonFatal
 import com.fasterxml.jackson.core.{JsonFactory, StreamReadConstraints}
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.ObjectNode
-import com.google.protobuf.{CodedInputStream, InvalidProtocolBufferException, Message, UnknownFieldSet}
-import com.google.protobuf.Descriptors.{EnumValueDescriptor, FieldDescriptor}
+import com.google.protobuf.{CodedInputStream, InvalidProtocolBufferException, UnknownFieldSet}
 import com.google.protobuf.util.JsonParsers
 import io.substrait.proto.{Plan, SimpleExtensionDeclaration, SimpleExtensionURN}
 
@@ -36,7 +35,7 @@ object PlanDecoder {
     val plan = try {
       val in = CodedInputStream.newInstance(bytes)
       // Protobuf parses nested messages recursively: one level past the limit is enough
-      // for checkTree to report the exact depth; anything deeper stops here.
+      // for PlanTreeCheck to report the exact depth; anything deeper stops here.
       in.setRecursionLimit(limits.maxDepth + 1)
       val p = Plan.parseFrom(in)
       in.checkLastTagWas(0)
@@ -47,9 +46,9 @@ object PlanDecoder {
         throw SubstraitErrors.malformedPlan("binary", e.getMessage, e)
       case e: StackOverflowError => throw stackExhausted(limits, e)
     }
-    checkTree(plan, limits)
+    val tables = PlanTreeCheck(plan, limits)
     val (withoutLegacy, legacy) = liftBinaryLegacy(plan)
-    DecodedPlan(withoutLegacy, legacy)
+    DecodedPlan(withoutLegacy, legacy, namedTables = tables)
   }
 
   def fromJson(text: String, limits: PlanLimits): DecodedPlan = {
@@ -77,8 +76,7 @@ object PlanDecoder {
       case NonFatal(e) => throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
     }
     val plan = builder.build()
-    checkTree(plan, limits)
-    DecodedPlan(plan, legacy)
+    DecodedPlan(plan, legacy, namedTables = PlanTreeCheck(plan, limits))
   }
 
   /** Gson's JsonReader default (JsonFormat gives no way to change it). */
@@ -90,7 +88,7 @@ object PlanDecoder {
         PlanLimits.raise(PlanLimits.MaxBytesKey, "heap"))
     }
 
-  private def tooDeep(limits: PlanLimits, cause: Throwable) =
+  private[plan] def tooDeep(limits: PlanLimits, cause: Throwable) =
     SubstraitErrors.planTooLarge(s"messages nested more than ${limits.maxDepth} levels deep",
       s"${limits.maxDepth} levels", PlanLimits.raise(PlanLimits.MaxDepthKey, "thread stack"), cause)
 
@@ -208,74 +206,8 @@ object PlanDecoder {
   /** The spec version of the protos this consumer is built with. */
   val SupportedVersion: String = io.substrait.SubstraitVersion.VERSION
 
-  /**
-   * One walk over the whole message tree, with an explicit stack (never the thread's):
-   * refuses nesting deeper than the limit, and any field or enum value left unknown after
-   * lifting the legacy ones, which comes from a spec version whose meaning we cannot know.
-   * Errors name the first offending place in field order.
-   *
-   * A plan stamped with a newer spec version than [[SupportedVersion]] is read when all of
-   * it is understood (newer versions mostly add); the first thing that is not is refused
-   * with both versions named.
-   */
-  private def checkTree(plan: Plan, limits: PlanLimits): Unit = {
-    val newer = newerVersion(plan)
-    val stack = new java.util.ArrayDeque[(Message, PlanPath, Int)]()
-    stack.push((plan, PlanPath.root, 0))
-    while (!stack.isEmpty) {
-      val (message, at, depth) = stack.pop()
-      if (depth > limits.maxDepth) throw tooDeep(limits, null)
-      rejectUnknownFields(message, at, newer)
-      val children = message.getAllFields.asScala.toSeq.flatMap { case (field, value) =>
-        field.getJavaType match {
-          case FieldDescriptor.JavaType.MESSAGE if field.isRepeated =>
-            value.asInstanceOf[java.util.List[_]].asScala.zipWithIndex.collect {
-              case (m: Message, i) => (m, at.at(field.getName, i))
-            }
-          case FieldDescriptor.JavaType.MESSAGE => Seq((value.asInstanceOf[Message], at / field.getName))
-          case FieldDescriptor.JavaType.ENUM =>
-            rejectUnknownEnumValues(field, value, at, newer)
-            Nil
-          case _ => Nil
-        }
-      }
-      children.reverseIterator.foreach { case (m, p) => stack.push((m, p, depth + 1)) }
-    }
-  }
-
-  private def unknown(at: PlanPath, what: String, newer: Option[String]) = newer match {
-    case Some(version) => SubstraitErrors.unsupportedVersion(at, what, version, SupportedVersion)
-    case None => SubstraitErrors.unknownField(at, what)
-  }
-
-  private def rejectUnknownFields(message: Message, at: PlanPath, newer: Option[String]): Unit = {
-    val unknowns = message.getUnknownFields.asMap()
-    // Plan-level and declaration-level legacy fields are lifted after this walk.
-    val legacy = message match {
-      case _: Plan => Set(LegacyFieldNumbers.PlanExtensionUris)
-      case _: SimpleExtensionDeclaration.ExtensionFunction | _: SimpleExtensionDeclaration.ExtensionType |
-           _: SimpleExtensionDeclaration.ExtensionTypeVariation => Set(LegacyFieldNumbers.DeclarationUriReference)
-      case _ => Set.empty[Int]
-    }
-    unknowns.keySet().asScala.find(n => !legacy(n.intValue)).foreach { number =>
-      throw unknown(at, s"field number $number of ${message.getDescriptorForType.getFullName}", newer)
-    }
-  }
-
-  /** Open (proto3) enums keep numbers the proto does not define; converters never see them. */
-  private def rejectUnknownEnumValues(field: FieldDescriptor, value: Any, at: PlanPath, newer: Option[String]): Unit = {
-    val values = if (field.isRepeated) value.asInstanceOf[java.util.List[_]].asScala.toSeq else Seq(value)
-    values.zipWithIndex.foreach { case (v: EnumValueDescriptor, i) =>
-      if (field.getEnumType.findValueByNumber(v.getNumber) == null) {
-        val where = if (field.isRepeated) at.at(field.getName, i) else at / field.getName
-        throw unknown(where, s"value ${v.getNumber} of enum ${field.getEnumType.getFullName}", newer)
-      }
-    case _ =>
-    }
-  }
-
   /** The plan's spec version when it is newer than [[SupportedVersion]]. */
-  private def newerVersion(plan: Plan): Option[String] = {
+  private[plan] def newerVersion(plan: Plan): Option[String] = {
     val v = plan.getVersion
     val mine = SupportedVersion.split('.').map(_.toInt)
     val theirs = Array(v.getMajorNumber, v.getMinorNumber, v.getPatchNumber)

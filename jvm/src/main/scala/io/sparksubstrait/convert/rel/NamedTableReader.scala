@@ -4,7 +4,6 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.ReadRel.NamedTable
 import org.apache.spark.sql.AnalysisException
-import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
 import org.apache.spark.sql.catalyst.expressions.NamedExpression
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -27,7 +26,7 @@ object NamedTableReader {
     if (names.isEmpty || names.exists(_.isEmpty)) {
       throw SubstraitErrors.invalidPlan(at / "names", s"the name [${names.mkString(", ")}]", "a non-empty multi-part table name")
     }
-    val resolved = try SparkShim.analyze(ctx.session, UnresolvedRelation(names)) catch {
+    val resolved = try ctx.tables.resolve(names) catch {
       case e: AnalysisException => throw SubstraitErrors.tableNotFound(at / "names", names, e)
     }
     // A plan may only read files through LocalFiles and its allowed prefixes.

@@ -1,0 +1,43 @@
+package io.sparksubstrait.convert.rel
+
+import scala.collection.mutable
+import scala.util.control.NonFatal
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
+import org.apache.spark.sql.catalyst.plans.Inner
+import org.apache.spark.sql.catalyst.plans.logical.{Join, JoinHint, LogicalPlan}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+
+/**
+ * The catalog lookups of one conversion. Resolving a table name costs a run of Spark's
+ * analyzer; Spark SQL resolves all of a query's tables in one run, so this does too: on the
+ * first lookup, every table read the plan holds (found while decoding) is resolved in one
+ * run, as the leaves of a join without a condition. A table read twice is two leaves, which
+ * the analyzer gives distinct attribute ids, as it does for `FROM nation n1, nation n2`.
+ * Should that run fail (a missing table, no access), or a read come that was not counted,
+ * the name is resolved on its own, so an error names its table.
+ */
+final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
+  /** Resolved reads not yet handed out, per name. */
+  private lazy val resolvedTogether: Map[Seq[String], mutable.Queue[LogicalPlan]] =
+    if (planTables.size < 2) Map.empty
+    else try {
+      val analyzed = SparkShim.analyze(session,
+        planTables.map(n => UnresolvedRelation(n): LogicalPlan).reduceLeft((l, r) => Join(l, r, Inner, None, JoinHint.NONE)))
+      planTables.zip(leaves(analyzed, planTables.size)).groupBy(_._1).map { case (n, reads) => n -> mutable.Queue(reads.map(_._2): _*) }
+    } catch { case NonFatal(_) => Map.empty }
+
+  /** The resolved table (the analyzer's exceptions when looked up on its own). */
+  def resolve(names: Seq[String]): LogicalPlan =
+    resolvedTogether.get(names).filter(_.nonEmpty).map(_.dequeue())
+      .getOrElse(SparkShim.analyze(session, UnresolvedRelation(names)))
+
+  /** The `count` sides of the left-deep join built above, left to right. */
+  private def leaves(plan: LogicalPlan, count: Int): Seq[LogicalPlan] =
+    if (count == 1) Seq(plan)
+    else plan match {
+      case Join(left, right, _, _, _) => leaves(left, count - 1) :+ right
+      case other => throw new IllegalStateException(s"the analyzer changed the lookup join: ${other.nodeName}")
+    }
+}

@@ -1,0 +1,122 @@
+package io.sparksubstrait.plan
+
+import java.util.concurrent.ConcurrentHashMap
+
+import scala.jdk.CollectionConverters._
+
+import com.google.protobuf.Message
+import com.google.protobuf.Descriptors.{Descriptor, EnumValueDescriptor, FieldDescriptor, OneofDescriptor}
+import io.substrait.proto.{Plan, ReadRel, SimpleExtensionDeclaration}
+
+import io.sparksubstrait.errors.SubstraitErrors
+
+/**
+ * One walk over a decoded plan's whole message tree, with an explicit stack (never the
+ * thread's): refuses nesting deeper than the limit, and any field or enum value left unknown
+ * after lifting the legacy ones, which comes from a spec version whose meaning we cannot
+ * know. Errors name the first offending place in field order.
+ *
+ * A plan stamped with a newer spec version than [[PlanDecoder.SupportedVersion]] is read
+ * when all of it is understood (newer versions mostly add); the first thing that is not is
+ * refused with both versions named.
+ *
+ * The walk also notes the names of the tables the plan reads, so that conversion can look
+ * them all up at once.
+ *
+ * Every read pays for this walk, so it visits only what can hold a message or an enum:
+ * per message type the fields of those kinds are listed once, and a oneof (most of a plan:
+ * relation, expression, literal and type kinds) costs one lookup of its set field.
+ */
+private[plan] object PlanTreeCheck {
+  /** @return the names of every NamedTable, in the order met */
+  def apply(plan: Plan, limits: PlanLimits): Seq[Seq[String]] = {
+    val tables = Seq.newBuilder[Seq[String]]
+    val newer = PlanDecoder.newerVersion(plan)
+    val stack = new java.util.ArrayDeque[Frame]()
+    stack.push(Frame(plan, PlanPath.root, 0))
+    val present = new java.util.ArrayList[FieldDescriptor]()
+    while (!stack.isEmpty) {
+      val Frame(message, at, depth) = stack.pop()
+      if (depth > limits.maxDepth) throw PlanDecoder.tooDeep(limits, null)
+      rejectUnknownFields(message, at, newer)
+      message match {
+        case t: ReadRel.NamedTable => tables += t.getNamesList.asScala.toList
+        case _ =>
+      }
+      val shape = shapeOf(message.getDescriptorForType)
+      present.clear()
+      shape.plain.foreach(f => if (if (f.isRepeated) message.getRepeatedFieldCount(f) > 0 else message.hasField(f)) present.add(f))
+      shape.oneofs.foreach { o =>
+        val f = message.getOneofFieldDescriptor(o)
+        if (f != null && shape.walked(f)) present.add(f)
+      }
+      if (shape.oneofs.nonEmpty) present.sort((a, b) => Integer.compare(a.getIndex, b.getIndex))
+      // Children pushed last-first, so they are visited in field order.
+      var i = present.size - 1
+      while (i >= 0) {
+        val f = present.get(i)
+        if (f.getJavaType == FieldDescriptor.JavaType.ENUM) rejectUnknownEnumValues(message, f, at, newer)
+        else if (f.isRepeated) {
+          var k = message.getRepeatedFieldCount(f) - 1
+          while (k >= 0) {
+            stack.push(Frame(message.getRepeatedField(f, k).asInstanceOf[Message], at.at(f.getName, k), depth + 1))
+            k -= 1
+          }
+        } else stack.push(Frame(message.getField(f).asInstanceOf[Message], at / f.getName, depth + 1))
+        i -= 1
+      }
+    }
+    tables.result()
+  }
+
+  private final case class Frame(message: Message, at: PlanPath, depth: Int)
+
+  /**
+   * A message type's message- and enum-typed fields: those outside a oneof, and the oneofs
+   * holding any (the set field is then looked up once).
+   */
+  private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor])
+
+  private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
+
+  private def shapeOf(d: Descriptor): Shape = shapes.computeIfAbsent(d, { d =>
+    val walked = d.getFields.asScala.filter(f =>
+      f.getJavaType == FieldDescriptor.JavaType.MESSAGE || f.getJavaType == FieldDescriptor.JavaType.ENUM).toSet
+    // A proto3 `optional` is a oneof of one (synthetic): it is a plain field here.
+    def inRealOneof(f: FieldDescriptor) = f.getContainingOneof != null && !f.getContainingOneof.isSynthetic
+    Shape(d.getFields.asScala.filter(f => walked(f) && !inRealOneof(f)).toArray,
+      d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked)
+  })
+
+  private def unknown(at: PlanPath, what: String, newer: Option[String]) = newer match {
+    case Some(version) => SubstraitErrors.unsupportedVersion(at, what, version, PlanDecoder.SupportedVersion)
+    case None => SubstraitErrors.unknownField(at, what)
+  }
+
+  private def rejectUnknownFields(message: Message, at: PlanPath, newer: Option[String]): Unit = {
+    val unknowns = message.getUnknownFields.asMap()
+    if (!unknowns.isEmpty) {
+      // Plan-level and declaration-level legacy fields are lifted after this walk.
+      val legacy = message match {
+        case _: Plan => Set(LegacyFieldNumbers.PlanExtensionUris)
+        case _: SimpleExtensionDeclaration.ExtensionFunction | _: SimpleExtensionDeclaration.ExtensionType |
+             _: SimpleExtensionDeclaration.ExtensionTypeVariation => Set(LegacyFieldNumbers.DeclarationUriReference)
+        case _ => Set.empty[Int]
+      }
+      unknowns.keySet().asScala.find(n => !legacy(n.intValue)).foreach { number =>
+        throw unknown(at, s"field number $number of ${message.getDescriptorForType.getFullName}", newer)
+      }
+    }
+  }
+
+  /** Open (proto3) enums keep numbers the proto does not define; converters never see them. */
+  private def rejectUnknownEnumValues(message: Message, field: FieldDescriptor, at: PlanPath, newer: Option[String]): Unit = {
+    def check(v: Any, where: => PlanPath): Unit = v match {
+      case e: EnumValueDescriptor if field.getEnumType.findValueByNumber(e.getNumber) == null =>
+        throw unknown(where, s"value ${e.getNumber} of enum ${field.getEnumType.getFullName}", newer)
+      case _ =>
+    }
+    if (field.isRepeated) (0 until message.getRepeatedFieldCount(field)).foreach(i => check(message.getRepeatedField(field, i), at.at(field.getName, i)))
+    else check(message.getField(field), at / field.getName)
+  }
+}
