@@ -27,9 +27,10 @@ class TimeAndIntervalsSuite extends SparkSuite with SubstraitAssertions {
       .setIntervalDayToSecond(Literal.IntervalDayToSecond.newBuilder().setDays(days).setSeconds(seconds)
         .setSubseconds(subseconds).setPrecision(p))))
 
-  private def one(exprs: Expression*) = {
+  private def one(exprs: Expression*): io.substrait.proto.Plan = oneWith(new PlanBuilder())(exprs: _*)
+  private def oneWith(b: PlanBuilder)(exprs: Expression*) = {
     val vt = readVirtual(schema("z" -> i32()), Seq(Seq(litI32(0))))
-    new PlanBuilder().plan(emit(project(vt, exprs: _*), exprs.indices.map(_ + 1): _*), exprs.indices.map(i => s"c$i"): _*)
+    b.plan(emit(project(vt, exprs: _*), exprs.indices.map(_ + 1): _*), exprs.indices.map(i => s"c$i"): _*)
   }
   private def assertLike(sql: String, actual: org.apache.spark.sql.DataFrame): Unit = {
     val expected = spark.sql(s"SELECT $sql")
@@ -104,6 +105,10 @@ class TimeAndIntervalsSuite extends SparkSuite with SubstraitAssertions {
     spark.sql("CREATE OR REPLACE TEMP VIEW times AS SELECT * FROM VALUES (CAST('01:02:03.456789' AS TIME(6))), " +
       "(CAST('23:59:59.999999' AS TIME(6))), (CAST('00:00:00' AS TIME(6))), (CAST(NULL AS TIME(6))) AS v(t)")
     assertSameRows(df.selectExpr("c0", "c1", "c2"), spark.sql("SELECT CAST(hour(t) AS BIGINT), CAST(minute(t) AS BIGINT), CAST(second(t) AS BIGINT) FROM times"))
+    // Time plus an interval (wrapping past midnight or not: the spec does not say) is not mapped.
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(b.plan(project(times, b.call(b.fn("functions_datetime", "add:pt_iday"), field(0), litIntervalDay(0, 60))), "t", "x"))
+    }
     for (p <- Seq("YEAR", "NANOSECOND")) {
       assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
         run(b.plan(project(times, b.callWithEnums(b.fn("functions_datetime", "extract:req_pt"), Seq(p), field(0))), "t", "x"))
@@ -127,6 +132,14 @@ class TimeAndIntervalsSuite extends SparkSuite with SubstraitAssertions {
     }
     assertPlanError("SUBSTRAIT_INVALID_PLAN", s"$project0.literal.interval_compound.interval_year_to_month") {
       run(one(litCompound(Int.MaxValue, 1, 0, 0, 0, 6)))
+    }
+    // Spark cannot order CalendarIntervals, and date / timestamp plus a compound interval is not mapped.
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", s"$project0.scalar_function") {
+      run(oneWith(b)(b.call(b.fn("functions_comparison", "lt:any_any"), litCompound(0, 1, 0, 0, 0, 6), litCompound(0, 0, 31, 0, 0, 6))))
+    }
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", s"$project0.scalar_function") {
+      run(oneWith(b)(b.call(b.fn("functions_datetime", "add:date_icompound"), litDate(0), litCompound(0, 1, 0, 0, 0, 6))))
     }
     // interval_day above microseconds: the same rule.
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.interval_day_to_second")(run(one(litIntervalDay(0, 0, 1, 9))))
