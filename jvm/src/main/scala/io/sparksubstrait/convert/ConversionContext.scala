@@ -48,7 +48,8 @@ final class ConversionContext(
   def outerScope(stepsOut: Int, at: PlanPath): Seq[Attribute] = {
     if (stepsOut < 1) throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
     if (stepsOut > 1) throw SubstraitErrors.unsupported(at / "steps_out", s"an outer reference $stepsOut subqueries out",
-      "a reference to the immediately enclosing query (Spark correlates one level)")
+      "a reference to the immediately enclosing query (Spark resolves and decorrelates outer references one level out " +
+        "only; the same query in Spark SQL fails with UNRESOLVED_COLUMN)")
     outerScopes.headOption.getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
       "an outer reference outside any subquery", "an outer reference inside a subquery"))
   }

@@ -103,6 +103,7 @@ private[functions] object DatetimeFunctions {
     val oneBased = if (c.enumCount > 1) c.enumArg(1, "indexing", Map("ONE" -> true, "ZERO" -> false)) else true
     if (c.args.isEmpty || c.args.size > 2) c.wrongArguments("a date, time or timestamp (and a time zone)")
     val value = c.arg(0)
+    if (SparkShim.timePrecision(value.dataType).isDefined) return timeOfDay(c, part, value)
     val zone = c.args.lift(1) match {
       case None => Utc
       case Some(Literal(z, _: StringType)) if z != null => Some(z.toString)
@@ -135,14 +136,29 @@ private[functions] object DatetimeFunctions {
         // Whole seconds, rounded down (before 1970 too).
         case _ => IntegralDivide(Subtract(micros, Pmod(micros, Literal(1000000L))), Literal(1000000L))
       }
-      case "HOUR" => IntegralDivide(microsOfDay, Literal(3600000000L))
-      case "MINUTE" => Pmod(IntegralDivide(microsOfDay, Literal(60000000L)), Literal(60L))
-      case "SECOND" => Pmod(IntegralDivide(microsOfDay, Literal(1000000L)), Literal(60L))
-      // Since the last full second / millisecond / microsecond, as the YAML defines them.
-      case "MILLISECOND" => IntegralDivide(Pmod(micros, Literal(1000000L)), Literal(1000L))
-      case "MICROSECOND" => Pmod(micros, Literal(1000L))
       case "NANOSECOND" => Literal(0L)
-      case "SUBSECOND" => Pmod(micros, Literal(1000000L))
+      case clock => clockPart(clock, microsOfDay, micros)
     }
+  }
+
+  /** A part of the wall clock, from the microseconds of the day (and since the epoch). */
+  private def clockPart(part: String, microsOfDay: Expression, micros: Expression): Expression = part match {
+    case "HOUR" => IntegralDivide(microsOfDay, Literal(3600000000L))
+    case "MINUTE" => Pmod(IntegralDivide(microsOfDay, Literal(60000000L)), Literal(60L))
+    case "SECOND" => Pmod(IntegralDivide(microsOfDay, Literal(1000000L)), Literal(60L))
+    // Since the last full second / millisecond / microsecond, as the YAML defines them.
+    case "MILLISECOND" => IntegralDivide(Pmod(micros, Literal(1000000L)), Literal(1000L))
+    case "MICROSECOND" => Pmod(micros, Literal(1000L))
+    case "SUBSECOND" => Pmod(micros, Literal(1000000L))
+  }
+
+  /** extract from a precision_time (Spark's TIME): the clock parts its YAML impl lists, no zone. */
+  private def timeOfDay(c: FunctionCall, part: String, value: Expression): Expression = {
+    val clock = Set("HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "SUBSECOND")
+    if (c.args.size != 1 || c.enumCount > 1 || !clock(part)) {
+      c.wrongArguments("HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND or SUBSECOND of a precision_time, without a time zone")
+    }
+    val micros = IntegralDivide(SparkShim.timeNanos(value), Literal(1000L))
+    clockPart(part, micros, micros)
   }
 }

@@ -51,6 +51,8 @@ object FunctionTests {
       .config("spark.driver.host", "127.0.0.1")
       .config("spark.sql.datetime.java8API.enabled", "true")
       .config("spark.sql.session.timeZone", "UTC")
+      // precision_time cases need Spark's TIME (4.1+), which is off by default; older Sparks ignore the key.
+      .config("spark.sql.timeType.enabled", "true")
       .config("spark.sql.extensions", "io.sparksubstrait.SubstraitExtensions")
       .getOrCreate()
     s.sparkContext.setLogLevel("OFF")

@@ -15,7 +15,7 @@ import io.sparksubstrait.util.Options
 /**
  * Field references: from the input record or from an expression, through chains of struct
  * fields, list elements (negative offsets count from the end; out of range is NULL) and
- * map keys (a missing key is NULL).
+ * map keys (a missing key is NULL); masked references select parts of the record (MaskConverter).
  */
 object FieldReferenceConverter {
   def convert(ref: FieldReference, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
@@ -52,7 +52,17 @@ object FieldReferenceConverter {
           case Some(e) => applySegment(e, segment, segAt)
         }
       case ReferenceTypeCase.MASKED_REFERENCE =>
-        throw SubstraitErrors.unsupported(at / "masked_reference", "a masked reference in an expression", "a direct reference")
+        val maskAt = at / "masked_reference"
+        root match {
+          case None => MaskConverter.reference(ref.getMaskedReference, record, None, maskAt)
+          case Some(e) => e.dataType match {
+            case s: StructType =>
+              val fields = s.fields.indices.map(i => GetStructField(e, i, Some(s.fields(i).name)))
+              MaskConverter.reference(ref.getMaskedReference, fields, Some(e), maskAt)
+            case other => throw SubstraitErrors.typeMismatch(maskAt, s"a masked reference on ${SparkTypeNames.of(other)}",
+              "a struct (a mask selects fields of a struct)")
+          }
+        }
       case _ => throw SubstraitErrors.missingField(at, "reference_type", "a direct_reference")
     }
   }

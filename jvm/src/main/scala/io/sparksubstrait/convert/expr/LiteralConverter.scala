@@ -10,7 +10,8 @@ import org.apache.spark.sql.catalyst.expressions.{Literal, Expression => CExpres
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, GenericArrayData}
 import org.apache.spark.sql.types._
-import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String}
 
 import io.sparksubstrait.convert.types.{TypeConverter, TypeEnv}
 import io.sparksubstrait.errors.SubstraitErrors
@@ -45,14 +46,22 @@ object LiteralConverter {
       case LiteralTypeCase.PRECISION_TIMESTAMP_TZ =>
         val p = lit.getPrecisionTimestampTz
         Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp_tz"), TimestampType)
+      case LiteralTypeCase.PRECISION_TIME =>
+        val p = lit.getPrecisionTime
+        time(toNanos(p.getValue, p.getPrecision, at / "precision_time"), math.min(p.getPrecision, TypeConverter.MaxSubsecondPrecision),
+          at / "precision_time")
+      // The deprecated time literal: microseconds since midnight.
+      case LiteralTypeCase.TIME => time(toNanos(lit.getTime, 6, at / "time"), TypeConverter.MaxSubsecondPrecision, at / "time")
+      case LiteralTypeCase.INTERVAL_COMPOUND =>
+        val c = lit.getIntervalCompound
+        val cAt = at / "interval_compound"
+        val months = yearMonthMonths(c.getIntervalYearToMonth, cAt / "interval_year_to_month")
+        val d = c.getIntervalDayToSecond
+        val micros = dayToSecondMicros(d.toBuilder.setDays(0).build(), cAt / "interval_day_to_second")
+        Literal(new CalendarInterval(months, d.getDays, micros), CalendarIntervalType)
       case LiteralTypeCase.DECIMAL => decimal(lit.getDecimal, at / "decimal")
       case LiteralTypeCase.INTERVAL_YEAR_TO_MONTH =>
-        val i = lit.getIntervalYearToMonth
-        val months = try Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths) catch {
-          case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at / "interval_year_to_month",
-            s"an interval of ${i.getYears} years and ${i.getMonths} months", "an interval of at most 2147483647 months either way")
-        }
-        Literal(months, YearMonthIntervalType())
+        Literal(yearMonthMonths(lit.getIntervalYearToMonth, at / "interval_year_to_month"), YearMonthIntervalType())
       case LiteralTypeCase.INTERVAL_DAY_TO_SECOND => Literal(dayToSecondMicros(lit.getIntervalDayToSecond, at / "interval_day_to_second"), DayTimeIntervalType())
       case LiteralTypeCase.STRUCT =>
         val fields = structFields(lit.getStruct, at / "struct").map(_.asInstanceOf[Literal])
@@ -125,6 +134,29 @@ object LiteralConverter {
       value / divisor
     }
   }
+
+  private def yearMonthMonths(i: SLiteral.IntervalYearToMonth, at: PlanPath): Int =
+    try Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths) catch {
+      case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at,
+        s"an interval of ${i.getYears} years and ${i.getMonths} months", "an interval of at most 2147483647 months either way")
+    }
+
+  /**
+   * A time of day as nanoseconds since midnight: exact (digits below microseconds are an
+   * error, as for timestamps), and within the day (checked before scaling, which could overflow).
+   */
+  private def toNanos(value: Long, precision: Int, at: PlanPath): Long = {
+    val unitsPerDay = if (precision >= 0 && precision <= 12) BigInt(86400) * BigInt(10).pow(precision) else BigInt(1)
+    if (value < 0 || BigInt(value) >= unitsPerDay) {
+      throw SubstraitErrors.invalidPlan(at / "value", s"the time $value at precision $precision",
+        "a time of day: at least 0 and less than 24 hours")
+    }
+    Math.multiplyExact(toMicros(value, precision, at), 1000L)
+  }
+
+  private def time(nanos: Long, precision: Int, at: PlanPath): CExpression = SparkShim.timeLiteral(nanos, precision).fold(
+    missing => throw SubstraitErrors.unsupported(at, "a precision_time literal", s"$missing (Spark ${org.apache.spark.SPARK_VERSION})"),
+    identity)
 
   private def dayToSecondMicros(i: SLiteral.IntervalDayToSecond, at: PlanPath): Long = {
     val subsecondMicros = i.getPrecisionModeCase match {

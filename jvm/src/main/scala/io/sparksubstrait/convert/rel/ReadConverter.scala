@@ -4,11 +4,12 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.{NamedStruct, ReadRel}
 import io.substrait.proto.ReadRel.ReadTypeCase
-import org.apache.spark.sql.catalyst.expressions.NamedExpression
+import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.{FieldReferenceConverter, MaskConverter}
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
@@ -50,22 +51,20 @@ object ReadConverter {
     }
   }
 
-  /** The projection mask: top-level struct items, in the order the mask lists them. */
+  /**
+   * The projection mask: top-level struct items, in the order the mask lists them; an item's
+   * child selection masks inside that column as a masked reference would (MaskConverter).
+   */
   private def project(plan: LogicalPlan, mask: io.substrait.proto.Expression.MaskExpression, at: PlanPath): LogicalPlan = {
     if (!mask.hasSelect) return plan
     val output = plan.output
     val items = mask.getSelect.getStructItemsList.asScala.toSeq
     val selected: Seq[NamedExpression] = items.zipWithIndex.map { case (item, i) =>
       val itemAt = (at / "select").at("struct_items", i)
-      if (item.hasChild) {
-        throw SubstraitErrors.unsupported(itemAt / "child", "a projection into nested fields", "top-level struct items")
-      }
-      if (item.getField < 0 || item.getField >= output.size) {
-        throw SubstraitErrors.fieldReferenceOutOfRange(itemAt / "field", item.getField, output.size)
-      }
-      output(item.getField)
+      val column = FieldReferenceConverter.topLevel(item.getField, output, itemAt / "field")
+      if (item.hasChild) Alias(MaskConverter.select(column, item.getChild, itemAt / "child"), column.name)() else column
     }
-    if (selected.map(_.exprId).distinct.size != selected.size) {
+    if (items.map(_.getField).distinct.size != items.size) {
       throw SubstraitErrors.invalidPlan(at / "select", "a field selected twice", "each field at most once")
     }
     if (selected == output) plan else Project(selected, plan)

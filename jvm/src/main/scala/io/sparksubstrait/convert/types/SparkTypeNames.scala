@@ -1,5 +1,6 @@
 package io.sparksubstrait.convert.types
 
+import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 /** Spark types written with Substrait's short names, for error messages and signatures. */
@@ -20,6 +21,8 @@ object SparkTypeNames {
     case d: DecimalType => s"decimal<${d.precision},${d.scale}>"
     case _: YearMonthIntervalType => "interval_year"
     case _: DayTimeIntervalType => "interval_day<6>"
+    case CalendarIntervalType => "interval_compound<6>"
+    case t if SparkShim.timePrecision(t).isDefined => s"precision_time<${SparkShim.timePrecision(t).get}>"
     case NullType => "null"
     case ArrayType(e, _) => s"list<${of(e)}>"
     case MapType(k, v, _) => s"map<${of(k)},${of(v)}>"

@@ -4,6 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.Type
 import io.substrait.proto.Type.KindCase
+import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
@@ -60,6 +61,18 @@ object TypeConverter {
         // precision is optional (older plans): microseconds then.
         if (d.hasPrecision) checkPrecision(d.getPrecision, at / "interval_day", "interval_day")
         simple(DayTimeIntervalType(), d.getNullability, d.getTypeVariationReference, "interval_day")
+      case KindCase.INTERVAL_COMPOUND =>
+        // Spark's CalendarInterval keeps months, days and microseconds apart, as Substrait does.
+        val c = t.getIntervalCompound
+        checkPrecision(c.getPrecision, at / "interval_compound", "interval_compound")
+        simple(CalendarIntervalType, c.getNullability, c.getTypeVariationReference, "interval_compound")
+      case KindCase.PRECISION_TIME =>
+        val p = t.getPrecisionTime
+        checkPrecision(p.getPrecision, at / "precision_time", "precision_time")
+        simple(time(p.getPrecision, at / "precision_time"), p.getNullability, p.getTypeVariationReference, "precision_time")
+      // The deprecated time type of older plans: microseconds since midnight.
+      case KindCase.TIME =>
+        simple(time(MaxSubsecondPrecision, at / "time"), t.getTime.getNullability, t.getTime.getTypeVariationReference, "time")
       // Spark keeps CHAR/VARCHAR as metadata on table columns only; values are strings.
       case KindCase.FIXED_CHAR => simple(StringType, t.getFixedChar.getNullability, t.getFixedChar.getTypeVariationReference, "fixed_char")
       case KindCase.VARCHAR => simple(StringType, t.getVarchar.getNullability, t.getVarchar.getTypeVariationReference, "varchar")
@@ -116,6 +129,11 @@ object TypeConverter {
       s"user-defined type ${declared.name} of ${declared.extension.getOrElse("an undeclared extension")}",
       "a user-defined type with a Spark equivalent (the unsigned integers u8, u16, u32, u64)"))
   }
+
+  /** Spark's TIME (4.1 and later, when the session has it on); otherwise the error says why not. */
+  def time(precision: Int, at: PlanPath): DataType = SparkShim.timeType(precision).fold(
+    missing => throw SubstraitErrors.unsupported(at, s"precision_time<$precision>", s"$missing (Spark ${org.apache.spark.SPARK_VERSION})"),
+    identity)
 
   private def checkPrecision(precision: Int, at: PlanPath, kind: String): Unit = {
     if (precision < 0 || precision > 12) {
