@@ -95,6 +95,74 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
         .setFieldDelimiter("|")).build()), "a", "b"), Seq(Row("1", "s")))
   }
 
+  /** One Parquet file of several row groups: 3000 rows with duplicates and NULLs, small row groups. */
+  private lazy val sliced: Path = {
+    val dir = data.resolve("sliced")
+    spark.range(3000).selectExpr("CASE WHEN id % 7 = 0 THEN NULL ELSE id % 50 END AS id",
+        "CASE WHEN id % 5 = 0 THEN NULL ELSE concat('n', id % 30) END AS name")
+      .coalesce(1).write.option("parquet.block.size", "4096").parquet(dir.toString)
+    Files.list(dir).filter(_.toString.endsWith(".parquet")).findFirst().get()
+  }
+
+  /** Spark's own answer: the rows its reader gives each file split [k * size, (k + 1) * size). */
+  private def splitsOf(file: Path, size: Long): Map[Long, Seq[Row]] =
+    withConf("spark.sql.files.maxPartitionBytes", size.toString) {
+      // Spark splits files at min(maxPartitionBytes, max(openCostInBytes, bytes per core)).
+      withConf("spark.sql.files.openCostInBytes", size.toString) {
+        val rows = spark.read.parquet(file.toString).selectExpr("input_file_block_start() AS s", "input_file_block_length() AS l", "id", "name")
+          .collect().toSeq
+        assert(rows.forall(r => r.getLong(1) == size || r.getLong(0) + r.getLong(1) == Files.size(file)), "Spark's splits are not of this size")
+        rows.groupBy(_.getLong(0)).map { case (k, rows) => k -> rows.map(r => Row(r.get(2), r.get(3))) }
+      }
+    }
+
+  test("parquet byte slices: slices tiling a file give every row once; a lone slice gives the rows of Spark's own split") {
+    allow(root.toString)
+    val file = sliced
+    val size = Files.size(file)
+    val groups = {
+      val reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+        org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toString), spark.sparkContext.hadoopConfiguration))
+      try reader.getFooter.getBlocks.size finally reader.close()
+    }
+    assert(groups >= 4, s"row groups: $groups")
+    val whole = spark.read.parquet(file.toString).collect().toSeq
+    def slice(start: Long, length: Long) = parquet(_.setUriFile(file.toUri.toString).setStart(start).setLength(length))
+    for (parts <- Seq(2, 3, 7)) {
+      val step = size / parts + 1
+      val items = (0 until parts).map(k => slice(k * step, step))
+      assertRows(read(files(s, items: _*), "id", "name"), whole)
+      // Each slice alone: what Spark's reader gives the file split of the same bytes.
+      val expected = splitsOf(file, step)
+      for (k <- 0 until parts) {
+        assertRows(read(files(s, slice(k * step, step)), "id", "name"), expected.getOrElse(k * step, Nil))
+      }
+    }
+    // A slice holding no row group's midpoint reads nothing; one past the file's end too.
+    assertRows(read(files(s, slice(0, 1)), "id", "name"), Nil)
+    assertRows(read(files(s, slice(size + 10, 100)), "id", "name"), Nil)
+    // A uri_path naming the file, and columns chosen by base_schema.
+    assertRows(read(files(schema("name" -> string()), parquet(_.setUriPath(file.toString).setStart(0).setLength(size))), "n"),
+      whole.map(r => Row(r.get(1))))
+  }
+
+  test("byte slices of folders, globs, ORC and text, negative or empty slices are refused") {
+    allow(root.toString)
+    val file = sliced.toString
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(s, parquet(_.setUriPathGlob(data.resolve("sliced").toString + "/*.parquet").setStart(0).setLength(10))), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(schema("a" -> string(), "b" -> string()), text(data.resolve("t.csv").toString, None).toBuilder.setStart(0).setLength(5).build()), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(s, parquet(_.setUriFile(file).setStart(-1).setLength(10))), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].length") {
+      read(files(s, parquet(_.setUriFile(file).setStart(10))), "a", "b")
+    }
+  }
+
   test("byte slices, arrow and dwrf files are refused; a missing file is named") {
     allow(root.toString)
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {

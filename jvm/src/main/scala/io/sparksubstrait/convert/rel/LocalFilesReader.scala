@@ -6,6 +6,7 @@ import scala.util.control.NonFatal
 import io.substrait.proto.ReadRel.LocalFiles
 import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
 import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTypeCase}
+import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Alias, Coalesce, EqualTo, If, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, Union}
 import org.apache.spark.sql.types.{StringType, StructType}
@@ -18,7 +19,8 @@ import io.sparksubstrait.util.Options
 
 /**
  * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
- * each item as a file, folder or glob, several items as their union. Only paths under
+ * each item as a file, folder or glob, several items as their union; byte slices of Parquet
+ * files. Only paths under
  * `spark.substrait.localFiles.allowedPrefixes` are read.
  *
  * Parquet and ORC columns are matched to base_schema by name and type, as for named
@@ -52,17 +54,40 @@ object LocalFilesReader {
     val pathAt = at / item.getPathTypeCase.name().toLowerCase
     policy.check(path, pathAt)
     // partition_index only says which partition reads the item: it changes no row.
-    if (item.getStart != 0 || item.getLength != 0) {
-      throw SubstraitErrors.unsupported(at / "start", s"a byte slice (start ${item.getStart}, length ${item.getLength})",
-        "whole files (slices are not yet supported)")
-    }
+    val sliced = item.getStart != 0 || item.getLength != 0
+    if (sliced) checkSlice(item, at)
     item.getFileFormatCase match {
+      case FileFormatCase.PARQUET if sliced =>
+        val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, path, at), path, item.getStart, item.getLength, at)
+        NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item.getText, schema, path, at)
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
         "parquet, orc or delimiter-separated text (Spark has no reader for the others)")
+    }
+  }
+
+  /**
+   * A byte slice [start, start + length) of one file (start 0 and length 0: the whole file).
+   * Only Parquet: its row groups are found from the footer ([[ParquetSlices]]). ORC stripes
+   * and text lines of a slice are only reachable inside Spark's own file splits.
+   */
+  private def checkSlice(item: FileOrFiles, at: PlanPath): Unit = {
+    val (start, length) = (item.getStart, item.getLength)
+    if (start < 0 || length < 0) {
+      throw SubstraitErrors.invalidPlan(at / "start", s"a byte slice (start $start, length $length)", "a non-negative start and length")
+    }
+    if (length == 0) {
+      throw SubstraitErrors.invalidPlan(at / "length", s"a byte slice from byte $start of length 0", "a positive length (start 0 and length 0: the whole file)")
+    }
+    if (item.getPathTypeCase != PathTypeCase.URI_FILE && item.getPathTypeCase != PathTypeCase.URI_PATH) {
+      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}", "a slice of one file (uri_file or uri_path)")
+    }
+    if (item.getFileFormatCase != FileFormatCase.PARQUET) {
+      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of ${item.getFileFormatCase.name().toLowerCase} files",
+        "whole files: slices of Parquet files only (Spark reads ORC stripes and text lines by byte range only inside its own file splits)")
     }
   }
 
@@ -100,11 +125,16 @@ object LocalFilesReader {
   }
 
   private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+      (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, path, at).queryExecution.analyzed
+
+  private def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+      (implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)
       schema.foreach(reader.schema)
-      reader.load(path).queryExecution.analyzed
+      val df = reader.load(path)
+      df.queryExecution.analyzed
+      df
     } catch {
       case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, format, e)
     }
