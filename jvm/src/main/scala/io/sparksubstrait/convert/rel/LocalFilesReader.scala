@@ -20,7 +20,7 @@ import io.sparksubstrait.util.Options
 /**
  * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
  * each item as a file, folder or glob, several items as their union; byte slices of Parquet
- * files. Only paths under
+ * and text files, and text after several header lines. Only paths under
  * `spark.substrait.localFiles.allowedPrefixes` are read.
  *
  * Parquet and ORC columns are matched to base_schema by name and type, as for named
@@ -62,7 +62,7 @@ object LocalFilesReader {
         NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
-      case FileFormatCase.TEXT => text(item.getText, schema, path, at)
+      case FileFormatCase.TEXT => text(item, schema, path, at)
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
         "parquet, orc or delimiter-separated text (Spark has no reader for the others)")
@@ -71,8 +71,8 @@ object LocalFilesReader {
 
   /**
    * A byte slice [start, start + length) of one file (start 0 and length 0: the whole file).
-   * Only Parquet: its row groups are found from the footer ([[ParquetSlices]]). ORC stripes
-   * and text lines of a slice are only reachable inside Spark's own file splits.
+   * Parquet (row groups found from the footer, [[ParquetSlices]]) and text (whole lines,
+   * [[TextSlices]]); ORC has no row index to keep a stripe's rows by.
    */
   private def checkSlice(item: FileOrFiles, at: PlanPath): Unit = {
     val (start, length) = (item.getStart, item.getLength)
@@ -85,25 +85,26 @@ object LocalFilesReader {
     if (item.getPathTypeCase != PathTypeCase.URI_FILE && item.getPathTypeCase != PathTypeCase.URI_PATH) {
       throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}", "a slice of one file (uri_file or uri_path)")
     }
-    if (item.getFileFormatCase != FileFormatCase.PARQUET) {
+    if (item.getFileFormatCase != FileFormatCase.PARQUET && item.getFileFormatCase != FileFormatCase.TEXT) {
       throw SubstraitErrors.unsupported(at / "start", s"a byte slice of ${item.getFileFormatCase.name().toLowerCase} files",
-        "whole files: slices of Parquet files only (Spark reads ORC stripes and text lines by byte range only inside its own file splits)")
+        "whole files: slices of Parquet and text files only (ORC has no row index to keep a stripe's rows by)")
     }
   }
 
-  private def text(options: FileOrFiles.DelimiterSeparatedTextReadOptions, schema: StructType, path: String, at: PlanPath)
+  private def text(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
+    val options = item.getText
     val textAt = at / "text"
     schema.fields.zipWithIndex.find(!_._1.dataType.isInstanceOf[StringType]).foreach { case (f, i) =>
       throw SubstraitErrors.typeMismatch(at.at("base_schema.names", i), s"${SparkTypeNames.of(f.dataType)} for column ${f.name}",
         "string: delimiter-separated text is read as strings")
     }
     if (options.getFieldDelimiter.isEmpty) throw SubstraitErrors.missingField(textAt, "field_delimiter", "the field delimiter")
-    val header = options.getHeaderLinesToSkip match {
-      case 0 => "false"
-      case 1 => "true"
-      case n => throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip", s"$n header lines", "0 or 1 (Spark skips at most one)")
-    }
+    val skip = options.getHeaderLinesToSkip
+    if (skip < 0) throw SubstraitErrors.invalidPlan(textAt / "header_lines_to_skip", s"$skip header lines", "0 or more")
+    // A slice, or more header lines than Spark's header option skips: TextSlices.
+    val sliced = item.getStart != 0 || item.getLength != 0
+    val header = if (skip == 1 && !sliced) "true" else "false"
     // max_line_size: the spec leaves longer lines undefined, so Spark's handling is allowed.
     val spark = Map(
       "sep" -> options.getFieldDelimiter,
@@ -112,7 +113,12 @@ object LocalFilesReader {
       "escape" -> options.getEscape,
       "nullValue" -> NoNullValue,
       "mode" -> "FAILFAST")
-    val raw = load("csv", spark, Some(StructType(schema.fields.map(_.copy(nullable = true)))), path, at)
+    val strings = StructType(schema.fields.map(_.copy(nullable = true)))
+    val raw =
+      if (sliced || skip > 1) {
+        val (start, end) = if (sliced) (item.getStart, item.getStart + item.getLength) else (0L, Long.MaxValue)
+        TextSlices.read(path, strings, spark, start, end, skip, at)
+      } else load("csv", spark, Some(strings), path, at)
     // Spark's CSV reader turns an empty unquoted field into NULL whatever its options say;
     // with no real NULL possible (the marker never occurs), every NULL is such a field: "".
     // Then exactly value_treated_as_null becomes NULL, as the spec says.
