@@ -112,7 +112,7 @@ private class RowsWriteBuilder(data: RowLevelTestCatalog.Data, info: LogicalWrit
     override def toBatch: BatchWrite = new BatchWrite {
       // The table's columns, by name, in what Spark writes (which may carry more columns).
       private val columns = data.schema.fields.map(f => info.schema().fieldIndex(f.name) -> f.dataType)
-      override def createBatchWriterFactory(physical: PhysicalWriteInfo): DataWriterFactory = new RowsWriterFactory(columns)
+      override def createBatchWriterFactory(physical: PhysicalWriteInfo): DataWriterFactory = new RowsWriterFactory(columns, info.schema().size)
       override def commit(messages: Array[WriterCommitMessage]): Unit = data.synchronized {
         val written = messages.toVector.flatMap(_.asInstanceOf[RowsMessage].rows)
         data.rows = if (replace) written else data.rows ++ written
@@ -122,11 +122,17 @@ private class RowsWriteBuilder(data: RowLevelTestCatalog.Data, info: LogicalWrit
   }
 }
 
-private class RowsWriterFactory(columns: Array[(Int, org.apache.spark.sql.types.DataType)]) extends DataWriterFactory {
+private class RowsWriterFactory(columns: Array[(Int, org.apache.spark.sql.types.DataType)], width: Int) extends DataWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = new DataWriter[InternalRow] {
     private val rows = ArrayBuffer.empty[InternalRow]
-    override def write(record: InternalRow): Unit =
-      rows += new GenericInternalRow(columns.map { case (i, t) => if (record.isNullAt(i)) null else InternalRow.copyValue(record.get(i, t)) })
+    // Spark 4.0 hands a row-level write rows led by its row-operation column, which the
+    // write's schema does not list: the schema's columns are the row's last ones.
+    override def write(record: InternalRow): Unit = {
+      val shift = math.max(record.numFields - width, 0)
+      rows += new GenericInternalRow(columns.map { case (i, t) =>
+        if (record.isNullAt(i + shift)) null else InternalRow.copyValue(record.get(i + shift, t))
+      })
+    }
     override def commit(): WriterCommitMessage = RowsMessage(rows.toArray)
     override def abort(): Unit = ()
     override def close(): Unit = ()
