@@ -218,6 +218,9 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0]") {
       read(files(ab, FileOrFiles.newBuilder(textItem(data, 2)).setUriPath(data.toString).build()), "a", "b")
     }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].text.header_lines_to_skip") {
+      read(files(ab, FileOrFiles.newBuilder(textItem(data, 2)).setUriFolder(data.toString).build()), "a", "b")
+    }
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].text.header_lines_to_skip") {
       read(files(ab, textItem(data.resolve("t.csv"), -1)), "a", "b")
     }

@@ -102,6 +102,10 @@ object LocalFilesReader {
     if (options.getFieldDelimiter.isEmpty) throw SubstraitErrors.missingField(textAt, "field_delimiter", "the field delimiter")
     val skip = options.getHeaderLinesToSkip
     if (skip < 0) throw SubstraitErrors.invalidPlan(textAt / "header_lines_to_skip", s"$skip header lines", "0 or more")
+    if (skip > 1 && (item.getPathTypeCase == PathTypeCase.URI_FOLDER || item.getPathTypeCase == PathTypeCase.URI_PATH_GLOB)) {
+      throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip", s"$skip header lines in each file of a folder or glob",
+        "one file (uri_file or uri_path), or at most one header line")
+    }
     // A slice, or more header lines than Spark's header option skips: TextSlices.
     val sliced = item.getStart != 0 || item.getLength != 0
     val header = if (skip == 1 && !sliced) "true" else "false"
