@@ -95,6 +95,143 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
         .setFieldDelimiter("|")).build()), "a", "b"), Seq(Row("1", "s")))
   }
 
+  /** One Parquet file of several row groups: 3000 rows with duplicates and NULLs, small row groups. */
+  private lazy val sliced: Path = {
+    val dir = data.resolve("sliced")
+    spark.range(3000).selectExpr("CASE WHEN id % 7 = 0 THEN NULL ELSE id % 50 END AS id",
+        "CASE WHEN id % 5 = 0 THEN NULL ELSE concat('n', id % 30) END AS name")
+      .coalesce(1).write.option("parquet.block.size", "4096").parquet(dir.toString)
+    Files.list(dir).filter(_.toString.endsWith(".parquet")).findFirst().get()
+  }
+
+  /** Spark's own answer: the rows its reader gives each file split [k * size, (k + 1) * size). */
+  private def splitsOf(file: Path, size: Long): Map[Long, Seq[Row]] =
+    withConf("spark.sql.files.maxPartitionBytes", size.toString) {
+      // Spark splits files at min(maxPartitionBytes, max(openCostInBytes, bytes per core)).
+      withConf("spark.sql.files.openCostInBytes", size.toString) {
+        val rows = spark.read.parquet(file.toString).selectExpr("input_file_block_start() AS s", "input_file_block_length() AS l", "id", "name")
+          .collect().toSeq
+        assert(rows.forall(r => r.getLong(1) == size || r.getLong(0) + r.getLong(1) == Files.size(file)), "Spark's splits are not of this size")
+        rows.groupBy(_.getLong(0)).map { case (k, rows) => k -> rows.map(r => Row(r.get(2), r.get(3))) }
+      }
+    }
+
+  test("parquet byte slices: slices tiling a file give every row once; a lone slice gives the rows of Spark's own split") {
+    allow(root.toString)
+    val file = sliced
+    val size = Files.size(file)
+    val groups = {
+      val reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+        org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toString), spark.sparkContext.hadoopConfiguration))
+      try reader.getFooter.getBlocks.size finally reader.close()
+    }
+    assert(groups >= 4, s"row groups: $groups")
+    val whole = spark.read.parquet(file.toString).collect().toSeq
+    def slice(start: Long, length: Long) = parquet(_.setUriFile(file.toUri.toString).setStart(start).setLength(length))
+    for (parts <- Seq(2, 3, 7)) {
+      val step = size / parts + 1
+      val items = (0 until parts).map(k => slice(k * step, step))
+      assertRows(read(files(s, items: _*), "id", "name"), whole)
+      // Each slice alone: what Spark's reader gives the file split of the same bytes.
+      val expected = splitsOf(file, step)
+      for (k <- 0 until parts) {
+        assertRows(read(files(s, slice(k * step, step)), "id", "name"), expected.getOrElse(k * step, Nil))
+      }
+    }
+    // A slice holding no row group's midpoint reads nothing; one past the file's end too.
+    assertRows(read(files(s, slice(0, 1)), "id", "name"), Nil)
+    assertRows(read(files(s, slice(size + 10, 100)), "id", "name"), Nil)
+    // A uri_path naming the file, and columns chosen by base_schema.
+    assertRows(read(files(schema("name" -> string()), parquet(_.setUriPath(file.toString).setStart(0).setLength(size))), "n"),
+      whole.map(r => Row(r.get(1))))
+  }
+
+  private def lines(name: String, text: String): Path = {
+    val f = data.resolve(name)
+    if (!Files.exists(f)) Files.write(f, text.getBytes(StandardCharsets.UTF_8))
+    f
+  }
+  private val ab = schema("a" -> string(), "b" -> string())
+  private def textItem(f: Path, skip: Int, start: Long = 0, length: Long = 0, nullValue: Option[String] = None) = {
+    val o = FileOrFiles.DelimiterSeparatedTextReadOptions.newBuilder().setFieldDelimiter("|").setQuote("\"").setEscape("\\")
+      .setHeaderLinesToSkip(skip)
+    nullValue.foreach(o.setValueTreatedAsNull)
+    FileOrFiles.newBuilder().setUriFile(f.toString).setText(o).setStart(start).setLength(length).build()
+  }
+
+  test("text byte slices and several header lines: whole lines by their first byte, hand-worked") {
+    allow(root.toString)
+    // Lines start at bytes 0, 4 and 9; the file has 15 bytes.
+    val tiny = lines("tiny.csv", "a|1\nbb|2\nccc|3\n")
+    def rowsOf(items: FileOrFiles*) = read(files(ab, items: _*), "a", "b")
+    assertRows(rowsOf(textItem(tiny, 0, 0, 4)), Seq(Row("a", "1"), Row("bb", "2")))
+    assertRows(rowsOf(textItem(tiny, 0, 4, 1)), Nil)
+    assertRows(rowsOf(textItem(tiny, 0, 5, 100)), Seq(Row("ccc", "3")))
+    assertRows(rowsOf(textItem(tiny, 0, 0, 4), textItem(tiny, 0, 4, 1), textItem(tiny, 0, 5, 100)), Seq(Row("a", "1"), Row("bb", "2"), Row("ccc", "3")))
+    assertRows(rowsOf(textItem(tiny, 0, 3, 6)), Seq(Row("bb", "2"), Row("ccc", "3")))
+    // Header lines: two, all three, more than the file has; with a slice.
+    assertRows(rowsOf(textItem(tiny, 2)), Seq(Row("ccc", "3")))
+    assertRows(rowsOf(textItem(tiny, 3)), Nil)
+    assertRows(rowsOf(textItem(tiny, 5)), Nil)
+    assertRows(rowsOf(textItem(tiny, 1, 0, 4)), Seq(Row("bb", "2")))
+    assertRows(rowsOf(textItem(tiny, 2, 0, 4)), Nil)
+    // CRLF and CR end lines too; a NULL marker, duplicates.
+    val crlf = lines("crlf.csv", "h1\r\nh2\rx|NA\r\nx|NA\r\ny|2")
+    assertRows(rowsOf(textItem(crlf, 2, nullValue = Some("NA"))), Seq(Row("x", null), Row("x", null), Row("y", "2")))
+    assertRows(rowsOf(textItem(crlf, 3, nullValue = Some("NA"))), Seq(Row("x", null), Row("y", "2")))
+  }
+
+  test("text byte slices: slices tiling a file give every line once; a lone slice gives the rows of Spark's own split") {
+    allow(root.toString)
+    val body = (0 until 600).map(i => s"k${i % 37}|${if (i % 4 == 0) "NA" else "v" + ("x" * (i % 11))}\n").mkString
+    val f = lines("many.csv", body)
+    val size = Files.size(f)
+    val whole = body.split("\n").toSeq.map(_.split('|')).map(a => Row(a(0), if (a(1) == "NA") null else a(1)))
+    for (parts <- Seq(2, 3, 7, 13)) {
+      val step = size / parts + 1
+      val items = (0 until parts).map(k => textItem(f, 0, k * step, step, Some("NA")))
+      assertRows(read(files(ab, items: _*), "a", "b"), whole)
+      val expected = withConf("spark.sql.files.maxPartitionBytes", step.toString) {
+        withConf("spark.sql.files.openCostInBytes", step.toString) {
+          spark.read.option("sep", "|").option("nullValue", "NA").schema("a STRING, b STRING").csv(f.toString)
+            .selectExpr("input_file_block_start() AS s", "a", "b").collect().toSeq
+            .groupBy(_.getLong(0)).map { case (k, rows) => k -> rows.map(r => Row(r.get(1), r.get(2))) }
+        }
+      }
+      assert(expected.size == parts, s"Spark's splits: ${expected.keys}")
+      for (k <- 0 until parts) {
+        assertRows(read(files(ab, textItem(f, 0, k * step, step, Some("NA"))), "a", "b"), expected.getOrElse(k * step, Nil))
+      }
+    }
+  }
+
+  test("byte slices of folders, globs and ORC, negative or empty slices are refused") {
+    allow(root.toString)
+    val file = sliced.toString
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(s, parquet(_.setUriPathGlob(data.resolve("sliced").toString + "/*.parquet").setStart(0).setLength(10))), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
+      val orc = FileOrFiles.newBuilder().setUriFile(file).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).setStart(0).setLength(10).build()
+      read(files(s, orc), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0]") {
+      read(files(ab, FileOrFiles.newBuilder(textItem(data, 2)).setUriPath(data.toString).build()), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].text.header_lines_to_skip") {
+      read(files(ab, FileOrFiles.newBuilder(textItem(data, 2)).setUriFolder(data.toString).build()), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].text.header_lines_to_skip") {
+      read(files(ab, textItem(data.resolve("t.csv"), -1)), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(s, parquet(_.setUriFile(file).setStart(-1).setLength(10))), "a", "b")
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.local_files.items[0].length") {
+      read(files(s, parquet(_.setUriFile(file).setStart(10))), "a", "b")
+    }
+  }
+
   test("byte slices, arrow and dwrf files are refused; a missing file is named") {
     allow(root.toString)
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {

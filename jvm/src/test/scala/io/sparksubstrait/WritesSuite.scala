@@ -78,8 +78,12 @@ class WritesSuite extends SparkSuite with SubstraitAssertions {
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.write.output") {
         exec(write(WriteOp.WRITE_OP_INSERT, "w_none", readVirtual(people, rows), output = OutputMode.OUTPUT_MODE_MODIFIED_RECORDS))
       }
-      for (op <- Seq(WriteOp.WRITE_OP_DELETE, WriteOp.WRITE_OP_UPDATE)) {
-        assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.write.op")(exec(write(op, "w_none", readVirtual(people, rows))))
+      // WriteRel UPDATE's records do not say which rows they replace (DELETE and UpdateRel: RowLevelWritesSuite).
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.write.op") {
+        exec(write(WriteOp.WRITE_OP_UPDATE, "w_none", readVirtual(people, rows)))
+      }
+      assertPlanError("SUBSTRAIT_TABLE_NOT_FOUND", "relations[0].root.input.write.named_table.names") {
+        exec(write(WriteOp.WRITE_OP_DELETE, "w_none", readVirtual(people, rows)))
       }
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.ddl.op") {
         exec(ddl(DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_CREATE, "w_view"))

@@ -6,6 +6,7 @@ import scala.util.control.NonFatal
 import io.substrait.proto.ReadRel.LocalFiles
 import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
 import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTypeCase}
+import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Alias, Coalesce, EqualTo, If, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, Union}
 import org.apache.spark.sql.types.{StringType, StructType}
@@ -18,7 +19,8 @@ import io.sparksubstrait.util.Options
 
 /**
  * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
- * each item as a file, folder or glob, several items as their union. Only paths under
+ * each item as a file, folder or glob, several items as their union; byte slices of Parquet
+ * and text files, and text after several header lines. Only paths under
  * `spark.substrait.localFiles.allowedPrefixes` are read.
  *
  * Parquet and ORC columns are matched to base_schema by name and type, as for named
@@ -52,33 +54,61 @@ object LocalFilesReader {
     val pathAt = at / item.getPathTypeCase.name().toLowerCase
     policy.check(path, pathAt)
     // partition_index only says which partition reads the item: it changes no row.
-    if (item.getStart != 0 || item.getLength != 0) {
-      throw SubstraitErrors.unsupported(at / "start", s"a byte slice (start ${item.getStart}, length ${item.getLength})",
-        "whole files (slices are not yet supported)")
-    }
+    val sliced = item.getStart != 0 || item.getLength != 0
+    if (sliced) checkSlice(item, at)
     item.getFileFormatCase match {
+      case FileFormatCase.PARQUET if sliced =>
+        val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, path, at), path, item.getStart, item.getLength, at)
+        NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
-      case FileFormatCase.TEXT => text(item.getText, schema, path, at)
+      case FileFormatCase.TEXT => text(item, schema, path, at)
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
         "parquet, orc or delimiter-separated text (Spark has no reader for the others)")
     }
   }
 
-  private def text(options: FileOrFiles.DelimiterSeparatedTextReadOptions, schema: StructType, path: String, at: PlanPath)
+  /**
+   * A byte slice [start, start + length) of one file (start 0 and length 0: the whole file).
+   * Parquet (row groups found from the footer, [[ParquetSlices]]) and text (whole lines,
+   * [[TextSlices]]); ORC has no row index to keep a stripe's rows by.
+   */
+  private def checkSlice(item: FileOrFiles, at: PlanPath): Unit = {
+    val (start, length) = (item.getStart, item.getLength)
+    if (start < 0 || length < 0) {
+      throw SubstraitErrors.invalidPlan(at / "start", s"a byte slice (start $start, length $length)", "a non-negative start and length")
+    }
+    if (length == 0) {
+      throw SubstraitErrors.invalidPlan(at / "length", s"a byte slice from byte $start of length 0", "a positive length (start 0 and length 0: the whole file)")
+    }
+    if (item.getPathTypeCase != PathTypeCase.URI_FILE && item.getPathTypeCase != PathTypeCase.URI_PATH) {
+      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}", "a slice of one file (uri_file or uri_path)")
+    }
+    if (item.getFileFormatCase != FileFormatCase.PARQUET && item.getFileFormatCase != FileFormatCase.TEXT) {
+      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of ${item.getFileFormatCase.name().toLowerCase} files",
+        "whole files: slices of Parquet and text files only (ORC has no row index to keep a stripe's rows by)")
+    }
+  }
+
+  private def text(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
+    val options = item.getText
     val textAt = at / "text"
     schema.fields.zipWithIndex.find(!_._1.dataType.isInstanceOf[StringType]).foreach { case (f, i) =>
       throw SubstraitErrors.typeMismatch(at.at("base_schema.names", i), s"${SparkTypeNames.of(f.dataType)} for column ${f.name}",
         "string: delimiter-separated text is read as strings")
     }
     if (options.getFieldDelimiter.isEmpty) throw SubstraitErrors.missingField(textAt, "field_delimiter", "the field delimiter")
-    val header = options.getHeaderLinesToSkip match {
-      case 0 => "false"
-      case 1 => "true"
-      case n => throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip", s"$n header lines", "0 or 1 (Spark skips at most one)")
+    val skip = options.getHeaderLinesToSkip
+    if (skip < 0) throw SubstraitErrors.invalidPlan(textAt / "header_lines_to_skip", s"$skip header lines", "0 or more")
+    if (skip > 1 && (item.getPathTypeCase == PathTypeCase.URI_FOLDER || item.getPathTypeCase == PathTypeCase.URI_PATH_GLOB)) {
+      throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip", s"$skip header lines in each file of a folder or glob",
+        "one file (uri_file or uri_path), or at most one header line")
     }
+    // A slice, or more header lines than Spark's header option skips: TextSlices.
+    val sliced = item.getStart != 0 || item.getLength != 0
+    val header = if (skip == 1 && !sliced) "true" else "false"
     // max_line_size: the spec leaves longer lines undefined, so Spark's handling is allowed.
     val spark = Map(
       "sep" -> options.getFieldDelimiter,
@@ -87,7 +117,12 @@ object LocalFilesReader {
       "escape" -> options.getEscape,
       "nullValue" -> NoNullValue,
       "mode" -> "FAILFAST")
-    val raw = load("csv", spark, Some(StructType(schema.fields.map(_.copy(nullable = true)))), path, at)
+    val strings = StructType(schema.fields.map(_.copy(nullable = true)))
+    val raw =
+      if (sliced || skip > 1) {
+        val (start, end) = if (sliced) (item.getStart, item.getStart + item.getLength) else (0L, Long.MaxValue)
+        TextSlices.read(path, strings, spark, start, end, skip, at)
+      } else load("csv", spark, Some(strings), path, at)
     // Spark's CSV reader turns an empty unquoted field into NULL whatever its options say;
     // with no real NULL possible (the marker never occurs), every NULL is such a field: "".
     // Then exactly value_treated_as_null becomes NULL, as the spec says.
@@ -100,11 +135,16 @@ object LocalFilesReader {
   }
 
   private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+      (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, path, at).queryExecution.analyzed
+
+  private def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+      (implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)
       schema.foreach(reader.schema)
-      reader.load(path).queryExecution.analyzed
+      val df = reader.load(path)
+      df.queryExecution.analyzed
+      df
     } catch {
       case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, format, e)
     }

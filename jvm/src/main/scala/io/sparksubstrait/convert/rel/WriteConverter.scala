@@ -17,13 +17,13 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
- * A root that writes: WriteRel (INSERT, CTAS) and DdlRel (CREATE, CREATE OR REPLACE and DROP
- * of tables; DROP of views) into the session catalog, as the Spark SQL command the same
- * statement parses to, so the catalog, the table format and access control act as for SQL.
- * The command runs when the DataFrame is created, and only when
- * `spark.substrait.allowWrites` is true. What Spark cannot do as the spec says is refused:
- * returning the modified records, DELETE / UPDATE of the records a relation names (Spark
- * deletes and updates by condition), ALTER, and creating catalog views (Spark stores a view
+ * A root that writes: WriteRel (INSERT, CTAS, DELETE), UpdateRel and DdlRel (CREATE, CREATE
+ * OR REPLACE and DROP of tables; DROP of views) into the session catalog, as the Spark SQL
+ * command the same statement parses to, so the catalog, the table format and access control
+ * act as for SQL (DELETE and UPDATE: [[RowLevelWriteConverter]]). The command runs when the
+ * DataFrame is created, and only when `spark.substrait.allowWrites` is true. What Spark cannot
+ * do as the spec says is refused: returning the modified records, WriteRel UPDATE (its records
+ * do not say which rows they replace), ALTER, and creating catalog views (Spark stores a view
  * as SQL text, which a plan does not have).
  */
 object WriteConverter {
@@ -33,6 +33,7 @@ object WriteConverter {
   def convertRoot(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): Option[LogicalPlan] = rel.getRelTypeCase match {
     case Rel.RelTypeCase.WRITE => Some(guarded(at / "write", "a write (WriteRel)")(write(rel.getWrite, at / "write")))
     case Rel.RelTypeCase.DDL => Some(guarded(at / "ddl", "a DDL statement (DdlRel)")(ddl(rel.getDdl, at / "ddl")))
+    case Rel.RelTypeCase.UPDATE => Some(guarded(at / "update", "an update (UpdateRel)")(RowLevelWriteConverter.update(rel.getUpdate, at / "update")))
     case _ => None
   }
 
@@ -75,10 +76,16 @@ object WriteConverter {
             command(if (exists) s"INSERT INTO $table SELECT * FROM $Placeholder" else s"CREATE TABLE $table $using AS SELECT * FROM $Placeholder", named)
           case other => throw SubstraitErrors.invalidPlan(at / "create_mode", s"create_mode ${other.getNumber}", "a create mode")
         }
-      case WriteOp.WRITE_OP_DELETE | WriteOp.WRITE_OP_UPDATE =>
-        throw SubstraitErrors.unsupported(at / "op", s"a ${w.getOp.name()} of the records a relation gives",
-          "INSERT or CTAS: Spark deletes and updates rows by a condition, in table formats that support it")
-      case WriteOp.WRITE_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "op", "INSERT or CTAS")
+      case WriteOp.WRITE_OP_DELETE =>
+        val names = w.getNamedTable.getNamesList.asScala.toSeq
+        RowLevelWriteConverter.delete(names, if (w.hasTableSchema) Some(w.getTableSchema) else None, query, at)
+      case WriteOp.WRITE_OP_UPDATE =>
+        // The input's records say what rows become, not which rows they replace: the proto
+        // names no key matching them to the table's rows. UpdateRel (condition and
+        // transformations) is the well-defined update.
+        throw SubstraitErrors.unsupported(at / "op", "an UPDATE by the records a relation gives (nothing says which table rows they replace)",
+          "INSERT, CTAS or DELETE; an update as UpdateRel (condition and transformations)")
+      case WriteOp.WRITE_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "op", "INSERT, CTAS or DELETE")
       case other => throw SubstraitErrors.invalidPlan(at / "op", s"op ${other.getNumber}", "a write operation")
     }
   }

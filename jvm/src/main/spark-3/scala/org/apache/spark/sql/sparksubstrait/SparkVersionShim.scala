@@ -22,6 +22,10 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   }
 
   /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
+  /** A DataFrame of rows Spark's readers produced (internal rows of `schema`). */
+  def internalCreateDataFrame(session: SparkSession, rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
+      schema: org.apache.spark.sql.types.StructType): DataFrame = session.internalCreateDataFrame(rows, schema)
+
   def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame = Dataset.ofRows(session, plan)
 
   def errorCondition(e: SparkThrowable): String = e.getErrorClass

@@ -32,6 +32,10 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   }
 
   /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
+  /** A DataFrame of rows Spark's readers produced (internal rows of `schema`). */
+  def internalCreateDataFrame(session: SparkSession, rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
+      schema: org.apache.spark.sql.types.StructType): DataFrame = classicSession(session).internalCreateDataFrame(rows, schema)
+
   def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame =
     classic.Dataset.ofRows(classicSession(session), plan)
 
