@@ -2,7 +2,7 @@ package io.sparksubstrait.testing
 
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Add, Alias, And, Attribute, Cast, EqualNullSafe, EqualTo, Expression, Or, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, Multiply, SortOrder}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, GlobalLimit, LocalLimit, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, GlobalLimit, Join, LeafNode, LocalLimit, LogicalPlan, Project}
 
 /**
  * Whether a converted plan optimizes to the same Catalyst plan as the SQL text of the same
@@ -17,9 +17,15 @@ object PlanIdentity {
    *                           puts NULLs where Spark SQL's default does: then the difference is
    *                           only in what the plan declares (result types, null ordering).
    */
-  final case class Outcome(identical: Boolean, identicalUpToTypes: Boolean, diff: String) {
+  /**
+   * @param sameOperators      the same operators in the same tree apart from projections,
+   *                           subqueries included, and the same join types and scans: any
+   *                           difference is inside expressions and projections.
+   */
+  final case class Outcome(identical: Boolean, identicalUpToTypes: Boolean, diff: String, sameOperators: Boolean = true) {
     def verdict: String =
-      if (identical) "identical" else if (identicalUpToTypes) "differs in casts or null ordering only" else "differs"
+      if (identical) "identical" else if (identicalUpToTypes) "differs in casts or null ordering only"
+      else if (sameOperators) "differs inside expressions or projections" else "differs"
   }
 
   def compare(converted: DataFrame, sql: DataFrame): Outcome =
@@ -31,7 +37,8 @@ object PlanIdentity {
     // Compared as text: a literal's or an attribute's type is not printed (0.2 as DECIMAL(1,1) or (2,1)).
     else if (relaxed(a).treeString == relaxed(b).treeString) Outcome(identical = false, identicalUpToTypes = true, diff(a.treeString, b.treeString))
     else Outcome(identical = false, identicalUpToTypes = false,
-      diff(a.treeString, b.treeString) + "\nwithout casts and null orderings, " + diff(relaxed(a).treeString, relaxed(b).treeString))
+      diff(a.treeString, b.treeString) + "\nwithout casts and null orderings, " + diff(relaxed(a).treeString, relaxed(b).treeString),
+      sameOperators = operators(a) == operators(b))
   }
 
   /** The plan without a final rename, in canonical form. */
@@ -75,6 +82,20 @@ object PlanIdentity {
       case GreaterThanOrEqual(l, r) => LessThanOrEqual(r, l)
     }
   }
+
+  /**
+   * The plan's operators, depth first, subqueries included; joins with their type, scans with
+   * their width (which table). Projections are left out: where an expression is computed is
+   * the plan's choice (Calcite computes aggregate arguments in one), whole-stage code
+   * generation fuses them with their neighbours, and Spark 3.5's optimizer keeps one that
+   * only reorders a join's columns (Q20).
+   */
+  def operators(plan: LogicalPlan): Seq[String] = plan.collectWithSubqueries {
+    case _: Project => ""
+    case j: Join => s"Join ${j.joinType}"
+    case l: LeafNode => s"${l.nodeName} of ${l.output.size}"
+    case p => p.nodeName
+  }.filter(_.nonEmpty)
 
   /** The first differing lines of two plan trees, with a little context, converted first. */
   def diff(converted: String, sql: String, context: Int = 2): String = {
