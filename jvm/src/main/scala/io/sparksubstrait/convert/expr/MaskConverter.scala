@@ -6,7 +6,7 @@ import io.substrait.proto.Expression.MaskExpression
 import io.substrait.proto.Expression.MaskExpression.ListSelect.ListSelectItem
 import io.substrait.proto.Expression.MaskExpression.{MapSelect, Select}
 import org.apache.spark.sql.catalyst.expressions.{Add, ArrayTransform, Concat, CreateNamedStruct, EqualTo, GetStructField, Greatest, If, IsNull, LambdaFunction, Least, Literal, MapFilter, NamedExpression, NamedLambdaVariable, Size, Slice, Subtract, TransformValues, Expression => CExpression}
-import org.apache.spark.sql.types.{ArrayType, MapType, StringType, StructType}
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, StructType}
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
@@ -56,22 +56,18 @@ object MaskConverter {
 
   /** A nested selection applied to a value of the matching kind. */
   def select(value: CExpression, sel: Select, at: PlanPath): CExpression = {
-    def kindError(kind: String, expected: String) =
-      SubstraitErrors.typeMismatch(at / kind, s"a $kind selection on ${SparkTypeNames.of(value.dataType)}", expected)
+    /** The value's type when it is of the selection's kind, else the plan's type error. */
+    def typeAs[T <: DataType](kind: String, expected: String)(pick: PartialFunction[DataType, T]): T =
+      pick.applyOrElse(value.dataType, (_: DataType) =>
+        throw SubstraitErrors.typeMismatch(at / kind, s"a $kind selection on ${SparkTypeNames.of(value.dataType)}", expected))
     sel.getTypeCase match {
       case Select.TypeCase.STRUCT =>
-        val st = value.dataType match {
-          case s: StructType => s
-          case _ => throw kindError("struct", "a struct")
-        }
+        val st = typeAs("struct", "a struct") { case s: StructType => s }
         val fields = st.fields.indices.map(i => GetStructField(value, i, Some(st.fields(i).name)))
         guard(value, struct(structItems(sel.getStruct, fields, at / "struct")))
       case Select.TypeCase.LIST =>
         val at2 = at / "list"
-        val element = value.dataType match {
-          case a: ArrayType => a
-          case _ => throw kindError("list", "a list")
-        }
+        val element = typeAs("list", "a list") { case a: ArrayType => a }
         val ls = sel.getList
         val parts = ls.getSelectionList.asScala.toSeq.zipWithIndex.map { case (item, i) =>
           val itemAt = at2.at("selection", i)
@@ -92,10 +88,7 @@ object MaskConverter {
         }
       case Select.TypeCase.MAP =>
         val at2 = at / "map"
-        val mt = value.dataType match {
-          case m: MapType => m
-          case _ => throw kindError("map", "a map")
-        }
+        val mt = typeAs("map", "a map") { case m: MapType => m }
         val ms = sel.getMap
         val k = NamedLambdaVariable("k", mt.keyType, nullable = false)
         val v = NamedLambdaVariable("v", mt.valueType, mt.valueContainsNull)
