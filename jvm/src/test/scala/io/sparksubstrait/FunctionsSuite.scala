@@ -159,6 +159,41 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("decimal multiply with a declared type other than Spark's: the exact product in that type, NULLs, overflow as a cast") {
+    // DuckDB's shapes: DECIMAL(15,2) × DECIMAL(15,2) declared DECIMAL(18,4) (TPC-H Q6), and
+    // factors widened to DECIMAL(34,·) declared DECIMAL(34,2) (Q11). In the last row u × v is
+    // out of DECIMAL(18,4)'s range, and u × n (past a long) still fits DECIMAL(34,2).
+    spark.sql("""CREATE OR REPLACE TEMP VIEW prods AS SELECT CAST(u AS DECIMAL(15,2)) u, CAST(v AS DECIMAL(15,2)) v,
+      CAST(n AS BIGINT) n FROM VALUES (10.25, 0.05, 3), (-99999.99, 0.10, -7), (NULL, 0.05, NULL), (10.25, 0.05, 3),
+      (0.01, -0.01, 0), (7.00, NULL, 9223372036854775807), (9999999999999.99, 9999999999999.99, 9223372036854775807) AS t(u, v, n)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW prods_fit AS SELECT * FROM prods WHERE u IS NULL OR u < 1000000")
+    spark.sql("CREATE OR REPLACE TEMP VIEW prods_empty AS SELECT * FROM prods WHERE false")
+    val sch = schema("u" -> decimal(15, 2), "v" -> decimal(15, 2), "n" -> i64())
+    val pb = new PlanBuilder()
+    val mul = pb.fn("functions_arithmetic_decimal", "multiply:decimal_decimal")
+    def plan(table: String, product: io.substrait.proto.Expression) = pb.plan(emit(project(readNamed(sch, table), product), 3), "r")
+    val narrow = pb.callWith(mul, Nil, Some(decimal(18, 4)), field(0), field(1))
+    val widened = pb.callWith(mul, Nil, Some(decimal(34, 2)), cast(field(0), decimal(34, 2)), cast(field(2), decimal(34, 0)))
+    val narrowSql = "SELECT CAST(u * v AS DECIMAL(18,4)) FROM "
+    val widenedSql = "SELECT CAST(CAST(u AS DECIMAL(34,2)) * CAST(n AS DECIMAL(34,0)) AS DECIMAL(34,2)) FROM "
+    for ((product, sql, types) <- Seq((narrow, narrowSql, (18, 4)), (widened, widenedSql, (34, 2)))) {
+      val df = run(plan("prods_fit", product))
+      assert(df.schema.head.dataType == org.apache.spark.sql.types.DecimalType(types._1, types._2))
+      assertSameRows(df, spark.sql(sql + "prods_fit"))
+      assertSameRows(run(plan("prods_empty", product)), spark.sql(sql + "prods_empty"))
+    }
+    assertSameRows(run(plan("prods", widened)), spark.sql(widenedSql + "prods"))
+    // Out of DECIMAL(18,4): an error under ANSI, NULL without, as Spark SQL's cast.
+    withConf("spark.sql.ansi.enabled", "true") {
+      val err = intercept[Exception](run(plan("prods", narrow)).collect())
+      assert(err.getMessage.contains("NUMERIC_VALUE_OUT_OF_RANGE"), err.getMessage)
+    }
+    withConf("spark.sql.ansi.enabled", "false") {
+      assertSameRows(run(plan("prods", narrow)), spark.sql(narrowSql + "prods"))
+      assertSameRows(run(plan("prods", widened)), spark.sql(widenedSql + "prods"))
+    }
+  }
+
   test("avg with a declared floating-point result is the floating-point mean") {
     val pb = new PlanBuilder()
     val avg = pb.fn("functions_arithmetic_decimal", "avg:decimal")

@@ -76,12 +76,6 @@ object FunctionArguments {
   }
 
   /**
-   * Makes the result carry the plan's declared output type: numeric results are cast to it
-   * (producers' decimal rules differ from Spark's, and the plan's type is the contract);
-   * any other difference is an error, except where a producer is known to stamp predicates
-   * with a wrong type.
-   */
-  /**
    * A built expression must be resolved once its arguments are: Catalyst's own input-type
    * check failing means the arguments do not fit the function.
    */
@@ -97,6 +91,12 @@ object FunctionArguments {
     e
   }
 
+  /**
+   * Makes the result carry the plan's declared output type: numeric results are cast to it
+   * (producers' decimal rules differ from Spark's, and the plan's type is the contract);
+   * any other difference is an error, except where a producer is known to stamp predicates
+   * with a wrong type.
+   */
   private def withOutputType(e: CExpression, declared: Option[Type], fn: DeclaredFunction, at: PlanPath)
       (implicit ctx: ConversionContext): CExpression = declared match {
     case None => e
