@@ -153,4 +153,61 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
     }
     assert(nan() == 1L && nan("nan_equality" -> Seq("NAN_IS_NOT_NAN")) == null)
   }
+
+  test("string_agg: non-NULL values joined in the sort fields' order, DISTINCT, NULL for none; other ordered aggregates are errors") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW tags AS SELECT * FROM VALUES
+      ('a', 'x', 2), ('a', 'y', 1), ('a', NULL, 3), ('a', 'x', 4),
+      ('b', NULL, 1), ('b', NULL, 2),
+      ('c', 'z', NULL), ('c', 'w', 5),
+      ('d', '', 1), ('d', 'q', 2)
+      AS t(g, s, k)""")
+    val sch = schema("g" -> string(), "s" -> string(), "k" -> i32())
+    import io.substrait.proto.SortField.SortDirection._
+    def agg(table: String, groups: Seq[io.substrait.proto.Expression], sorts: Seq[(io.substrait.proto.Expression, io.substrait.proto.SortField.SortDirection)],
+        distinct: Boolean = false, separator: io.substrait.proto.Expression = litString(","), fn: String = "string_agg:str_str",
+        args: Seq[io.substrait.proto.Expression] = Nil) = {
+      val b = new PlanBuilder()
+      val ext = if (fn.startsWith("string_agg")) "functions_string" else "functions_arithmetic"
+      val m = b.measure(b.fn(ext, fn), if (args.nonEmpty) args else Seq(field(1), separator), distinct = distinct, sorts = sorts)
+      b.plan(aggregate(readNamed(sch, table), groups, Seq(m)), (groups.indices.map(i => s"g$i") :+ "r"): _*)
+    }
+    val measure = "relations[0].root.input.aggregate.measures[0].measure"
+    if (org.apache.spark.SPARK_VERSION.startsWith("3.")) {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", measure)(run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST))))
+    } else {
+      def sqlOf(within: String, distinct: String = "") =
+        spark.sql(s"SELECT g, listagg($distinct s, ',') WITHIN GROUP (ORDER BY $within) FROM tags GROUP BY g")
+      val byKey = run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST)))
+      assertRows(byKey, Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "w,z"), Row("d", ",q")))
+      assertSameRows(byKey, sqlOf("k ASC NULLS LAST"))
+      val descending = run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_FIRST)))
+      assertRows(descending, Seq(Row("a", "x,x,y"), Row("b", null), Row("c", "z,w"), Row("d", "q,")))
+      assertSameRows(descending, sqlOf("k DESC NULLS FIRST"))
+      // Two sort fields: the second breaks the first's ties.
+      val twoKeys = run(agg("tags", Seq(field(0)), Seq(field(1) -> SORT_DIRECTION_DESC_NULLS_LAST, field(2) -> SORT_DIRECTION_ASC_NULLS_FIRST)))
+      assertRows(twoKeys, Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "z,w"), Row("d", "q,")))
+      val distinct = run(agg("tags", Seq(field(0)), Seq(field(1) -> SORT_DIRECTION_ASC_NULLS_LAST), distinct = true))
+      assertRows(distinct, Seq(Row("a", "x,y"), Row("b", null), Row("c", "w,z"), Row("d", ",q")))
+      assertSameRows(distinct, sqlOf("s ASC NULLS LAST", "DISTINCT"))
+      // No sort fields: any order of the values is right.
+      val unordered = run(agg("tags", Seq(field(0)), Nil)).collect().map(r => r.getString(0) -> Option(r.getString(1))).toMap
+      assert(unordered("a").map(_.split(",").sorted.toSeq).contains(Seq("x", "x", "y")) && unordered("b").isEmpty, unordered)
+      // A global string_agg of no rows is one NULL.
+      spark.sql("CREATE OR REPLACE TEMP VIEW no_tags AS SELECT * FROM tags WHERE false")
+      assertRows(run(agg("no_tags", Nil, Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST))), Seq(Row(null)))
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.sorts[0]") {
+        run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST), distinct = true))
+      }
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.arguments[1]") {
+        run(agg("tags", Seq(field(0)), Nil, separator = field(0)))
+      }
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.arguments[1]") {
+        run(agg("tags", Seq(field(0)), Nil, separator = litNull(string())))
+      }
+    }
+    // Sort fields on an aggregate whose Spark counterpart ignores order: an error, not dropped.
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.sorts[0]") {
+      run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST), fn = "sum:i32", args = Seq(field(2))))
+    }
+  }
 }

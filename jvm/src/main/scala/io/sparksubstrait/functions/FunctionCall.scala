@@ -1,6 +1,6 @@
 package io.sparksubstrait.functions
 
-import org.apache.spark.sql.catalyst.expressions.{EvalMode, Expression}
+import org.apache.spark.sql.catalyst.expressions.{EvalMode, Expression, SortOrder}
 import org.apache.spark.sql.types.DataType
 
 import io.sparksubstrait.convert.ConversionContext
@@ -21,10 +21,13 @@ final class FunctionCall(
     /** The plan's declared `output_type`, when given: some mappings compute in its domain. */
     val declaredType: Option[DataType] = None,
     /** Enumeration arguments (`YEAR` of extract, `SAMPLE` of variance), in order. */
-    enums: Seq[String] = Nil) {
+    enums: Seq[String] = Nil,
+    /** An aggregate's sort fields (the order its values are taken in), in order. */
+    sorts: Seq[SortOrder] = Nil) {
 
   private val consumed = scala.collection.mutable.Set.empty[String]
   private var enumsRead = 0
+  private var sortsRead = false
 
   /**
    * Enumeration argument `i` (among the enum arguments), mapped by `supported`; an enum
@@ -69,6 +72,12 @@ final class FunctionCall(
   def overflowMode: EvalMode.Value =
     option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY)).getOrElse(ctx.defaultEvalMode)
 
+  /**
+   * The order an aggregate takes its values in. Only mappings whose Spark aggregate honours an
+   * order read it; sort fields left unread are an error, never silently dropped.
+   */
+  def ordering: Seq[SortOrder] = { sortsRead = true; sorts }
+
   /** IEEE round-to-nearest-even is what the JVM does for floating point. */
   def acceptIeeeRounding(): Unit = option("rounding", Map("TIE_TO_EVEN" -> ()))
 
@@ -76,6 +85,10 @@ final class FunctionCall(
   def checkAllOptionsConsumed(): Unit = {
     options.keys.find(!consumed(_)).foreach { o =>
       throw SubstraitErrors.unsupportedOption(at, name, o, options(o), Nil)
+    }
+    if (sorts.nonEmpty && !sortsRead) {
+      throw SubstraitErrors.unsupported(at.at("sorts", 0), s"sort fields on $name (an ordered aggregate)",
+        "sort fields only on string_agg, the one ordered aggregate Spark has (listagg, Spark 4.0+)")
     }
     if (enums.size > enumsRead) {
       throw SubstraitErrors.unsupported(at, s"enumeration argument ${enums(enumsRead)} of $name", "no enumeration argument")

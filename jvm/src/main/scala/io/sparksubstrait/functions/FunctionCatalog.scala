@@ -197,7 +197,8 @@ object FunctionCatalog {
     DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
-  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++ StatisticsFunctions.entries
+  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++ StatisticsFunctions.entries ++
+    StringFunctions.aggregateEntries
   private val aggregateByName = allAggregateEntries.groupBy(_.name)
 
   /** The entry for a declared function, by extension and base name (aliases applied). */

@@ -4,7 +4,10 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types._
 
-import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
+import org.apache.spark.sql.sparksubstrait.SparkShim
+
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, ScalarEntry}
 
 /**
  * functions_string: Substrait's string functions as Catalyst string expressions. varchar
@@ -13,6 +16,22 @@ import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
  */
 private[functions] object StringFunctions {
   private val Strings = Set("functions_string")
+
+  /**
+   * string_agg: the non-NULL values joined by the separator in the plan's order (sort fields on
+   * the measure), NULL when there are none: Spark's listagg, which came in Spark 4.0.
+   */
+  val aggregateEntries: Seq[AggregateEntry] = Seq(
+    AggregateEntry("string_agg", Strings, c => {
+      c.expectArity(2)
+      val Seq(value, separator) = strings(c, c.args)
+      if (!separator.foldable || separator.eval() == null) {
+        throw SubstraitErrors.unsupported(c.at.at("arguments", 1), "a separator that is not a constant string",
+          "a constant, non-NULL separator (the spec declares it constant)")
+      }
+      SparkShim.listAgg(value, separator, c.ordering).getOrElse(
+        throw SubstraitErrors.unsupported(c.at, "string_agg on Spark " + org.apache.spark.SPARK_VERSION, "Spark 4.0 or later (listagg)"))
+    }))
 
   val entries: Seq[ScalarEntry] = Seq(
     ScalarEntry("concat", Strings, c => {

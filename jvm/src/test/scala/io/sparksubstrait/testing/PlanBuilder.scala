@@ -55,7 +55,8 @@ class PlanBuilder(producer: String = "spark-substrait-tests") {
 
   /** A measure; `enums` are enumeration arguments that come before `args`. */
   def measure(anchor: Int, args: Seq[Expression], distinct: Boolean = false, filter: Option[Expression] = None,
-      output: Option[Type] = None, enums: Seq[String] = Nil, options: Seq[(String, Seq[String])] = Nil): AggregateRel.Measure = {
+      output: Option[Type] = None, enums: Seq[String] = Nil, options: Seq[(String, Seq[String])] = Nil,
+      sorts: Seq[(Expression, SortField.SortDirection)] = Nil): AggregateRel.Measure = {
     val f = AggregateFunction.newBuilder().setFunctionReference(anchor)
       .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
       .setInvocation(if (distinct) AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT
@@ -64,6 +65,7 @@ class PlanBuilder(producer: String = "spark-substrait-tests") {
     args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
     options.foreach { case (n, prefs) => f.addOptions(FunctionOption.newBuilder().setName(n).addAllPreference(prefs.asJava)) }
     output.foreach(f.setOutputType)
+    sorts.foreach { case (e, d) => f.addSorts(SortField.newBuilder().setExpr(e).setDirection(d)) }
     val m = AggregateRel.Measure.newBuilder().setMeasure(f)
     filter.foreach(m.setFilter)
     m.build()

@@ -9,12 +9,13 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpr
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Complete}
 
 import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.FunctionCatalog
 import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.util.Options
 
-/** One aggregate measure: function, DISTINCT, filter; the result typed as the plan declares. */
+/** One aggregate measure: function, DISTINCT, filter, sort fields; the result typed as the plan declares. */
 object AggregateFunctionConverter {
   def convert(f: AggregateFunction, filter: Option[CExpression], input: Seq[Attribute], at: PlanPath)
       (implicit ctx: ConversionContext): CExpression = {
@@ -23,9 +24,6 @@ object AggregateFunctionConverter {
       case other => throw SubstraitErrors.unsupported(at / "phase", s"aggregation phase ${other.name()}",
         "INITIAL_TO_RESULT (Spark plans partial aggregation itself)")
     }
-    if (f.getSortsCount > 0) {
-      throw SubstraitErrors.unsupported(at.at("sorts", 0), "an ordered aggregate", "an aggregate without sort fields")
-    }
     val distinct = f.getInvocation match {
       case AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT => true
       case AggregationInvocation.AGGREGATION_INVOCATION_ALL | AggregationInvocation.AGGREGATION_INVOCATION_UNSPECIFIED => false
@@ -33,8 +31,16 @@ object AggregateFunctionConverter {
     }
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
+    val sorts = f.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) => SortConverter.order(s, input, at.at("sorts", i)) }
+    // Over DISTINCT values only an order of the values themselves is defined (which copy's
+    // other column would place a value?); Spark's analysis refuses any other too.
+    val byOther = sorts.indexWhere(s => !args.values.headOption.exists(s.child.semanticEquals))
+    if (distinct && byOther >= 0) {
+      throw SubstraitErrors.unsupported(at.at("sorts", byOther),
+        "a DISTINCT aggregate ordered by something other than its value", "sort fields on the aggregated value itself")
+    }
     FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, f.getOptionsList.asScala.toSeq,
-      Options.when(f.hasOutputType)(f.getOutputType), at)((entry, call) =>
+      Options.when(f.hasOutputType)(f.getOutputType), at, sorts)((entry, call) =>
       entry.finish(call, AggregateExpression(entry.build(call), Complete, distinct, filter)))
   }
 }

@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.expr
 import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, HigherOrderFunction, LambdaFunction, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, HigherOrderFunction, LambdaFunction, SortOrder, Expression => CExpression}
 import org.apache.spark.sql.types.{BooleanType, DataType, DateType, NumericType, TimestampNTZType}
 
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -54,13 +54,13 @@ object FunctionArguments {
    * options all consumed, the result resolved and typed as the plan declares.
    */
   def invoke[E](fn: DeclaredFunction, entry: Option[E], arguments: Arguments, opts: Seq[FunctionOption],
-      outputType: Option[Type], at: PlanPath)(build: (E, FunctionCall) => CExpression)
+      outputType: Option[Type], at: PlanPath, sorts: Seq[SortOrder] = Nil)(build: (E, FunctionCall) => CExpression)
       (implicit ctx: ConversionContext): CExpression = {
     val args = arguments.values
     val found = entry.getOrElse(throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
       args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
     val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.types).dataType)
-    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums)
+    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums, sorts)
     val built = build(found, call)
     call.checkAllOptionsConsumed()
     // A lambda may only feed a higher-order function (transform, filter, …); anywhere else

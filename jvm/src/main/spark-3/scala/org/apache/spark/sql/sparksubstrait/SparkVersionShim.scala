@@ -3,6 +3,7 @@ package org.apache.spark.sql.sparksubstrait
 import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.{DataFrame, DataFrameReader, Dataset, SparkSession}
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction
 import org.apache.spark.sql.catalyst.plans.JoinType
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Window}
 import org.apache.spark.sql.internal.SessionState
@@ -10,7 +11,8 @@ import org.apache.spark.sql.types.DataType
 
 /**
  * The Spark 3.5 side of [[SparkShim]] (arithmetic is in [[ArithmeticShim]]). In 3.5 the
- * session is one class, errors name their condition "error class", and there is no single join.
+ * session is one class, errors name their condition "error class", and there is no single join
+ * and no listagg.
  */
 private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   def sessionState(session: SparkSession): SessionState = session.sessionState
@@ -21,11 +23,11 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
     f.get(reader).asInstanceOf[SparkSession]
   }
 
-  /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
   /** A DataFrame of rows Spark's readers produced (internal rows of `schema`). */
   def internalCreateDataFrame(session: SparkSession, rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
       schema: org.apache.spark.sql.types.StructType): DataFrame = session.internalCreateDataFrame(rows, schema)
 
+  /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
   def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame = Dataset.ofRows(session, plan)
 
   def errorCondition(e: SparkThrowable): String = e.getErrorClass
@@ -39,4 +41,7 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
 
   /** Spark 3.5 has no single join: left/right SINGLE joins are the project's error there. */
   def singleJoin: Option[JoinType] = None
+
+  /** Spark 3.5 has no listagg: string_agg is the project's error there. */
+  def listAgg(value: Expression, separator: Expression, order: Seq[SortOrder]): Option[AggregateFunction] = None
 }

@@ -3,6 +3,7 @@ package org.apache.spark.sql.sparksubstrait
 import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.{DataFrame, DataFrameReader, SparkSession}
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, ListAgg}
 import org.apache.spark.sql.catalyst.plans.{JoinType, LeftSingle}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Window}
 import org.apache.spark.sql.classic
@@ -51,4 +52,8 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
 
   /** Spark's single join (at most one match per left row, else a runtime error): Spark 4 has one. */
   def singleJoin: Option[JoinType] = Some(LeftSingle)
+
+  /** Spark's listagg: the non-NULL values joined by the separator, in the given order. */
+  def listAgg(value: Expression, separator: Expression, order: Seq[SortOrder]): Option[AggregateFunction] =
+    Some(ListAgg(value, separator, order, 0, 0))
 }
