@@ -62,6 +62,19 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
       FROM people WINDOW w AS ($w0)"""))
   }
 
+  test("string_agg over a window: the frame's non-NULL values in the window's order (Spark 4.0+)") {
+    val b = new PlanBuilder()
+    val agg = relFunction(b.fn("functions_string", "string_agg:str_str"), Seq(field(1), litString("|")),
+      Some((BoundsType.BOUNDS_TYPE_ROWS, unbounded, current)))
+    def plan = b.plan(windowRel(Seq(agg), Seq(0 -> SORT_DIRECTION_ASC_NULLS_FIRST)), "id", "name", "score", "grp", "names")
+    if (org.apache.spark.SPARK_VERSION.startsWith("3.")) {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.window.window_functions[0]")(run(plan))
+    } else {
+      assertSameRows(run(plan), spark.sql("""SELECT *, listagg(name, '|') OVER (PARTITION BY grp ORDER BY id ASC NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM people"""))
+    }
+  }
+
   test("window-function expressions in a project, each with its own partitions and order; default bounds are the whole partition") {
     val b = new PlanBuilder()
     def windowFn(anchor: Int, args: Seq[Expression], partitions: Seq[Expression], sorts: Seq[(Expression, SortField.SortDirection)]) = {
