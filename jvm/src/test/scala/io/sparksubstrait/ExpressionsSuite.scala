@@ -79,15 +79,8 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
     val emptyList = io.substrait.proto.Expression.newBuilder().setLiteral(io.substrait.proto.Expression.Literal.newBuilder()
       .setEmptyList(schemaXs.getStruct.getTypes(0).getList)).build()
     val input = readVirtual(schemaXs, rows :+ Seq(emptyList))
-    // x -> f(x, 0): a lambda over one i32 parameter.
-    def lambda(fn: Int, arg: io.substrait.proto.Expression) = {
-      val param = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
-        .setLambdaParameterReference(io.substrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder())
-        .setDirectReference(structSeg(0))).build()
-      io.substrait.proto.Expression.newBuilder().setLambda(io.substrait.proto.Expression.Lambda.newBuilder()
-        .setParameters(io.substrait.proto.Type.Struct.newBuilder().addTypes(i32()).setNullability(io.substrait.proto.Type.Nullability.NULLABILITY_REQUIRED))
-        .setBody(b.call(fn, param, arg))).build()
-    }
+    // x -> f(x, arg): a lambda over one i32 parameter.
+    def lambda(fn: Int, arg: io.substrait.proto.Expression) = lambdaOverI32(x => b.call(fn, x, arg))
     val add = b.fn("functions_arithmetic", "add:i32_i32")
     val gt = b.fn("functions_comparison", "gt:i32_i32")
     val exprs = Seq(

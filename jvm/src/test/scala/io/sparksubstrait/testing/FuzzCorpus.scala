@@ -85,14 +85,7 @@ object FuzzCorpus {
   private def param(anchor: Int, t: io.substrait.proto.Type) = io.substrait.proto.Expression.newBuilder()
     .setDynamicParameter(io.substrait.proto.DynamicParameter.newBuilder().setParameterReference(anchor).setType(t)).build()
   /** x -> f(x, arg) over one i32 parameter. */
-  private def lambda(fn: Int, b: PlanBuilder, arg: io.substrait.proto.Expression) = {
-    val x = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
-      .setLambdaParameterReference(io.substrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder())
-      .setDirectReference(structSeg(0))).build()
-    io.substrait.proto.Expression.newBuilder().setLambda(io.substrait.proto.Expression.Lambda.newBuilder()
-      .setParameters(io.substrait.proto.Type.Struct.newBuilder().addTypes(i32()).setNullability(io.substrait.proto.Type.Nullability.NULLABILITY_REQUIRED))
-      .setBody(b.call(fn, x, arg))).build()
-  }
+  private def lambda(fn: Int, b: PlanBuilder, arg: io.substrait.proto.Expression) = lambdaOverI32(x => b.call(fn, x, arg))
 
   private val isthmusSql = Seq(
     TpchData.Q1, TpchData.Q6,

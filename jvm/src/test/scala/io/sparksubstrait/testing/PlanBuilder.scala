@@ -151,6 +151,15 @@ object PlanBuilder {
       .setDirectReference(ReferenceSegment.newBuilder().setStructField(sf))
       .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
   }
+  /** A lambda over one i32 parameter, `x -> body(x)`. */
+  def lambdaOverI32(body: Expression => Expression): Expression = {
+    val x = Expression.newBuilder().setSelection(FieldReference.newBuilder()
+      .setLambdaParameterReference(FieldReference.LambdaParameterReference.newBuilder())
+      .setDirectReference(structSeg(0))).build()
+    Expression.newBuilder().setLambda(Expression.Lambda.newBuilder()
+      .setParameters(Type.Struct.newBuilder().addTypes(i32()).setNullability(Type.Nullability.NULLABILITY_REQUIRED))
+      .setBody(body(x))).build()
+  }
   def structSeg(i: Int): ReferenceSegment = ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)).build()
   def listSeg(offset: Int): ReferenceSegment = ReferenceSegment.newBuilder().setListElement(ReferenceSegment.ListElement.newBuilder().setOffset(offset)).build()
   def mapSeg(key: Expression): ReferenceSegment = ReferenceSegment.newBuilder().setMapKey(ReferenceSegment.MapKey.newBuilder().setMapKey(key.getLiteral)).build()
