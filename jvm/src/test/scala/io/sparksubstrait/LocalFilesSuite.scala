@@ -205,15 +205,60 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
-  test("byte slices of folders, globs and ORC, negative or empty slices are refused") {
+  /** One ORC file of several stripes: 6000 rows with duplicates and NULLs, small stripes (ORC's writer ends a stripe at most every 1024 rows). */
+  private lazy val slicedOrc: Path = {
+    val dir = data.resolve("sliced-orc")
+    spark.range(6000).selectExpr("CASE WHEN id % 7 = 0 THEN NULL ELSE id % 50 END AS id",
+        "CASE WHEN id % 5 = 0 THEN NULL ELSE concat('n', id % 30) END AS name")
+      .coalesce(1).write.option("orc.stripe.size", "512").option("orc.rows.between.memory.checks", "10").orc(dir.toString)
+    Files.list(dir).filter(_.toString.endsWith(".orc")).findFirst().get()
+  }
+
+  test("orc byte slices: a stripe goes to the slice holding its midpoint; slices tiling a file give every row once") {
+    allow(root.toString)
+    val file = slicedOrc
+    val size = Files.size(file)
+    // The stripes (offset, length, rows) from the footer, and the file's rows in file order:
+    // a slice's rows, worked out, are the rows of the stripes whose midpoint it holds.
+    val stripes = {
+      val reader = org.apache.orc.OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toString),
+        org.apache.orc.OrcFile.readerOptions(spark.sparkContext.hadoopConfiguration))
+      try { import scala.jdk.CollectionConverters._; reader.getStripes.asScala.toSeq.map(s => (s.getOffset, s.getLength, s.getNumberOfRows)) }
+      finally reader.close()
+    }
+    assert(stripes.size >= 4, s"stripes: ${stripes.size}")
+    val inOrder = withConf("spark.sql.files.maxPartitionBytes", (size + 1).toString) {
+      spark.read.orc(file.toString).collect().toSeq
+    }
+    val firstRows = stripes.scanLeft(0L)(_ + _._3)
+    def expected(start: Long, length: Long): Seq[Row] = stripes.zip(firstRows).flatMap { case ((offset, len, rows), first) =>
+      val mid = offset + len / 2
+      if (mid >= start && mid < start + length) inOrder.slice(first.toInt, (first + rows).toInt) else Nil
+    }
+    def slice(start: Long, length: Long) =
+      FileOrFiles.newBuilder().setUriFile(file.toUri.toString).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance)
+        .setStart(start).setLength(length).build()
+    for (parts <- Seq(2, 3, 7)) {
+      val step = size / parts + 1
+      assertRows(read(files(s, (0 until parts).map(k => slice(k * step, step)): _*), "id", "name"), inOrder)
+      for (k <- 0 until parts) {
+        assertRows(read(files(s, slice(k * step, step)), "id", "name"), expected(k * step, step))
+      }
+    }
+    // One stripe's bytes exactly; a slice holding no midpoint; one past the file's end.
+    val (offset, len, rows) = stripes(1)
+    assertRows(read(files(s, slice(offset, len)), "id", "name"), inOrder.slice(stripes(0)._3.toInt, (stripes(0)._3 + rows).toInt))
+    assertRows(read(files(s, slice(0, 1)), "id", "name"), Nil)
+    assertRows(read(files(s, slice(size + 10, 100)), "id", "name"), Nil)
+    // Columns chosen by base_schema.
+    assertRows(read(files(schema("name" -> string()), slice(0, size)), "n"), inOrder.map(r => Row(r.get(1))))
+  }
+
+  test("byte slices of folders and globs, negative or empty slices are refused") {
     allow(root.toString)
     val file = sliced.toString
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
       read(files(s, parquet(_.setUriPathGlob(data.resolve("sliced").toString + "/*.parquet").setStart(0).setLength(10))), "a", "b")
-    }
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
-      val orc = FileOrFiles.newBuilder().setUriFile(file).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).setStart(0).setLength(10).build()
-      read(files(s, orc), "a", "b")
     }
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0]") {
       read(files(ab, FileOrFiles.newBuilder(textItem(data, 2)).setUriPath(data.toString).build()), "a", "b")

@@ -19,8 +19,8 @@ import io.sparksubstrait.util.Options
 
 /**
  * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
- * each item as a file, folder or glob, several items as their union; byte slices of Parquet
- * and text files, and text after several header lines. Only paths under
+ * each item as a file, folder or glob, several items as their union; byte slices of Parquet,
+ * ORC and text files, and text after several header lines. Only paths under
  * `spark.substrait.localFiles.allowedPrefixes` are read.
  *
  * Parquet and ORC columns are matched to base_schema by name and type, as for named
@@ -61,6 +61,9 @@ object LocalFilesReader {
         val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, path, at), path, item.getStart, item.getLength, at)
         NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
+      case FileFormatCase.ORC if sliced =>
+        val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, path, at).schema, item.getStart, item.getLength, at)
+        NamedTableReader.layout(rows, schema, at, s"orc $path")
       case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, at)
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
@@ -71,8 +74,8 @@ object LocalFilesReader {
 
   /**
    * A byte slice [start, start + length) of one file (start 0 and length 0: the whole file).
-   * Parquet (row groups found from the footer, [[ParquetSlices]]) and text (whole lines,
-   * [[TextSlices]]); ORC has no row index to keep a stripe's rows by.
+   * Parquet (row groups found from the footer, [[ParquetSlices]]), ORC (stripes likewise,
+   * [[OrcSlices]]) and text (whole lines, [[TextSlices]]).
    */
   private def checkSlice(item: FileOrFiles, at: PlanPath): Unit = {
     val (start, length) = (item.getStart, item.getLength)
@@ -85,10 +88,7 @@ object LocalFilesReader {
     if (item.getPathTypeCase != PathTypeCase.URI_FILE && item.getPathTypeCase != PathTypeCase.URI_PATH) {
       throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}", "a slice of one file (uri_file or uri_path)")
     }
-    if (item.getFileFormatCase != FileFormatCase.PARQUET && item.getFileFormatCase != FileFormatCase.TEXT) {
-      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of ${item.getFileFormatCase.name().toLowerCase} files",
-        "whole files: slices of Parquet and text files only (ORC has no row index to keep a stripe's rows by)")
-    }
+
   }
 
   private def text(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)
