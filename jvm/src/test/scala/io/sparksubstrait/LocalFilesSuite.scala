@@ -181,6 +181,28 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     assertRows(rowsOf(textItem(crlf, 3, nullValue = Some("NA"))), Seq(Row("x", null), Row("y", "2")))
   }
 
+  test("text with one header line: the first line goes whatever it holds, blank or not, per file of a folder too") {
+    allow(root.toString)
+    def rowsOf(items: FileOrFiles*) = read(files(ab, items: _*), "a", "b")
+    // Spark's own header option would drop "h1|h2" here: it skips blank lines before taking one.
+    assertRows(rowsOf(textItem(lines("blank-first.csv", "\nh1|h2\n1|a\n1|a\n"), 1)), Seq(Row("h1", "h2"), Row("1", "a"), Row("1", "a")))
+    assertRows(rowsOf(textItem(lines("spaces-first.csv", " \t \n1|NA\n"), 1, nullValue = Some("NA"))), Seq(Row("1", null)))
+    assertRows(rowsOf(textItem(lines("crlf-first.csv", "\r\nx|y\r\n2|b"), 1)), Seq(Row("x", "y"), Row("2", "b")))
+    // A first line of delimiters only is not blank: it is the header.
+    assertRows(rowsOf(textItem(lines("delims-first.csv", "|\n3|c\n"), 1)), Seq(Row("3", "c")))
+    assertRows(rowsOf(textItem(lines("header-only.csv", "a|b\n"), 1)), Nil)
+    assertRows(rowsOf(textItem(lines("empty.csv", ""), 1)), Nil)
+    // A folder whose files begin one with a header, one with a blank line: each loses its first line.
+    val dir = Files.createDirectories(data.resolve("headers"))
+    Files.write(dir.resolve("a.csv"), "h|h\n1|a\n".getBytes(StandardCharsets.UTF_8))
+    Files.write(dir.resolve("b.csv"), "\nx|y\n2|b\n".getBytes(StandardCharsets.UTF_8))
+    val expected = Seq(Row("1", "a"), Row("x", "y"), Row("2", "b"))
+    assertRows(rowsOf(FileOrFiles.newBuilder(textItem(dir, 1)).setUriFolder(dir.toString).build()), expected)
+    assertRows(rowsOf(FileOrFiles.newBuilder(textItem(dir, 1)).setUriPathGlob(dir.toString + "/*.csv").build()), expected)
+    // Every file with a header line: Spark's header option, unchanged.
+    assertRows(rowsOf(FileOrFiles.newBuilder(textItem(dir, 1)).setUriPathGlob(dir.toString + "/a*.csv").build()), Seq(Row("1", "a")))
+  }
+
   test("text byte slices: slices tiling a file give every line once; a lone slice gives the rows of Spark's own split") {
     allow(root.toString)
     val body = (0 until 600).map(i => s"k${i % 37}|${if (i % 4 == 0) "NA" else "v" + ("x" * (i % 11))}\n").mkString

@@ -9,6 +9,7 @@ import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTy
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Alias, Coalesce, EqualTo, If, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, Union}
+import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.{StringType, StructType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -58,11 +59,11 @@ object LocalFilesReader {
     if (sliced) checkSlice(item, at)
     item.getFileFormatCase match {
       case FileFormatCase.PARQUET if sliced =>
-        val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, path, at), path, item.getStart, item.getLength, at)
+        val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, Seq(path), at), path, item.getStart, item.getLength, at)
         NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC if sliced =>
-        val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, path, at).schema, item.getStart, item.getLength, at)
+        val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart, item.getLength, at)
         NamedTableReader.layout(rows, schema, at, s"orc $path")
       case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, at)
@@ -108,11 +109,10 @@ object LocalFilesReader {
     }
     // A slice, or more header lines than Spark's header option skips: TextSlices.
     val sliced = item.getStart != 0 || item.getLength != 0
-    val header = if (skip == 1 && !sliced) "true" else "false"
     // max_line_size: the spec leaves longer lines undefined, so Spark's handling is allowed.
     val spark = Map(
       "sep" -> options.getFieldDelimiter,
-      "header" -> header,
+      "header" -> "false",
       "quote" -> options.getQuote,
       "escape" -> options.getEscape,
       "nullValue" -> NoNullValue,
@@ -122,7 +122,8 @@ object LocalFilesReader {
       if (sliced || skip > 1) {
         val (start, end) = if (sliced) (item.getStart, item.getStart + item.getLength) else (0L, Long.MaxValue)
         TextSlices.read(path, strings, spark, start, end, skip, at)
-      } else load("csv", spark, Some(strings), path, at)
+      } else if (skip == 1) withHeaderLines(path, spark, strings, at)
+      else load("csv", spark, Some(strings), path, at)
     // Spark's CSV reader turns an empty unquoted field into NULL whatever its options say;
     // with no real NULL possible (the marker never occurs), every NULL is such a field: "".
     // Then exactly value_treated_as_null becomes NULL, as the spec says.
@@ -134,19 +135,36 @@ object LocalFilesReader {
     }, raw)
   }
 
-  private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, path, at).queryExecution.analyzed
+  /**
+   * Text whose files each begin with one header line: Spark's header option, except for the
+   * files whose first line is blank, which it would not take as the header ([[TextHeaders]]).
+   * The files are the ones Spark's own listing of the path reads.
+   */
+  private def withHeaderLines(path: String, options: Map[String, String], schema: StructType, at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    val listed = loadFrame("csv", options, Some(schema), Seq(path), at)
+    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
+    val (blank, headed) = listed.inputFiles.toSeq.partition(f => TextHeaders.firstLineBlank(f, conf, at))
+    val withHeader = options + ("header" -> "true")
+    if (blank.isEmpty) load("csv", withHeader, Some(schema), path, at)
+    else if (headed.isEmpty) listed.queryExecution.analyzed
+    else Union(loadFrame("csv", options, Some(schema), blank, at).queryExecution.analyzed,
+      loadFrame("csv", withHeader, Some(schema), headed, at).queryExecution.analyzed)
+  }
 
-  private def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+  private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, Seq(path), at).queryExecution.analyzed
+
+  private def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], paths: Seq[String], at: PlanPath)
       (implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)
       schema.foreach(reader.schema)
-      val df = reader.load(path)
+      val df = reader.load(paths: _*)
       df.queryExecution.analyzed
       df
     } catch {
-      case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, format, e)
+      case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, paths.mkString(", "), format, e)
     }
   }
 }
