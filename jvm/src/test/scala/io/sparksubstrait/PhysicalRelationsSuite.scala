@@ -45,5 +45,34 @@ class PhysicalRelationsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.exchange.broadcast") {
       run(new PlanBuilder().plan(exchange(_.setBroadcast(ExchangeRel.Broadcast.getDefaultInstance)), "k", "v"))
     }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.exchange.multi_target") {
+      run(new PlanBuilder().plan(exchange(_.setMultiTarget(ExchangeRel.MultiBucketExpression.newBuilder().setExpression(field(0)))), "k", "v"))
+    }
+  }
+
+  test("exchange: a single bucket expression puts each record in the partition it computes (Spark 4.1+), rows unchanged") {
+    // k: 0..6 with NULLs and duplicates; buckets k - 1 reach -1 (taken modulo the count) and NULL (partition 0).
+    spark.sql("CREATE OR REPLACE TEMP VIEW exb AS SELECT IF(id % 9 = 8, NULL, id % 7) AS k, CAST(id % 5 AS STRING) AS v FROM range(60)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW exb_empty AS SELECT * FROM exb WHERE false")
+    val b = new PlanBuilder()
+    val sub = b.fn("functions_arithmetic", "subtract:i64_i64")
+    def single(table: String, count: Int) = b.plan(Rel.newBuilder().setExchange(ExchangeRel.newBuilder()
+      .setInput(readNamed(schema("k" -> i64(), "v" -> string()), table)).setPartitionCount(count)
+      .setSingleTarget(ExchangeRel.SingleBucketExpression.newBuilder().setExpression(b.call(sub, field(0), litI64(1))))).build(), "k", "v")
+    if (Seq("3.", "4.0.").exists(org.apache.spark.SPARK_VERSION.startsWith)) {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.exchange.single_target")(run(single("exb", 3)))
+    } else {
+      val df = run(single("exb", 3))
+      assertSameRows(df, spark.sql("SELECT * FROM exb"))
+      assertSameRows(run(single("exb_empty", 3)), spark.sql("SELECT * FROM exb_empty"))
+      // Where each row went, worked out: (k - 1) mod 3, and partition 0 for a NULL k.
+      val placed = df.rdd.mapPartitionsWithIndex((p, rows) => rows.map(r => (p, Option(r.get(0)).map(_.asInstanceOf[Long])))).collect()
+      assert(placed.length == 60 && df.rdd.getNumPartitions == 3)
+      placed.foreach { case (p, k) => assert(p == k.map(v => Math.floorMod(v - 1, 3L).toInt).getOrElse(0), s"k $k in partition $p") }
+    }
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.exchange.single_target.expression") {
+      run(b.plan(Rel.newBuilder().setExchange(ExchangeRel.newBuilder().setInput(readNamed(schema("k" -> i64(), "v" -> string()), "exb"))
+        .setSingleTarget(ExchangeRel.SingleBucketExpression.newBuilder().setExpression(field(1)))).build(), "k", "v"))
+    }
   }
 }

@@ -4,18 +4,23 @@ import scala.jdk.CollectionConverters._
 
 import io.substrait.proto.ExchangeRel
 import io.substrait.proto.ExchangeRel.ExchangeKindCase
+import org.apache.spark.sql.catalyst.expressions.{Cast, Literal, Pmod}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Repartition, RepartitionByExpression}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.{ByteType, DataType, IntegerType, LongType, ShortType}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.expr.FieldReferenceConverter
+import io.sparksubstrait.convert.expr.{ExpressionConverter, FieldReferenceConverter}
+import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
  * ExchangeRel: redistributes rows without changing them. Scatter by fields is Spark's
- * hash repartitioning, round robin its round-robin repartitioning; partition_count 0 leaves
- * the count to Spark. Exchanges Spark cannot express as a repartitioning of the same rows
- * (computed bucket targets, broadcast, explicit targets) are refused.
+ * hash repartitioning, round robin its round-robin repartitioning, a single bucket expression
+ * its repartitioning by partition id (Spark 4.1+); partition_count 0 leaves the count to
+ * Spark. Exchanges Spark cannot express as a repartitioning of the same rows (several buckets
+ * per record, broadcast, explicit targets) are refused.
  */
 object ExchangeConverter {
   def convert(rel: ExchangeRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -34,11 +39,32 @@ object ExchangeConverter {
         }
         if (fields.isEmpty) throw SubstraitErrors.invalidPlan(at / "scatter_by_fields", "no fields", "one or more fields to hash")
         RepartitionByExpression(fields, child, count)
+      case ExchangeKindCase.SINGLE_TARGET => singleBucket(rel.getSingleTarget, child, count, at / "single_target")
       case ExchangeKindCase.ROUND_ROBIN =>
         Repartition(count.getOrElse(ctx.conf.numShufflePartitions), shuffle = true, child)
       case ExchangeKindCase.EXCHANGEKIND_NOT_SET => throw SubstraitErrors.missingField(at, "exchange_kind", "how rows are exchanged")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a ${other.name().toLowerCase} exchange",
-        "scatter_by_fields or round_robin")
+        "scatter_by_fields, single_target or round_robin (a record sent to several partitions is duplicated rows)")
     }
+  }
+
+  /**
+   * Each record to the bucket its expression computes (Spark 4.1+). The spec leaves numbers
+   * outside [0, count) undefined; they are taken modulo the count (Spark's own rule for a NULL
+   * is partition 0). Which partition a row lands in changes no row.
+   */
+  private def singleBucket(target: ExchangeRel.SingleBucketExpression, child: LogicalPlan, count: Option[Int], at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    if (!target.hasExpression) throw SubstraitErrors.missingField(at, "expression", "the bucket number of each record")
+    val bucket = ExpressionConverter.convert(target.getExpression, child.output, at / "expression")
+    if (!Set[DataType](ByteType, ShortType, IntegerType, LongType)(bucket.dataType)) {
+      throw SubstraitErrors.typeMismatch(at / "expression", s"a bucket number of type ${SparkTypeNames.of(bucket.dataType)}",
+        "an integer (i8, i16, i32 or i64)")
+    }
+    val partitions = count.getOrElse(ctx.conf.numShufflePartitions)
+    val inRange = Cast(Pmod(Cast(bucket, LongType), Literal(partitions.toLong)), IntegerType)
+    val byId = SparkShim.partitionById(inRange).fold(
+      needs => throw SubstraitErrors.unsupported(at, "an exchange to computed buckets", needs), identity)
+    RepartitionByExpression(Seq(byId), child, Some(partitions))
   }
 }

@@ -9,12 +9,12 @@ import org.apache.spark.sql.types.DataType
 
 /**
  * Every call into Spark's internals, in one place. What is the same in every supported Spark
- * is here; what differs comes from [[SparkVersionShim]], [[ArithmeticShim]], [[TimeShim]] and
- * [[RoundingShim]], one of each per source folder (src/main/spark-3, spark-4, spark-3.5-4.0, …).
+ * is here; what differs comes from [[SparkVersionShim]], [[ArithmeticShim]], [[TimeShim]],
+ * [[ExchangeShim]] and [[RoundingShim]], one of each per source folder (src/main/spark-3, spark-4, spark-3.5-4.0, …).
  * It lives in Spark's package to reach `private[sql]`
  * members (the way Delta Lake and others do).
  */
-object SparkShim extends SparkVersionShim with RoundingShim with TimeShim {
+object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with ExchangeShim {
   /**
    * The analyzed plan of a plan, e.g. a table lookup: the session's analyzer and checks,
    * without building a DataFrame (its row encoder costs more than analysing a table lookup).
