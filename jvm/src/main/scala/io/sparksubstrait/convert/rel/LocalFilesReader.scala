@@ -89,7 +89,6 @@ object LocalFilesReader {
     if (item.getPathTypeCase != PathTypeCase.URI_FILE && item.getPathTypeCase != PathTypeCase.URI_PATH) {
       throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}", "a slice of one file (uri_file or uri_path)")
     }
-
   }
 
   private def text(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)
