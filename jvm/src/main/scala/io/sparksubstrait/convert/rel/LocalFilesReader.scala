@@ -142,8 +142,8 @@ object LocalFilesReader {
   private def withHeaderLines(path: String, options: Map[String, String], schema: StructType, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
     val listed = loadFrame("csv", options, Some(schema), Seq(path), at)
-    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
-    val (blank, headed) = listed.inputFiles.toSeq.partition(f => TextHeaders.firstLineBlank(f, conf, at))
+    val files = listed.inputFiles.toSeq
+    val (blank, headed) = files.partition(TextHeaders.beginningBlank(files, SparkShim.sessionState(ctx.session).newHadoopConf(), at))
     val withHeader = options + ("header" -> "true")
     if (blank.isEmpty) load("csv", withHeader, Some(schema), path, at)
     else if (headed.isEmpty) listed.queryExecution.analyzed

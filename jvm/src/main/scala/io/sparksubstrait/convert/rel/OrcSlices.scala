@@ -5,11 +5,9 @@ import scala.util.control.NonFatal
 
 import org.apache.hadoop.fs.Path
 import org.apache.orc.OrcFile
-import org.apache.spark.paths.SparkPath
-import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
-import org.apache.spark.sql.execution.datasources.{FileFormat, PartitionedFile}
+import org.apache.spark.sql.execution.datasources.FileFormat
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
@@ -26,13 +24,12 @@ import io.sparksubstrait.plan.PlanPath
  *
  * ORC has no row index Spark exposes (Parquet's `_metadata.row_index`), so the kept stripes
  * are read directly: Spark's ORC reader, given a split, reads the stripes that start inside it,
- * and each kept stripe is given as the split it exactly covers, one Spark partition each.
+ * and each kept stripe is given as the split it exactly covers ([[ExplicitSplits]]).
  */
 object OrcSlices {
   def read(path: String, dataSchema: StructType, start: Long, length: Long, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
-    val session = ctx.session
-    val conf = SparkShim.sessionState(session).newHadoopConf()
+    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
     val file = new Path(path)
     val (size, stripes) = try {
       val reader = OrcFile.createReader(file, OrcFile.readerOptions(conf))
@@ -44,14 +41,7 @@ object OrcSlices {
     val end = start + length
     val kept = stripes.filter { case (offset, len) => offset + len / 2 >= start && offset + len / 2 < end }
     if (kept.isEmpty) return LocalRelation(DataTypeUtils.toAttributes(dataSchema))
-    val splits = kept.map { case (offset, len) =>
-      PartitionedFile(InternalRow.empty, SparkPath.fromPath(file), offset, len, Array.empty[String], 0L, size, Map.empty[String, Any])
-    }
     // Rows, not columnar batches: the rows become a DataFrame of their own.
-    val reader = new OrcFileFormat().buildReaderWithPartitionValues(session, dataSchema, new StructType(), dataSchema, Nil,
-      Map(FileFormat.OPTION_RETURNING_BATCH -> "false"), conf)
-    // Readers reuse their row objects: each is copied.
-    val rows = session.sparkContext.parallelize(splits, splits.size).mapPartitions(_.flatMap(f => reader(f).map(_.copy())))
-    SparkShim.internalCreateDataFrame(session, rows, dataSchema).queryExecution.analyzed
+    ExplicitSplits.read(new OrcFileFormat(), file, size, kept, dataSchema, Map(FileFormat.OPTION_RETURNING_BATCH -> "false"), conf)
   }
 }

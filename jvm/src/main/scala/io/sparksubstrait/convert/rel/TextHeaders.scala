@@ -21,14 +21,18 @@ import io.sparksubstrait.plan.PlanPath
  * line of each file, read on the driver (one short read per file).
  */
 object TextHeaders {
-  /** Whether the file's first line is blank (an empty file has no first line: false). */
-  def firstLineBlank(file: String, conf: Configuration, at: PlanPath): Boolean = {
+  /** The files whose first line is blank (an empty file has no first line). */
+  def beginningBlank(files: Seq[String], conf: Configuration, at: PlanPath): Set[String] = {
+    val codecs = new CompressionCodecFactory(conf)
+    files.filter(f => firstLineBlank(f, codecs, conf, at)).toSet
+  }
+
+  private def firstLineBlank(file: String, codecs: CompressionCodecFactory, conf: Configuration, at: PlanPath): Boolean = {
     val path = new Path(new java.net.URI(file))
     try {
-      val fs = path.getFileSystem(conf)
-      val raw = fs.open(path)
+      val raw = path.getFileSystem(conf).open(path)
       // Compressed text is read through its codec, as Spark reads it.
-      val in = Option(new CompressionCodecFactory(conf).getCodec(path)).map(_.createInputStream(raw)).getOrElse(raw)
+      val in = Option(codecs.getCodec(path)).map(_.createInputStream(raw)).getOrElse(raw)
       val lines = new LineReader(in, conf)
       try {
         val line = new Text()

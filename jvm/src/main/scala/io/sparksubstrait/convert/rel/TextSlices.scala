@@ -6,11 +6,8 @@ import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.Text
 import org.apache.hadoop.io.compress.CompressionCodecFactory
 import org.apache.hadoop.util.LineReader
-import org.apache.spark.paths.SparkPath
-import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
-import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.execution.datasources.csv.CSVFileFormat
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
@@ -34,8 +31,7 @@ import io.sparksubstrait.plan.PlanPath
 object TextSlices {
   def read(path: String, schema: StructType, options: Map[String, String], start: Long, end: Long, skip: Long, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
-    val session = ctx.session
-    val conf = SparkShim.sessionState(session).newHadoopConf()
+    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
     val file = new Path(path)
     val (size, headerEnd) = try {
       val fs = file.getFileSystem(conf)
@@ -61,12 +57,8 @@ object TextSlices {
     // Spark's CSV reader skips empty lines. Spark's own header option is never used here: it
     // drops the first non-empty line, not the first line.
     val splitStart = math.max(exclusive, 0L)
-    val split = PartitionedFile(InternalRow.empty, SparkPath.fromPath(file), splitStart, last - splitStart,
-      Array.empty[String], 0L, size, Map.empty[String, Any])
-    val reader = new CSVFileFormat().buildReaderWithPartitionValues(session, schema, new StructType(), schema, Nil,
+    ExplicitSplits.read(new CSVFileFormat(), file, size, Seq((splitStart, last - splitStart)), schema,
       options ++ Map("header" -> "false"), conf)
-    val rows = session.sparkContext.parallelize(Seq(split), 1).mapPartitions(_.flatMap(f => reader(f).map(_.copy())))
-    SparkShim.internalCreateDataFrame(session, rows, schema).queryExecution.analyzed
   }
 
   /** The byte after the first `n` lines (the file's size when it has fewer). */
