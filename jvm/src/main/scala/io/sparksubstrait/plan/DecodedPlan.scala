@@ -1,0 +1,8 @@
+package io.sparksubstrait.plan
+
+/** A decoded plan: the pinned spec's messages, legacy fields lifted. */
+final case class DecodedPlan(proto: io.sparksubstrait.proto.Plan,
+    /** Values for the plan's dynamic parameters given through the API (they override the plan's own bindings). */
+    parameters: Map[Int, Any] = Map.empty,
+    /** The names of every NamedTable the plan reads, found while decoding (for resolving them together). */
+    namedTables: Seq[Seq[String]] = Nil)
