@@ -231,6 +231,15 @@ object PlanBuilder {
   def fetchLegacy(input: Rel, offset: Long, count: Long): Rel =
     Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffset(offset).setCount(count)).build()
 
+  /** A TopNRel; None leaves the offset or count unset. */
+  def topN(input: Rel, mode: FetchMode, offset: Option[Long], count: Option[Long], fields: (Expression, SortField.SortDirection)*): Rel = {
+    val t = TopNRel.newBuilder().setInput(input).setMode(mode).addAllSorts(
+      fields.map { case (e, d) => SortField.newBuilder().setExpr(e).setDirection(d).build() }.asJava)
+    offset.foreach(o => t.setOffset(litI64(o)))
+    count.foreach(c => t.setCount(litI64(c)))
+    Rel.newBuilder().setTopN(t).build()
+  }
+
   def sort(input: Rel, fields: (Expression, SortField.SortDirection)*): Rel =
     Rel.newBuilder().setSort(SortRel.newBuilder().setInput(input).addAllSorts(
       fields.map { case (e, d) => SortField.newBuilder().setExpr(e).setDirection(d).build() }.asJava)).build()
@@ -256,20 +265,19 @@ object PlanBuilder {
   def cross(left: Rel, right: Rel): Rel = Rel.newBuilder().setCross(CrossRel.newBuilder().setLeft(left).setRight(right)).build()
 
   /** Sets the emit of any relation (its RelCommon). */
-  def emit(rel: Rel, mapping: Int*): Rel = {
-    val common = RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(mapping.map(Integer.valueOf).asJava))
-    val b = rel.toBuilder
-    rel.getRelTypeCase match {
-      case Rel.RelTypeCase.READ => b.setRead(rel.getRead.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.FILTER => b.setFilter(rel.getFilter.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.PROJECT => b.setProject(rel.getProject.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.FETCH => b.setFetch(rel.getFetch.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.SORT => b.setSort(rel.getSort.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.AGGREGATE => b.setAggregate(rel.getAggregate.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.JOIN => b.setJoin(rel.getJoin.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.CROSS => b.setCross(rel.getCross.toBuilder.setCommon(common))
-      case other => throw new IllegalArgumentException(s"emit on $other")
-    }
-    b.build()
+  def emit(rel: Rel, mapping: Int*): Rel =
+    withCommon(rel, RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(mapping.map(Integer.valueOf).asJava)).build())
+
+  /** Sets the rel_anchor of any relation (its RelCommon), for outer references by rel_reference. */
+  def anchored(rel: Rel, anchor: Int): Rel = withCommon(rel, RelCommon.newBuilder().setRelAnchor(anchor).build())
+
+  /** Merges `common` into the RelCommon of any relation kind. */
+  def withCommon(rel: Rel, common: RelCommon): Rel = {
+    val kind = rel.getDescriptorForType.findFieldByNumber(rel.getRelTypeCase.getNumber)
+    val inner = rel.getField(kind).asInstanceOf[com.google.protobuf.Message]
+    val field = inner.getDescriptorForType.findFieldByName("common")
+    if (field == null) throw new IllegalArgumentException(s"no RelCommon on ${rel.getRelTypeCase}")
+    val merged = inner.getField(field).asInstanceOf[RelCommon].toBuilder.mergeFrom(common).build()
+    rel.toBuilder.setField(kind, inner.toBuilder.setField(field, merged).build()).build()
   }
 }
