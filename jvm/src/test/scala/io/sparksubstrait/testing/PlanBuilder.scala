@@ -136,6 +136,17 @@ object PlanBuilder {
     .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))
     .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
 
+  /** Field `i` of the enclosing query's record, `stepsOut` subquery boundaries out. */
+  def outerField(i: Int, stepsOut: Int = 1): Expression = outerRef(i, _.setStepsOut(stepsOut))
+
+  /** Field `i` of the record of the enclosing relation whose rel_anchor is `anchor` (spec 0.94+). */
+  def outerFieldOf(i: Int, anchor: Int): Expression = outerRef(i, _.setRelReference(anchor))
+
+  private def outerRef(i: Int, how: FieldReference.OuterReference.Builder => FieldReference.OuterReference.Builder): Expression =
+    Expression.newBuilder().setSelection(FieldReference.newBuilder()
+      .setOuterReference(how(FieldReference.OuterReference.newBuilder()))
+      .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))).build()
+
   /** A reference from the input record through a chain of segments: Left(struct field) or Right(list offset). */
   def path(column: Int, segments: ReferenceSegment*): Expression = {
     val chained = segments.foldRight(Option.empty[ReferenceSegment]) { (seg, child) =>
@@ -257,6 +268,16 @@ object PlanBuilder {
     condition.foreach(j.setExpression)
     postJoinFilter.foreach(j.setPostJoinFilter)
     Rel.newBuilder().setJoin(j).build()
+  }
+
+  /** A LateralJoinRel anchored at `anchor`, so that the right input can reference the left row by rel_reference. */
+  def lateralJoin(left: Rel, right: Rel, joinType: JoinRel.JoinType, anchor: Int, condition: Option[Expression] = None,
+      postJoinFilter: Option[Expression] = None): Rel = {
+    val j = LateralJoinRel.newBuilder().setLeft(left).setRight(right).setType(joinType)
+      .setCommon(RelCommon.newBuilder().setRelAnchor(anchor))
+    condition.foreach(j.setExpression)
+    postJoinFilter.foreach(j.setPostJoinFilter)
+    Rel.newBuilder().setLateralJoin(j).build()
   }
 
   def set(op: SetRel.SetOp, inputs: Rel*): Rel =
