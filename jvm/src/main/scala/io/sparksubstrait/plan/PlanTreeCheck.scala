@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
 import com.google.protobuf.Descriptors.{Descriptor, EnumValueDescriptor, FieldDescriptor, OneofDescriptor}
-import io.sparksubstrait.proto.{Plan, ReadRel}
+import io.sparksubstrait.proto.{Expression, Plan, ReadRel, Rel}
 
 import io.sparksubstrait.errors.SubstraitErrors
 
@@ -29,12 +29,16 @@ import io.sparksubstrait.errors.SubstraitErrors
  * relation, expression, literal and type kinds) costs one lookup of its set field.
  */
 private[plan] object PlanTreeCheck {
-  /** What the walk found: the names of every NamedTable in the order met, and whether a legacy field is set. */
-  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean)
+  /**
+   * What the walk found: the names of every NamedTable in the order met, whether a legacy
+   * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
+   */
+  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean)
 
   def apply(plan: Plan, limits: PlanLimits): Facts = {
     val tables = Seq.newBuilder[Seq[String]]
     var legacy = false
+    var shared = false
     val newer = PlanDecoder.newerVersion(plan)
     val stack = new java.util.ArrayDeque[Frame]()
     stack.push(Frame(plan, PlanPath.root, 0))
@@ -45,6 +49,10 @@ private[plan] object PlanTreeCheck {
       rejectUnknownFields(message, at, newer)
       message match {
         case t: ReadRel.NamedTable => tables += t.getNamesList.asScala.toList
+        case r: Rel if r.getRelTypeCase == Rel.RelTypeCase.DETACHED_REL_ORDINAL => shared = true
+        case e: Expression if e.getRexTypeCase == Expression.RexTypeCase.DETACHED_EXPRESSION_ORDINAL ||
+          e.getRexTypeCase == Expression.RexTypeCase.NAMED_LAMBDA_REFERENCE => shared = true
+        case i: Expression.LambdaInvocation if i.hasNamedLambda => shared = true
         case _ =>
       }
       val shape = shapeOf(message.getDescriptorForType)
@@ -71,7 +79,7 @@ private[plan] object PlanTreeCheck {
         i -= 1
       }
     }
-    Facts(tables.result(), legacy)
+    Facts(tables.result(), legacy, shared)
   }
 
   private def isSet(message: Message, f: FieldDescriptor): Boolean =
