@@ -28,7 +28,9 @@ final class ConversionContext(
     val parameterBindings: Map[Int, io.sparksubstrait.proto.Expression.Literal] = Map.empty,
     val parameterValues: Map[Int, Any] = Map.empty,
     /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
-    val trace: ExplainTrace = null) {
+    val trace: ExplainTrace = null,
+    /** How often execution context variables (current_date, …) are evaluated. */
+    val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior = io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 

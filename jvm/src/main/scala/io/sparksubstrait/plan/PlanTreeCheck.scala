@@ -57,6 +57,7 @@ private[plan] object PlanTreeCheck {
       }
       val shape = shapeOf(message.getDescriptorForType)
       if (!legacy && shape.legacy.nonEmpty) legacy = shape.legacy.exists(f => isSet(message, f))
+      shape.refused.foreach { case (f, why) => if (isSet(message, f)) throw refusedField(message, f, why, at) }
       present.clear()
       shape.plain.foreach(f => if (isSet(message, f)) present.add(f))
       shape.oneofs.foreach { o =>
@@ -92,7 +93,7 @@ private[plan] object PlanTreeCheck {
    * holding any (the set field is then looked up once).
    */
   private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor],
-      legacy: Array[FieldDescriptor])
+      legacy: Array[FieldDescriptor], refused: Array[(FieldDescriptor, String)])
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
@@ -103,8 +104,13 @@ private[plan] object PlanTreeCheck {
     def inRealOneof(f: FieldDescriptor) = f.getContainingOneof != null && !f.getContainingOneof.isSynthetic
     Shape(d.getFields.asScala.filter(f => walked(f) && !inRealOneof(f)).toArray,
       d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked,
-      d.getFields.asScala.filter(LegacyLifting.fields).toArray)
+      d.getFields.asScala.filter(LegacyLifting.fields).toArray, SpecCoverage.refused(d).toArray)
   })
+
+  /** A field [[SpecCoverage]] refuses, set: named where it is. */
+  private def refusedField(message: Message, f: FieldDescriptor, why: String, at: PlanPath) =
+    SubstraitErrors.unsupported(at / f.getName, s"${f.getName} of ${message.getDescriptorForType.getFullName}",
+      s"a plan without it ($why)")
 
   private def unknown(at: PlanPath, what: String, newer: Option[String]) = newer match {
     case Some(version) => SubstraitErrors.unsupportedVersion(at, what, version, PlanDecoder.SupportedVersion)
