@@ -138,7 +138,8 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
     check(3, count, (BoundsType.BOUNDS_TYPE_RANGE, by(litDecimal(new java.math.BigDecimal("1.50"), 10, 2)), current),
       s"count(n) OVER ($w amt ASC NULLS FIRST RANGE BETWEEN 1.50 PRECEDING AND CURRENT ROW)")
     check(1, count, (BoundsType.BOUNDS_TYPE_RANGE, by(litIntervalDay(1, 0)), ahead(litIntervalDay(2, 0))),
-      s"count(n) OVER ($w d ASC NULLS FIRST RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND INTERVAL '2' DAY FOLLOWING)")
+      // Over a date, Spark counts days as an integer (3.5 refuses day intervals there).
+      s"count(n) OVER ($w d ASC NULLS FIRST RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING)")
     check(2, count, (BoundsType.BOUNDS_TYPE_RANGE, by(litIntervalDay(0, 3600)), current),
       s"count(n) OVER ($w ts ASC NULLS FIRST RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)")
     // NULL, negative, per-row and mistyped offsets are errors.

@@ -209,7 +209,7 @@ private[plan] object SpecCoverageTable {
     message("substrait.ReadRel.LocalFiles.FileOrFiles.DelimiterSeparatedTextReadOptions")(read("field_delimiter", "quote", "header_lines_to_skip", "escape", "value_treated_as_null"), advisory(Why.max_line)("max_line_size")),
     message("substrait.Expression.MaskExpression.Select")(read("struct", "list", "map")),
     message("substrait.Expression.MaskExpression.ListSelect")(read("selection", "child")),
-    message("substrait.Expression.MaskExpression.MapSelect")(read("key", "expression", "child")),
+    message("substrait.Expression.MaskExpression.MapSelect")(read("key", "child"), refused(Why.mapkeyexpr)("expression")),
     message("substrait.Expression.MaskExpression.ListSelect.ListSelectItem")(read("item", "slice")),
     message("substrait.Expression.MaskExpression.MapSelect.MapKey")(read("map_key")),
     message("substrait.Expression.MaskExpression.MapSelect.MapKeyExpression")(refused(Why.mapkeyexpr)("map_key_expression")),
