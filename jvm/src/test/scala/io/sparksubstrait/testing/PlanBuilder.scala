@@ -96,6 +96,8 @@ object PlanBuilder {
     Type.newBuilder().setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
   def precisionTimestampTz(p: Int, nullable: Boolean = true): Type =
     Type.newBuilder().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
+  def intervalDay(p: Int, nullable: Boolean = true): Type =
+    Type.newBuilder().setIntervalDay(Type.IntervalDay.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
   def struct(fields: Type*): Type = Type.newBuilder().setStruct(Type.Struct.newBuilder().addAllTypes(fields.asJava).setNullability(N)).build()
 
   def schema(fields: (String, Type)*): NamedStruct = NamedStruct.newBuilder()
