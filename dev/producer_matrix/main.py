@@ -15,14 +15,14 @@ CACHE = REPO / "build" / "cache" / "producers"
 
 def main() -> int:
     ap = argparse.ArgumentParser(prog="dev/producer-matrix")
-    ap.add_argument("step", choices=["install", "data", "plans", "run", "report", "all"])
+    ap.add_argument("step", choices=["install", "data", "plans", "run", "duckdb-reads", "report", "all"])
     ap.add_argument("releases", nargs="*", help="release ids (datafusion-40.1.0) or producers (ibis); all when none")
     ap.add_argument("--pinned", action="store_true", help="only CI's pinned subset")
     ap.add_argument("--retry", action="store_true", help="try again releases that did not install or plan")
     args = ap.parse_args()
     releases = select(args.releases, args.pinned)
     CACHE.mkdir(parents=True, exist_ok=True)
-    steps = ["install", "data", "plans", "run", "report"] if args.step == "all" else [args.step]
+    steps = ["install", "data", "plans", "run", "duckdb-reads", "report"] if args.step == "all" else [args.step]
     for step in steps:
         print(f"\n==> producer-matrix: {step}", flush=True)
         if step == "install":
@@ -37,6 +37,9 @@ def main() -> int:
         elif step == "run":
             from spark_run import run_all
             run_all(releases, CACHE)
+        elif step == "duckdb-reads":
+            from consumer import read_all
+            read_all(releases, CACHE)
         elif step == "report":
             from report import write_report
             write_report(CACHE, REPO / "docs" / "producers.md")

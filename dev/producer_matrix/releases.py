@@ -51,14 +51,19 @@ RELEASES: List[Release] = [
     _duckdb("1.1.2", "1.1.2"), _duckdb("1.1.3", "1.1.3", pinned=True),
     # ibis-substrait with the ibis it pins (4.x: ibis 9; 3.x: ibis 4 to 8) or, for 2.x, the
     # ibis released with it; sqlglot, which ibis' parse_sql uses, as that ibis asked.
+    # ibis' DuckDB backend with the duckdb, duckdb-engine, SQLAlchemy and pandas of that
+    # ibis' time: today's versions of those break ibis 4 to 8's backend.
     _ibis("2.14.1", "3.2.0", ["sqlalchemy<2"]),
-    _ibis("2.20.0", "4.1.0", ["sqlalchemy<2"]),
-    _ibis("2.24.0", "5.1.0", ["sqlalchemy<2"], pinned=True),
-    _ibis("2.29.1", "6.2.0", []),
-    _ibis("3.0.0", "7.2.0", []),
-    _ibis("3.2.1", "8.0.0", []),
-    _ibis("4.0.0", "9.5.0", []),
-    _ibis("4.0.1", "9.5.0", [], pinned=True),
+    _ibis("2.20.0", "4.1.0", ["duckdb==0.7.0", "duckdb-engine==0.6.8", "sqlalchemy==1.4.46", "pandas==1.5.3", "numpy==1.24.4"]),
+    _ibis("2.24.0", "5.1.0", ["duckdb==0.7.1", "duckdb-engine==0.7.0", "sqlalchemy==1.4.47", "pandas==1.5.3", "numpy==1.24.4"],
+          pinned=True),
+    _ibis("2.29.1", "6.2.0", ["duckdb==0.8.1", "duckdb-engine==0.9.2", "sqlalchemy==2.0.19", "pandas==2.0.3", "numpy==1.25.2"]),
+    # 3.x and 4.x read substrait.__substrait_version__ and substrait.gen.proto, which the
+    # substrait package dropped later: the substrait of their time.
+    _ibis("3.0.0", "7.2.0", ["substrait==0.12.1", "duckdb==0.9.2", "duckdb-engine==0.10.0", "sqlalchemy==2.0.23", "pandas==2.1.4", "numpy==1.26.2"]),
+    _ibis("3.2.1", "8.0.0", ["substrait==0.16.0", "duckdb==0.10.0", "pandas==2.2.0", "numpy==1.26.4"]),
+    _ibis("4.0.0", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"]),
+    _ibis("4.0.1", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"], pinned=True),
     # isthmus (Calcite) from Maven Central: one per few minor versions.
     # Maven Central's metadata lists 0.25.0, 0.26.0, 0.52.0, 0.65.0, 0.66.0, 0.73.0, 0.89.1.
     *[Release("isthmus", v, pinned=v in ("0.25.0", "0.89.1")) for v in (

@@ -26,21 +26,33 @@ def extension(out: Path) -> str:
     return str(path)
 
 
-def main():
-    data, out = args()
+def connect(data: Path, out: Path):
     con = duckdb.connect()
     con.execute(f"LOAD '{extension(out)}'")
     # Tables, not views: a view over parquet would put DuckDB's parquet scan into the plan.
     for t in tables():
         con.execute(f"CREATE TABLE {t} AS SELECT * FROM '{data / 'parquet' / f'{t}.parquet'}'")
+    return con
+
+
+def main():
+    data, out = args()
+    state = {"con": connect(data, out)}
+
+    def plan(sql):
+        try:
+            return bytes(state["con"].execute("CALL get_substrait(?)", [sql]).fetchone()[0])
+        except Exception:
+            # An internal error invalidates the database in DuckDB 1.0 and 1.1.0: start anew.
+            state["con"] = connect(data, out)
+            raise
 
     def rows(sql):
-        cur = con.execute(sql)
+        cur = state["con"].execute(sql)
         return [d[0] for d in cur.description], cur.fetchall()
 
     for qid, sql in all_queries().items():
-        write_query(out, qid, sql, lambda: bytes(con.execute("CALL get_substrait(?)", [sql]).fetchone()[0]),
-                    lambda: rows(sql))
+        write_query(out, qid, sql, lambda: plan(sql), lambda: rows(sql))
 
 
 if __name__ == "__main__":
