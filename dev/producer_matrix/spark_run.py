@@ -10,6 +10,11 @@ Spark SQL on the same views. Outcomes per plan, in <id>/results.json:
   producer-failed  the producer wrote no plan (its error kept)
   no-reference     the producer's engine could not answer its own query (and no SQL could)
 
+Where the producer's engine and Spark differ, or the engine cannot answer, DuckDB's SQL on
+the same data decides (an independent answer): Spark's rows equal to it count as equal
+("the producer's engine differs", kept in the entry). Where a producer reading for a known
+bug applied (the plan asks another question than its query), the plan's own question is
+asked of Spark SQL (known_bugs.py) and the outcome is "as-written" when the rows match it.
 Results are kept per release and redone when the jar or the plans change."""
 
 import hashlib
@@ -22,6 +27,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from compare import decoded_rows, difference, normal_rows
+from known_bugs import meant_sql
 from data import parquet
 from queries import tables
 from releases import Release
@@ -67,11 +73,21 @@ def _message(e: BaseException) -> str:
     return text.strip().split("\n\nJVM stacktrace")[0].strip()
 
 
+READINGS = re.compile(r"readings=\[([^\]]*)\]")
+
+
+def readings_of(df) -> List[str]:
+    """The producer readings the plan was read with, from the DataFrame's plan string."""
+    m = READINGS.search(df._jdf.queryExecution().logical().toString())
+    return [r.strip() for r in m.group(1).split(",")] if m else []
+
+
 def run_plan(spark, plan: bytes):
     """(outcome, detail, rows): rows are Spark's when it ran."""
     try:
         df = spark.read.substrait(plan)
-        return "ran", None, [tuple(r) for r in df.collect()]
+        readings = readings_of(df)
+        return "ran", ({"readings": readings} if readings else None), [tuple(r) for r in df.collect()]
     except Exception as e:  # noqa: BLE001 - the outcome is what we record
         text = _message(e)
         m = ERROR_CLASS.search(text)
@@ -95,6 +111,41 @@ def reference(spark, release: Release, qid: str, folder: Path):
     if "engine_failed" in payload:
         return None, "the producer's engine cannot run its own query: " + payload["engine_failed"]
     return decoded_rows(payload["rows"]), None
+
+
+def duckdb_rows(sql: str, data: Path):
+    """DuckDB's SQL answer on the same parquet (the independent referee), or None."""
+    import duckdb
+    con = duckdb.connect()
+    try:
+        for t in tables():
+            con.execute(f"CREATE VIEW {t} AS SELECT * FROM '{parquet(data, t)}'")
+        return normal_rows(con.execute(sql).fetchall())
+    except Exception:  # noqa: BLE001 - DuckDB's dialect may not have the query
+        return None
+    finally:
+        con.close()
+
+
+def judge(spark, release: Release, qid: str, folder: Path, actual, readings: List[str]) -> Dict:
+    sql = (folder / f"{qid}.sql").read_text(encoding="utf-8")
+    expected, why = reference(spark, release, qid, folder)
+    diff = difference(actual, expected) if expected is not None else why
+    if expected is not None and diff is None:
+        return {"outcome": "equal"}
+    for reading in readings:
+        meant = meant_sql(reading, sql)
+        if meant is not None:
+            as_written = normal_rows(tuple(r) for r in spark.sql(meant).collect())
+            if difference(actual, as_written) is None:
+                return {"outcome": "as-written", "known_bug": reading, "difference": diff}
+    if not sql.startswith("--"):
+        referee = duckdb_rows(sql, folder.parents[1] / "data")
+        if referee is not None and difference(actual, referee) is None:
+            return {"outcome": "equal", "engine_differs": diff}
+    if expected is None:
+        return {"outcome": "no-reference", "why": why}
+    return {"outcome": "wrong", "difference": diff}
 
 
 def fingerprint(jar_path: Path, folder: Path) -> str:
@@ -127,12 +178,7 @@ def run_release(spark, release: Release, cache: Path, jar_path: Path) -> Dict:
         if detail:
             entry.update(detail)
         if outcome == "ran":
-            expected, why = reference(spark, release, qid, folder)
-            if expected is None:
-                entry.update(outcome="no-reference", why=why)
-            else:
-                diff = difference(normal_rows(rows), expected)
-                entry.update(outcome="equal" if diff is None else "wrong", **({"difference": diff} if diff else {}))
+            entry.update(judge(spark, release, qid, folder, normal_rows(rows), entry.get("readings", [])))
         results[qid] = entry
     doc = {"release": release.id, "fingerprint": key, "results": results}
     result_file.write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")

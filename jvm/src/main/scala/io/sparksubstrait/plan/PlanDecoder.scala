@@ -11,6 +11,7 @@ import com.google.protobuf.util.JsonParsers
 import io.substrait.proto.{Plan, SimpleExtensionDeclaration, SimpleExtensionURN}
 
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.readings.ProducerReadings
 import io.sparksubstrait.util.Options
 
 /**
@@ -19,7 +20,8 @@ import io.sparksubstrait.util.Options
  * Plans written against older spec versions carry fields the current proto removed. The
  * ones with a meaning we can honour (extension URIs) are lifted into [[LegacyExtensions]];
  * any other field the current proto does not know is an error naming where it was found,
- * never silently dropped.
+ * never silently dropped. Then real producers' departures from the spec are lifted into its
+ * shape by the readings that apply to the plan's producer and release ([[ProducerReadings]]).
  */
 object PlanDecoder {
   private val json = {
@@ -48,7 +50,8 @@ object PlanDecoder {
     }
     val tables = PlanTreeCheck(plan, limits)
     val (withoutLegacy, legacy) = liftBinaryLegacy(plan)
-    DecodedPlan(withoutLegacy, legacy, namedTables = tables)
+    val (lifted, applied) = ProducerReadings.atDecode(withoutLegacy)
+    DecodedPlan(lifted, legacy, namedTables = tables, readings = applied)
   }
 
   def fromJson(text: String, limits: PlanLimits): DecodedPlan = {
@@ -76,7 +79,9 @@ object PlanDecoder {
       case NonFatal(e) => throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
     }
     val plan = builder.build()
-    DecodedPlan(plan, legacy, namedTables = PlanTreeCheck(plan, limits))
+    val tables = PlanTreeCheck(plan, limits)
+    val (lifted, applied) = ProducerReadings.atDecode(plan)
+    DecodedPlan(lifted, legacy, namedTables = tables, readings = applied)
   }
 
   /** Gson's JsonReader default (JsonFormat gives no way to change it). */
