@@ -15,7 +15,7 @@ CACHE = REPO / "build" / "cache" / "producers"
 
 def main() -> int:
     ap = argparse.ArgumentParser(prog="dev/producer-matrix")
-    ap.add_argument("step", choices=["install", "data", "plans", "run", "duckdb-reads", "report", "all"])
+    ap.add_argument("step", choices=["install", "data", "plans", "run", "duckdb-reads", "report", "fixtures", "all"])
     ap.add_argument("releases", nargs="*", help="release ids (datafusion-40.1.0) or producers (ibis); all when none")
     ap.add_argument("--pinned", action="store_true", help="only CI's pinned subset")
     ap.add_argument("--retry", action="store_true", help="try again releases that did not install or plan")
@@ -40,6 +40,9 @@ def main() -> int:
         elif step == "duckdb-reads":
             from consumer import read_all
             read_all(releases, CACHE)
+        elif step == "fixtures":
+            from fixtures import export
+            export(CACHE, REPO / "tests" / "fixtures" / "producers")
         elif step == "report":
             from report import write_report
             write_report(CACHE, REPO / "docs" / "producers.md")

@@ -42,7 +42,7 @@ def _ibis(v: str, ibis: str, extra: List[str], pinned: bool = False) -> Release:
 
 RELEASES: List[Release] = [
     # DataFusion Python: every release its plans changed in, from the oldest that installs.
-    *[_datafusion(v, pinned=v in ("33.0.0", "55.0.0")) for v in (
+    *[_datafusion(v, pinned=v in ("31.0.0", "55.0.0")) for v in (
         "31.0.0", "32.0.0", "33.0.0", "34.0.0", "35.0.0", "36.0.0", "37.1.0", "38.0.1", "39.0.0",
         "40.1.0", "41.0.0", "42.0.0", "43.1.0", "44.0.0", "45.2.0", "46.0.0", "47.0.0", "48.0.0",
         "49.0.0", "50.1.0", "51.0.0", "52.3.0", "53.0.0", "54.1.0", "55.0.0")],
@@ -61,7 +61,7 @@ RELEASES: List[Release] = [
     # 3.x and 4.x read substrait.__substrait_version__ and substrait.gen.proto, which the
     # substrait package dropped later: the substrait of their time (3.0.0 fails on any
     # bundled functions_geometry.yaml, which has no impls: the substrait before it).
-    _ibis("3.0.0", "7.2.0", ["substrait==0.4.0", "duckdb==0.9.2", "duckdb-engine==0.10.0", "sqlalchemy==2.0.23", "pandas==2.1.4", "numpy==1.26.2"]),
+    _ibis("3.0.0", "7.2.0", ["substrait==0.4.0", "sqlglot==19.9.0", "duckdb==0.9.2", "duckdb-engine==0.10.0", "sqlalchemy==2.0.23", "pandas==2.1.4", "numpy==1.26.2"]),
     _ibis("3.2.1", "8.0.0", ["substrait==0.16.0", "sqlalchemy==2.0.27", "duckdb==0.10.0", "pandas==2.2.0", "numpy==1.26.4"]),
     _ibis("4.0.0", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"]),
     _ibis("4.0.1", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"], pinned=True),

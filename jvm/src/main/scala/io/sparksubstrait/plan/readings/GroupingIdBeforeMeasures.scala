@@ -29,26 +29,29 @@ object GroupingIdBeforeMeasures extends Reading {
   }
 
   private def applies(agg: AggregateRel): Boolean =
-    agg.getGroupingsCount > 1 && agg.getGroupingExpressionsCount > 0 && !agg.getCommon.hasEmit
+    agg.getGroupingsCount > 1 && agg.getGroupingExpressionsCount > 0 && !agg.getCommon.hasEmit &&
+      // A reference out of range is the plan's error, which AggregateConverter names.
+      agg.getGroupingsList.asScala.forall(_.getExpressionReferencesList.asScala.forall(r => r >= 0 && r < agg.getGroupingExpressionsCount))
 
   private def reorder(rel: Rel): Rel = {
     val agg = rel.getAggregate
     val keys = agg.getGroupingExpressionsList.asScala.toSeq
-    val distinct = keys.distinct
+    val sets = agg.getGroupingsList.asScala.toSeq.map(_.getExpressionReferencesList.asScala.toSeq.map(i => keys(i.intValue)))
+    // The aggregate's output (AggregateConverter): the distinct expressions the sets name, the measures, the set's index.
+    val distinct = sets.flatten.distinct
     val measures = agg.getMeasuresCount
-    val setIndex = keys.size + measures // the spec's grouping set index column
-    val masks = agg.getGroupingsList.asScala.toSeq.map { set =>
-      val grouped = set.getExpressionReferencesList.asScala.map(i => keys(i.intValue)).toSet
-      distinct.zipWithIndex.collect { case (k, d) if !grouped(k) => 1L << (distinct.size - 1 - d) }.sum
+    val setIndex = distinct.size + measures
+    val masks = sets.map { set =>
+      distinct.zipWithIndex.collect { case (k, d) if !set.contains(k) => 1L << (distinct.size - 1 - d) }.sum
     }
     val id = SwitchExpression.newBuilder().setMatch(field(setIndex))
     masks.init.zipWithIndex.foreach { case (mask, s) =>
       id.addIfs(SwitchExpression.IfValue.newBuilder().setIf(Literal.newBuilder().setI32(s)).setThen(maskLiteral(mask, distinct.size)))
     }
     id.setElse(maskLiteral(masks.last, distinct.size))
-    val expressions = distinct.map(k => field(keys.indexOf(k))) ++
+    val expressions = distinct.indices.map(field) ++
       Seq(Expression.newBuilder().setSwitchExpression(id).build()) ++
-      (0 until measures).map(j => field(keys.size + j))
+      (0 until measures).map(j => field(distinct.size + j))
     val width = setIndex + 1
     val emit = RelCommon.Emit.newBuilder()
     expressions.indices.foreach(i => emit.addOutputMapping(width + i))

@@ -32,16 +32,16 @@ object NamesOnlySchema extends Reading {
   }
 
   /** The types of each names-only named table, from `schemaOf` (the catalog table's schema). */
-  def withCatalog(plan: Plan, schemaOf: Seq[String] => StructType): Plan = MessageRewrite(plan) {
-    case read: ReadRel if namesOnly(read) =>
+  def withCatalog(plan: Plan, schemaOf: (Seq[String], PlanPath) => StructType): Plan = MessageRewrite.located(plan) {
+    case (read: ReadRel, readAt) if namesOnly(read) =>
       val table = read.getNamedTable.getNamesList.asScala.toSeq
-      val schema = schemaOf(table)
+      val schema = schemaOf(table, readAt / "named_table" / "names")
       val names = read.getBaseSchema.getNamesList.asScala.toSeq
-      val at = PlanPath.root / "relations" / "read" / "base_schema"
-      val types = names.map { n =>
-        val field = schema.fields.find(_.name.equalsIgnoreCase(n)).getOrElse(throw SubstraitErrors.invalidPlan(at / "names",
+      val at = readAt / "base_schema"
+      val types = names.zipWithIndex.map { case (n, i) =>
+        val field = schema.fields.find(_.name.equalsIgnoreCase(n)).getOrElse(throw SubstraitErrors.invalidPlan(at.at("names", i),
           s"column $n of table ${table.mkString(".")} ($name)", s"a column of the table: ${schema.fieldNames.mkString(", ")}"))
-        substraitType(field, at)
+        substraitType(field, at.at("names", i))
       }
       val struct = Type.Struct.newBuilder().addAllTypes(types.asJava).setNullability(Type.Nullability.NULLABILITY_REQUIRED)
       read.toBuilder.setBaseSchema(NamedStruct.newBuilder(read.getBaseSchema).setStruct(struct)).build()
@@ -64,7 +64,7 @@ object NamesOnlySchema extends Reading {
       case TimestampType => b.setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(6).setNullability(n))
       case TimestampNTZType => b.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(6).setNullability(n))
       case d: DecimalType => b.setDecimal(Type.Decimal.newBuilder().setPrecision(d.precision).setScale(d.scale).setNullability(n))
-      case other => throw SubstraitErrors.unsupported(at / "names", s"column ${field.name} of type ${other.simpleString} " +
+      case other => throw SubstraitErrors.unsupported(at, s"column ${field.name} of type ${other.simpleString} " +
         s"in a names-only base_schema ($name)", "a column of a flat type (names-only schemas name no nested fields)")
     }
     b.build()

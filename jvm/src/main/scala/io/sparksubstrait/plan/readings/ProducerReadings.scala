@@ -5,6 +5,8 @@ import scala.collection.mutable.ArrayBuffer
 import io.substrait.proto.Plan
 import org.apache.spark.sql.types.StructType
 
+import io.sparksubstrait.plan.PlanPath
+
 /**
  * The one place where real producers' readings live (docs/producers.md lists each with its
  * releases and the test that proves it). Each is keyed on `Plan.version.producer` and the
@@ -41,6 +43,6 @@ object ProducerReadings {
   }
 
   /** The readings that need the catalog's tables, for a plan `atDecode` found them in. */
-  def withCatalog(plan: Plan, applied: Seq[AppliedReading], schemaOf: Seq[String] => StructType): Plan =
+  def withCatalog(plan: Plan, applied: Seq[AppliedReading], schemaOf: (Seq[String], PlanPath) => StructType): Plan =
     if (applied.exists(_.name == NamesOnlySchema.name)) NamesOnlySchema.withCatalog(plan, schemaOf) else plan
 }

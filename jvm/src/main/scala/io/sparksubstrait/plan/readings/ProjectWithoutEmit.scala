@@ -3,7 +3,6 @@ package io.sparksubstrait.plan.readings
 import io.substrait.proto.{Plan, ProjectRel, Rel, RelCommon}
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
 
 /**
  * A ProjectRel without emit meaning "only its expressions" (the spec: the input's columns,
@@ -15,10 +14,10 @@ final case class ProjectWithoutEmit(name: String, releases: String, applies: Pro
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
-  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite(plan) {
-    case rel: Rel if rel.hasProject && !rel.getProject.getCommon.hasEmit =>
+  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.located(plan) {
+    case (rel: Rel, at) if rel.hasProject && !rel.getProject.getCommon.hasEmit =>
       val project = rel.getProject
-      val width = RelArity.of(project.getInput).getOrElse(throw SubstraitErrors.unsupported(PlanPath.root / "relations",
+      val width = RelArity.of(project.getInput).getOrElse(throw SubstraitErrors.unsupported(at / "project" / "input",
         s"a ProjectRel without emit over an input whose width the plan does not state ($name)",
         "an input whose column count the messages give (ReadRel, FilterRel, JoinRel, AggregateRel, …)"))
       val emit = RelCommon.Emit.newBuilder()

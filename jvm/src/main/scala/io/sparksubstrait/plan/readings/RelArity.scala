@@ -30,8 +30,12 @@ object RelArity {
       case RelTypeCase.SET => rel.getSet.getInputsList.asScala.headOption.flatMap(of)
       case RelTypeCase.AGGREGATE =>
         val agg = rel.getAggregate
-        val keys = if (agg.getGroupingExpressionsCount > 0) agg.getGroupingExpressionsCount
-          else agg.getGroupingsList.asScala.flatMap(_.getGroupingExpressionsList.asScala).distinct.size
+        // As AggregateConverter: the distinct expressions the grouping sets name, in either form.
+        val shared = agg.getGroupingExpressionsList.asScala
+        val keys = agg.getGroupingsList.asScala.flatMap { g =>
+          if (g.getExpressionReferencesCount > 0) g.getExpressionReferencesList.asScala.flatMap(r => shared.lift(r.intValue))
+          else g.getGroupingExpressionsList.asScala
+        }.distinct.size
         Some(keys + agg.getMeasuresCount + (if (agg.getGroupingsCount > 1) 1 else 0))
       case RelTypeCase.WINDOW => of(rel.getWindow.getInput).map(_ + rel.getWindow.getWindowFunctionsCount)
       case RelTypeCase.EXPAND => Some(rel.getExpand.getFieldsCount)
