@@ -6,6 +6,7 @@ import re
 from typing import Optional
 
 LIMIT = re.compile(r"\s+LIMIT\s+\d+\s*$", re.I)
+AGG_ORDER = re.compile(r"(STRING_AGG\([^)]*?)\s+ORDER BY [^)]*\)", re.I)
 
 
 def meant_sql(reading: str, sql: str) -> Optional[str]:
@@ -13,4 +14,14 @@ def meant_sql(reading: str, sql: str) -> Optional[str]:
     if reading == "datafusion-sort-fetch-dropped" and LIMIT.search(sql):
         # The LIMIT merged into the sort is not written: the plan asks for every row.
         return LIMIT.sub("", sql)
+    if reading == "duckdb-string-agg-order-dropped" and AGG_ORDER.search(sql):
+        # No ORDER BY: the values in any order (normal() below compares them as a set).
+        return AGG_ORDER.sub(r"\1)", sql)
     return None
+
+
+def normal(reading: str, rows):
+    """Rows as a known bug's plan may give them: string_agg's parts in any order."""
+    if reading != "duckdb-string-agg-order-dropped":
+        return rows
+    return [tuple((k, ",".join(sorted(v.split(",")))) if k == "s" else (k, v) for k, v in r) for r in rows]

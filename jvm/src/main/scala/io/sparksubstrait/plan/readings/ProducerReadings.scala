@@ -25,7 +25,10 @@ object ProducerReadings {
     PredicateOutputTypes,
     LayoutVariations,
     GroupingIdBeforeMeasures,
-    SortFetchDropped)
+    FunctionSpellings.dataFusion,
+    FunctionSpellings.duckDb,
+    SortFetchDropped,
+    StringAggOrderDropped)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
