@@ -1,4 +1,4 @@
-"""The matrix's data, made once under build/cache/producers/data/: parquet/<table>.parquet
+"""The matrix's data, made once under build/producers/data/: parquet/<table>.parquet
 for the eight TPC-H tables (DuckDB's dbgen, scale 0.01) and the feature tables, with the
 column types of queries.py; ddl.sql, the CREATE TABLE statements isthmus reads."""
 

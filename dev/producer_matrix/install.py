@@ -1,4 +1,4 @@
-"""Installs each release once into build/cache/producers/<id>/ (venv/ for Python producers,
+"""Installs each release once into build/producers/<id>/ (venv/ for Python producers,
 classpath.txt for isthmus). A release that does not install keeps its pip or Maven error in
 install-failed.txt and is not tried again until that file is deleted (or --retry)."""
 

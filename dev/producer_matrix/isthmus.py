@@ -1,4 +1,4 @@
-"""isthmus releases: resolved from Maven Central with mvn into build/cache/producers/m2, and
+"""isthmus releases: resolved from Maven Central with mvn into build/producers/m2, and
 our driver (IsthmusWriter.java) compiled against each release's classpath."""
 
 import re

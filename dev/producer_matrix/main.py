@@ -10,7 +10,8 @@ sys.path.insert(0, str(HERE))
 from releases import select  # noqa: E402
 
 REPO = HERE.parents[1]
-CACHE = REPO / "build" / "cache" / "producers"
+# Our own folder, not build/cache (which worktrees may share): ignored by .gitignore.
+CACHE = REPO / "build" / "producers"
 
 
 def main() -> int:

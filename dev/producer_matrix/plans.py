@@ -1,5 +1,5 @@
 """Runs each installed release's writer in its own virtualenv (or JVM, for isthmus) once:
-build/cache/producers/<id>/plans/ holds its plans, its engine's rows and its failures;
+build/producers/<id>/plans/ holds its plans, its engine's rows and its failures;
 plans/done.txt marks it complete. A writer that cannot start (say, a wheel built without
 its substrait module) leaves writer-failed.txt with its error."""
 

@@ -1,7 +1,7 @@
 """The producer releases of the matrix: what each installs and which writer makes its plans.
 
 A release is one virtualenv (Python producers) or one Maven resolution (isthmus) under
-build/cache/producers/<id>/. The pins are the release's own: DuckDB's extension with the
+build/producers/<id>/. The pins are the release's own: DuckDB's extension with the
 duckdb it was built for; ibis-substrait with an ibis of its own time where it pins none
 (2.x asks only for ibis-framework>=3, which today resolves to an ibis it cannot compile);
 DataFusion with whatever pyarrow pip picks for it.
@@ -61,7 +61,8 @@ RELEASES: List[Release] = [
     # 3.x and 4.x read substrait.__substrait_version__ and substrait.gen.proto, which the
     # substrait package dropped later: the substrait of their time (3.0.0 fails on any
     # bundled functions_geometry.yaml, which has no impls: the substrait before it).
-    _ibis("3.0.0", "7.2.0", ["substrait==0.4.0", "sqlglot==19.9.0", "duckdb==0.9.2", "duckdb-engine==0.10.0", "sqlalchemy==2.0.23", "pandas==2.1.4", "numpy==1.26.2"]),
+    # 3.0.0 imports ibis.common.graph.toposort, which ibis has from 9.0 on (its pin, ibis>=4, is loose).
+    _ibis("3.0.0", "9.0.0", ["substrait==0.4.0", "duckdb==1.0.0"]),
     _ibis("3.2.1", "8.0.0", ["substrait==0.16.0", "sqlalchemy==2.0.27", "duckdb==0.10.0", "pandas==2.2.0", "numpy==1.26.4"]),
     _ibis("4.0.0", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"]),
     _ibis("4.0.1", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"], pinned=True),
