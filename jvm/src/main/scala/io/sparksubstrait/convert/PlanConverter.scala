@@ -44,7 +44,8 @@ object PlanConverter {
   private def convertPlan(session: SparkSession, decoded: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace): LogicalPlan = {
     val tables = new CatalogTables(session, decoded.namedTables)
     // The readings that need the catalog's tables (the rest were lifted while decoding).
-    val plan = decoded.copy(proto = ProducerReadings.withCatalog(decoded.proto, decoded.readings, (names, at) =>
+    val plan: DecodedPlan = decoded.copy(proto = ProducerReadings.withCatalog(decoded.proto, decoded.readings,
+      (names: Seq[String], at: PlanPath) =>
       try tables.schemaOf(names) catch {
         case e: org.apache.spark.sql.AnalysisException => throw SubstraitErrors.tableNotFound(at, names, e)
       }))
