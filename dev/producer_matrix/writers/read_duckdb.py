@@ -17,12 +17,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from compare import decoded_rows, difference, normal_rows  # noqa: E402
 
 
-def main():
-    data = Path(sys.argv[1])
+def connect(data: Path):
     con = duckdb.connect()
     con.execute(f"LOAD '{extension(data / 'x')}'")
     for t in tables():
         con.execute(f"CREATE TABLE {t} AS SELECT * FROM '{data / 'parquet' / f'{t}.parquet'}'")
+    return con
+
+
+def main():
+    data = Path(sys.argv[1])
+    con = connect(data)
     for folder in map(Path, sys.argv[2:]):
         results = {}
         for plan in sorted(folder.glob("*.bin")):
@@ -31,6 +36,7 @@ def main():
                 got = normal_rows(con.from_substrait(plan.read_bytes()).fetchall())
             except Exception as e:  # noqa: BLE001 - DuckDB's refusal is the result
                 results[qid] = {"reads": False, "why": (str(e).strip().splitlines() or [type(e).__name__])[0][:300]}
+                con = connect(data)  # an internal error invalidates DuckDB's database
                 continue
             expected = None
             rows_file = folder / f"{qid}.rows.json"
