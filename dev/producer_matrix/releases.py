@@ -61,8 +61,8 @@ RELEASES: List[Release] = [
     # 3.x and 4.x read substrait.__substrait_version__ and substrait.gen.proto, which the
     # substrait package dropped later: the substrait of their time (3.0.0 fails on any
     # bundled functions_geometry.yaml, which has no impls: the substrait before it).
-    # 3.0.0 imports ibis.common.graph.toposort, which ibis has from 9.0 on (its pin, ibis>=4, is loose).
-    _ibis("3.0.0", "9.0.0", ["substrait==0.4.0", "duckdb==0.10.3"]),
+    # 3.0.0 imports ibis.common.graph.toposort, which ibis 6 has (7 to 9 do not; its pin, ibis>=4, is loose).
+    _ibis("3.0.0", "6.2.0", ["substrait==0.4.0", "duckdb==0.8.1", "duckdb-engine==0.9.2", "sqlalchemy==2.0.19", "pandas==2.0.3", "numpy==1.25.2"]),
     _ibis("3.2.1", "8.0.0", ["substrait==0.16.0", "sqlalchemy==2.0.27", "duckdb==0.10.0", "pandas==2.2.0", "numpy==1.26.4"]),
     _ibis("4.0.0", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"]),
     _ibis("4.0.1", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"], pinned=True),

@@ -53,7 +53,8 @@ def afn(name, spec):
 
 
 def plans(registry):
-    yield ("b01_project", "SELECT id, code + 1 FROM emp",
+    # A ProjectRel outputs its input's columns, then its expressions (the spec; the builders write no emit).
+    yield ("b01_project", "SELECT *, id, code + 1 FROM emp",
            lambda: pb.project(emp(), expressions=[column("id"), scalar_function(
                **fn(registry, "add", ARITH), expressions=[column("code"), literal(1, tb.i64(nullable=False))])]))
     yield ("b02_filter", "SELECT * FROM emp WHERE dept = 20",
