@@ -16,7 +16,29 @@ val sparkMinorVersion = sparkVersion.split('.').take(2).mkString(".")
 // Spark 3.5 is published for Scala 2.12 (PySpark 3.5 ships 2.12.18, with scala-collection-compat), Spark 4 for Scala 2.13 only.
 val scalaForSpark = if (sparkMajor == "3") "2.12.18" else "2.13.18"
 val scalaBinary = scalaForSpark.split('.').take(2).mkString(".")
-val substraitJavaVersion = "0.89.1"
+// isthmus (SQL to Substrait), a test-time producer only: the product decodes plans with
+// message classes of its own (project/SubstraitProtos.scala).
+val isthmusVersion = "0.89.1"
+// The pinned Substrait spec release (build/substrait-spec.version; build/sbt exports where
+// build/substrait-spec fetched it), and protoc to generate our message classes from it.
+val substraitSpecVersion = IO.read(file("build/substrait-spec.version")).trim
+val protocVersion = "3.25.9"
+val ProtocTool = config("protoc").hide
+// protoc's Maven Central artifacts are named by platform (os-arch), as Maven's os plugin names them.
+val protocClassifier = {
+  val os = sys.props("os.name").toLowerCase match {
+    case n if n.contains("linux") => "linux"
+    case n if n.contains("mac") => "osx"
+    case n if n.contains("windows") => "windows"
+    case n => sys.error(s"no protoc on Maven Central for OS $n")
+  }
+  val arch = sys.props("os.arch") match {
+    case "amd64" | "x86_64" => "x86_64"
+    case "aarch64" | "arm64" => "aarch_64"
+    case a => sys.error(s"no protoc on Maven Central for architecture $a")
+  }
+  s"$os-$arch"
+}
 
 // Version-specific source folders under src/main and src/test: spark-<major> (e.g. spark-4),
 // spark-<from>+ (that minor version and later, same major: spark-4.1+) and spark-<from>-<to>
@@ -39,6 +61,7 @@ def versionSourceDirs(base: File): Seq[File] = {
 val olderThanOurs = if (sparkMajor == "3") Seq("gson-", "guava-") else Nil
 
 val sparkJarsDir = settingKey[File]("Folder holding the provided Spark jars")
+val substraitSpecDir = settingKey[File]("Folder holding the pinned Substrait spec release (build/substrait-spec)")
 
 // Spark 4 on Java 17 needs these module openings at run time (same list as Spark's own
 // launcher scripts use); tests fork a JVM with them.
@@ -69,10 +92,21 @@ lazy val jvm = (project in file("jvm"))
     javacOptions ++= Seq("--release", "17"),
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
       // Legacy Substrait fields are deprecated in the proto, and reading them is the point.
+      "-Wconf:cat=deprecation&origin=io\\.sparksubstrait\\.proto\\..*:s",
       "-Wconf:cat=deprecation&origin=io\\.substrait\\.proto\\..*:s"),
 
     sparkJarsDir := file(sys.env.getOrElse("SPARK_JARS_DIR",
       sys.error("SPARK_JARS_DIR is not set: run sbt through build/sbt"))),
+    substraitSpecDir := file(sys.env.getOrElse("SUBSTRAIT_SPEC_DIR",
+      sys.error("SUBSTRAIT_SPEC_DIR is not set: run sbt through build/sbt"))),
+    // Our message classes, generated into target/ from the pinned spec release's descriptors.
+    ivyConfigurations += ProtocTool,
+    Compile / sourceGenerators += Def.task {
+      val protoc = update.value.select(configurationFilter(ProtocTool.name)).headOption
+        .getOrElse(sys.error(s"protoc $protocVersion ($protocClassifier) did not resolve from Maven Central"))
+      SubstraitProtos.generate(substraitSpecDir.value, substraitSpecVersion, protoc,
+        (Compile / sourceManaged).value / "substrait", streams.value.log)
+    }.taskValue,
     // Provided: on the compile and test classpaths, never in the assembly.
     // Spark 3.5 ships libraries older than ours (gson 2.2, guava 14): the jar relocates ours,
     // so Spark keeps its own at run time, but on the test classpath ours must win.
@@ -86,17 +120,17 @@ lazy val jvm = (project in file("jvm"))
         .exclude("com.google.errorprone", "error_prone_annotations")
         .exclude("com.google.j2objc", "j2objc-annotations")
         .exclude("org.checkerframework", "checker-qual"),
-      ("io.substrait" % "core" % substraitJavaVersion)
-        .exclude("org.slf4j", "slf4j-api"),
+      ("com.google.protobuf" % "protoc" % protocVersion % ProtocTool)
+        .artifacts(Artifact("protoc", "exe", "exe", protocClassifier)),
       "org.scalatest" %% "scalatest" % "3.2.19" % Test,
-      ("io.substrait" % "isthmus" % substraitJavaVersion % Test)
+      ("io.substrait" % "isthmus" % isthmusVersion % Test)
         .exclude("org.slf4j", "slf4j-api")
         .exclude("org.slf4j", "slf4j-simple")
     ),
 
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "io" / "sparksubstrait" / "version.properties"
-      IO.write(out, s"version=${version.value}\nsparkVersion=$sparkVersion\nsubstraitJavaVersion=$substraitJavaVersion\n")
+      IO.write(out, s"version=${version.value}\nsparkVersion=$sparkVersion\nsubstraitSpecVersion=$substraitSpecVersion\n")
       Seq(out)
     }.taskValue,
 

@@ -52,7 +52,7 @@ def machine() -> str:
             k, v = line.split("==", 1)
             versions[k.strip()] = v.strip()
     sbt = (REPO / "build.sbt").read_text()
-    substrait_java = re.search(r'substraitJavaVersion = "([^"]+)"', sbt).group(1)
+    substrait_java = re.search(r'isthmusVersion = "([^"]+)"', sbt).group(1)
     return (f"{cpu}, {os.cpu_count()} cores{mem}; {platform.system()} {platform.release()}; "
             f"{java[0] if java else 'java ?'}; Spark {versions.get('pyspark')} (local[2]), "
             f"isthmus {substrait_java}, DuckDB {versions.get('duckdb')}, DataFusion {versions.get('datafusion')}")

@@ -1,1 +1,5 @@
 addSbtPlugin("com.eed3si9n" % "sbt-assembly" % "2.3.1")
+
+// The build reads the spec's descriptors and merges legacy fields into them before protoc
+// generates our message classes (project/SubstraitProtos.scala).
+libraryDependencies += "com.google.protobuf" % "protobuf-java" % "3.25.9"

@@ -21,7 +21,7 @@ class ConcurrencySuite extends SparkSuite {
    * included), or every tenth an invalid plan whose error is the result. Shapes Spark runs
    * without a job (folded into local rows), so 1,600 runs fit the time budget.
    */
-  private def variant(k: Int): io.substrait.proto.Plan = {
+  private def variant(k: Int): io.sparksubstrait.proto.Plan = {
     val b = new PlanBuilder()
     val gt = b.fn("functions_comparison", "gt:i32_i32")
     val add = b.fn("functions_arithmetic", "add:i32_i32")
@@ -33,7 +33,7 @@ class ConcurrencySuite extends SparkSuite {
       case 1 => b.plan(emit(project(v, b.call(add, field(0), litI32(k)), cast(field(0), string()),
         ifThen(Seq(b.call(gt, field(0), litI32(0)) -> field(1)), Some(litString(s"neg$k")))), 2, 3, 4), "a", "c", "i")
       case 2 => b.plan(fetch(v, k % 3, 1 + k % 4), "n", "s")
-      case 3 => b.plan(set(io.substrait.proto.SetRel.SetOp.SET_OP_UNION_ALL, v, v), "n", "s")
+      case 3 => b.plan(set(io.sparksubstrait.proto.SetRel.SetOp.SET_OP_UNION_ALL, v, v), "n", "s")
       case _ => b.plan(project(v, inList(field(0), litI32(-7), litI32(k)), structOf(field(1), litI32(k))), "n", "s", "in", "st", "st0", "st1")
     }
   }

@@ -2,7 +2,7 @@ package io.sparksubstrait
 
 import java.time.{Instant, LocalDateTime}
 
-import io.substrait.proto.Expression
+import io.sparksubstrait.proto.Expression
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._

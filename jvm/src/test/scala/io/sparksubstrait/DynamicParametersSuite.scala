@@ -1,6 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{DynamicParameter, DynamicParameterBinding, Expression, Plan}
+import io.sparksubstrait.proto.{DynamicParameter, DynamicParameterBinding, Expression, Plan}
 
 import io.sparksubstrait.implicits._
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -10,7 +10,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 class DynamicParametersSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = { super.beforeAll(); Datasets.registerPeople(spark) }
 
-  private def param(anchor: Int, t: io.substrait.proto.Type): Expression = Expression.newBuilder()
+  private def param(anchor: Int, t: io.sparksubstrait.proto.Type): Expression = Expression.newBuilder()
     .setDynamicParameter(DynamicParameter.newBuilder().setParameterReference(anchor).setType(t)).build()
 
   /** people WHERE id > $1 AND grp = $2. */

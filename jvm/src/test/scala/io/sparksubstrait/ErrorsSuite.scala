@@ -32,9 +32,9 @@ class ErrorsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_UNDECLARED_ANCHOR", "relations[0].root.input.project.expressions[0].scalar_function.function_reference") {
       run(b.plan(project(base, b.call(42, field(0))), "x", "y", "z"))
     }
-    val noInput = io.substrait.proto.Rel.newBuilder().setFilter(io.substrait.proto.FilterRel.newBuilder().setCondition(litBool(true))).build()
+    val noInput = io.sparksubstrait.proto.Rel.newBuilder().setFilter(io.sparksubstrait.proto.FilterRel.newBuilder().setCondition(litBool(true))).build()
     assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.filter") { run(b.plan(noInput, "x")) }
-    val ddl = io.substrait.proto.Rel.newBuilder().setDdl(io.substrait.proto.DdlRel.getDefaultInstance).build()
+    val ddl = io.sparksubstrait.proto.Rel.newBuilder().setDdl(io.sparksubstrait.proto.DdlRel.getDefaultInstance).build()
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.ddl") { run(b.plan(ddl, "x", "y")) }
     val twoRoots = b.plan(base, "x", "y").toBuilder.addRelations(b.plan(base, "x", "y").getRelations(0)).build()
     assertPlanError("SUBSTRAIT_NO_ROOT", "relations") { run(twoRoots) }

@@ -3,9 +3,9 @@ package io.sparksubstrait
 import scala.jdk.CollectionConverters._
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
-import io.substrait.proto.{Plan, Rel}
-import io.substrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER
-import io.substrait.proto.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST
+import io.sparksubstrait.proto.{Plan, Rel}
+import io.sparksubstrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER
+import io.sparksubstrait.proto.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -140,9 +140,9 @@ class ExplainSuite extends SparkSuite with SubstraitAssertions {
 
   test("a shared subtree (ReferenceRel) is a tree of its own, its reference a CTE reference") {
     val b = new PlanBuilder()
-    val ref = Rel.newBuilder().setReference(io.substrait.proto.ReferenceRel.newBuilder().setSubtreeOrdinal(0)).build()
+    val ref = Rel.newBuilder().setReference(io.sparksubstrait.proto.ReferenceRel.newBuilder().setSubtreeOrdinal(0)).build()
     val plan = b.plan(emit(project(ref, field(0)), 2), "k").toBuilder
-      .addRelations(0, io.substrait.proto.PlanRel.newBuilder().setRel(readNamed(schema("k" -> i32(), "w" -> string()), "er")))
+      .addRelations(0, io.sparksubstrait.proto.PlanRel.newBuilder().setRel(readNamed(schema("k" -> i32(), "w" -> string()), "er")))
       .build()
     val doc = explain(plan)
     val relations = elements(doc.get("relations"))

@@ -9,7 +9,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = { super.beforeAll(); Datasets.registerNums(spark) }
 
-  private def over(sql: String, names: Seq[String] = Nil)(exprs: PlanBuilder => Seq[io.substrait.proto.Expression]): Unit = {
+  private def over(sql: String, names: Seq[String] = Nil)(exprs: PlanBuilder => Seq[io.sparksubstrait.proto.Expression]): Unit = {
     val b = new PlanBuilder()
     val es = exprs(b)
     val plan = b.plan(emit(project(readNamed(Datasets.numsSchema, "nums"), es: _*), es.indices.map(_ + 10): _*),
@@ -55,10 +55,10 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
       (named_struct('a', 1, 'b', 'x'), array(10, 20, 30), map('k', 1, 'j', 2), array(named_struct('v', 5))),
       (named_struct('a', NULL, 'b', 'y'), array(), map('j', 3), array()),
       (NULL, NULL, NULL, NULL) AS t(st, arr, m, arrs)""")
-    val deep = schema("st" -> struct(i32(), string()), "arr" -> io.substrait.proto.Type.newBuilder().setList(
-      io.substrait.proto.Type.List.newBuilder().setType(i32())).build(),
-      "m" -> io.substrait.proto.Type.newBuilder().setMap(io.substrait.proto.Type.Map.newBuilder().setKey(string(false)).setValue(i32())).build(),
-      "arrs" -> io.substrait.proto.Type.newBuilder().setList(io.substrait.proto.Type.List.newBuilder().setType(struct(i32()))).build())
+    val deep = schema("st" -> struct(i32(), string()), "arr" -> io.sparksubstrait.proto.Type.newBuilder().setList(
+      io.sparksubstrait.proto.Type.List.newBuilder().setType(i32())).build(),
+      "m" -> io.sparksubstrait.proto.Type.newBuilder().setMap(io.sparksubstrait.proto.Type.Map.newBuilder().setKey(string(false)).setValue(i32())).build(),
+      "arrs" -> io.sparksubstrait.proto.Type.newBuilder().setList(io.sparksubstrait.proto.Type.List.newBuilder().setType(struct(i32()))).build())
       .toBuilder.clearNames().addAllNames(java.util.Arrays.asList("st", "a", "b", "arr", "m", "arrs", "v")).build()
     val exprs = Seq(path(0, structSeg(1)), path(1, listSeg(0)), path(1, listSeg(-1)), path(1, listSeg(5)),
       path(2, mapSeg(litString("k"))), path(3, listSeg(0), structSeg(0)), fieldOf(structOf(field(0), litI32(9)), structSeg(1)))
@@ -72,15 +72,15 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
 
   test("lambdas: transform, filter, any_match, all_match over list rows with NULLs and an empty list, vs SQL") {
     val b = new PlanBuilder()
-    val schemaXs = schema("xs" -> io.substrait.proto.Type.newBuilder().setList(io.substrait.proto.Type.List.newBuilder()
-      .setType(i32()).setNullability(io.substrait.proto.Type.Nullability.NULLABILITY_NULLABLE)).build())
+    val schemaXs = schema("xs" -> io.sparksubstrait.proto.Type.newBuilder().setList(io.sparksubstrait.proto.Type.List.newBuilder()
+      .setType(i32()).setNullability(io.sparksubstrait.proto.Type.Nullability.NULLABILITY_NULLABLE)).build())
     val rows = Seq(Seq(listOf(litI32(1), litI32(-2), litI32(3))), Seq(listOf(litI32(5), litNull(i32()))),
       Seq(litNull(schemaXs.getStruct.getTypes(0))), Seq(listOf(litI32(1), litI32(-2), litI32(3))))
-    val emptyList = io.substrait.proto.Expression.newBuilder().setLiteral(io.substrait.proto.Expression.Literal.newBuilder()
+    val emptyList = io.sparksubstrait.proto.Expression.newBuilder().setLiteral(io.sparksubstrait.proto.Expression.Literal.newBuilder()
       .setEmptyList(schemaXs.getStruct.getTypes(0).getList)).build()
     val input = readVirtual(schemaXs, rows :+ Seq(emptyList))
     // x -> f(x, arg): a lambda over one i32 parameter.
-    def lambda(fn: Int, arg: io.substrait.proto.Expression) = lambdaOverI32(x => b.call(fn, x, arg))
+    def lambda(fn: Int, arg: io.sparksubstrait.proto.Expression) = lambdaOverI32(x => b.call(fn, x, arg))
     val add = b.fn("functions_arithmetic", "add:i32_i32")
     val gt = b.fn("functions_comparison", "gt:i32_i32")
     val exprs = Seq(
@@ -96,8 +96,8 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
 
   test("a lambda parameter reference outside any lambda is an error") {
     val b = new PlanBuilder()
-    val param = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
-      .setLambdaParameterReference(io.substrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder().setStepsOut(1))
+    val param = io.sparksubstrait.proto.Expression.newBuilder().setSelection(io.sparksubstrait.proto.Expression.FieldReference.newBuilder()
+      .setLambdaParameterReference(io.sparksubstrait.proto.Expression.FieldReference.LambdaParameterReference.newBuilder().setStepsOut(1))
       .setDirectReference(structSeg(0))).build()
     assertPlanError("SUBSTRAIT_INVALID_PLAN",
       "relations[0].root.input.project.expressions[0].selection.lambda_parameter_reference.steps_out") {
@@ -107,10 +107,10 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
 
   test("multi_or_list: row-value IN with SQL's three-valued result") {
     over("(a = 7 AND b = 2) OR (a = -7 AND b = 3) OR (a = 0 AND b = 1), (a = 7 AND b = 2)") { _ =>
-      def record(values: io.substrait.proto.Expression*) =
-        io.substrait.proto.Expression.MultiOrList.Record.newBuilder().addAllFields(values.asJava).build()
-      def multi(records: io.substrait.proto.Expression.MultiOrList.Record*) = io.substrait.proto.Expression.newBuilder()
-        .setMultiOrList(io.substrait.proto.Expression.MultiOrList.newBuilder().addValue(field(0)).addValue(field(1))
+      def record(values: io.sparksubstrait.proto.Expression*) =
+        io.sparksubstrait.proto.Expression.MultiOrList.Record.newBuilder().addAllFields(values.asJava).build()
+      def multi(records: io.sparksubstrait.proto.Expression.MultiOrList.Record*) = io.sparksubstrait.proto.Expression.newBuilder()
+        .setMultiOrList(io.sparksubstrait.proto.Expression.MultiOrList.newBuilder().addValue(field(0)).addValue(field(1))
           .addAllOptions(records.asJava)).build()
       Seq(multi(record(litI32(7), litI32(2)), record(litI32(-7), litI32(3)), record(litI32(0), litI32(1))),
         multi(record(litI32(7), litI32(2))))

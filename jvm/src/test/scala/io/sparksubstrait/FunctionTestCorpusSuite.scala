@@ -63,9 +63,8 @@ object FunctionTestCorpusSuite {
     "functions_arithmetic_decimal", "functions_boolean", "functions_comparison", "functions_datetime", "functions_list",
     "functions_logarithmic", "functions_rounding", "functions_rounding_decimal", "functions_string", "unsigned_integers")
 
-  def locate(): Option[Path] = sys.env.get("SUBSTRAIT_TESTCASES").map(Paths.get(_)).orElse {
-    val lib = Paths.get(".venv", "lib")
-    if (!Files.isDirectory(lib)) None
-    else Files.list(lib).iterator().asScala.map(_.resolve("site-packages/substrait_extensions/testcases")).find(Files.isDirectory(_))
-  }.filter(Files.isDirectory(_))
+  /** $SUBSTRAIT_TESTCASES, else the pinned spec release's (build/sbt exports where build/substrait-spec put it). */
+  def locate(): Option[Path] = sys.env.get("SUBSTRAIT_TESTCASES").map(Paths.get(_))
+    .orElse(sys.env.get("SUBSTRAIT_SPEC_DIR").map(Paths.get(_, "testcases")))
+    .filter(Files.isDirectory(_))
 }

@@ -16,8 +16,8 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
   private val (a, b, x, y, p, q, d, e, dt, s) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 
   /** Projects one function call over `nums` and returns the plan. */
-  private def fnPlan(ext: String, name: String, args: io.substrait.proto.Expression*)(
-      options: (String, Seq[String])*): io.substrait.proto.Plan = {
+  private def fnPlan(ext: String, name: String, args: io.sparksubstrait.proto.Expression*)(
+      options: (String, Seq[String])*): io.sparksubstrait.proto.Plan = {
     val pb = new PlanBuilder()
     val call = pb.callWith(pb.fn(ext, name), options, None, args: _*)
     pb.plan(emit(project(readNamed(Datasets.numsSchema, "nums"), call), 10), "r")
@@ -125,7 +125,7 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
     val pb = new PlanBuilder()
     val add = pb.fn("functions_arithmetic", "add:i32_i32")
     val div = pb.fn("functions_arithmetic", "divide:i32_i32")
-    def one(e: io.substrait.proto.Expression) = pb.plan(emit(project(readVirtual(schema("z" -> i32()), Seq(Seq(litI32(0)))), e), 1), "r")
+    def one(e: io.sparksubstrait.proto.Expression) = pb.plan(emit(project(readVirtual(schema("z" -> i32()), Seq(Seq(litI32(0)))), e), 1), "r")
     val max = litI32(Int.MaxValue)
     assertRows(run(one(pb.callWith(add, Seq("overflow" -> Seq("SILENT")), None, max, litI32(1)))), Seq(Row(Int.MinValue)))
     val err = intercept[Exception](run(one(pb.callWith(add, Seq("overflow" -> Seq("ERROR")), None, max, litI32(1)))).collect())
@@ -149,7 +149,7 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
   test("output_type: a wider numeric type is honoured with a cast; a wrong kind is an error") {
     val pb = new PlanBuilder()
     val add = pb.fn("functions_arithmetic", "add:i32_i32")
-    def one(out: io.substrait.proto.Type) =
+    def one(out: io.sparksubstrait.proto.Type) =
       pb.plan(emit(project(readVirtual(schema("z" -> i32()), Seq(Seq(litI32(20)))), pb.callWith(add, Nil, Some(out), field(0), litI32(1))), 1), "r")
     val df = run(one(i64()))
     assert(df.schema.head.dataType == org.apache.spark.sql.types.LongType)
@@ -171,7 +171,7 @@ class FunctionsSuite extends SparkSuite with SubstraitAssertions {
     val sch = schema("u" -> decimal(15, 2), "v" -> decimal(15, 2), "n" -> i64())
     val pb = new PlanBuilder()
     val mul = pb.fn("functions_arithmetic_decimal", "multiply:decimal_decimal")
-    def plan(table: String, product: io.substrait.proto.Expression) = pb.plan(emit(project(readNamed(sch, table), product), 3), "r")
+    def plan(table: String, product: io.sparksubstrait.proto.Expression) = pb.plan(emit(project(readNamed(sch, table), product), 3), "r")
     val narrow = pb.callWith(mul, Nil, Some(decimal(18, 4)), field(0), field(1))
     val widened = pb.callWith(mul, Nil, Some(decimal(34, 2)), cast(field(0), decimal(34, 2)), cast(field(2), decimal(34, 0)))
     val narrowSql = "SELECT CAST(u * v AS DECIMAL(18,4)) FROM "

@@ -1,10 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.isthmus.SqlToSubstrait
-import io.substrait.isthmus.sql.SubstraitCreateStatementParser
-import io.substrait.plan.PlanProtoConverter
-
-import io.sparksubstrait.testing.{SparkSuite, SubstraitAssertions, TpchData}
+import io.sparksubstrait.testing.{Isthmus, SparkSuite, SubstraitAssertions, TpchData}
 
 /**
  * Plans from a real producer, isthmus (Calcite), against the same queries in Spark SQL on
@@ -14,10 +10,7 @@ import io.sparksubstrait.testing.{SparkSuite, SubstraitAssertions, TpchData}
 class IsthmusSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = { super.beforeAll(); TpchData.registerLineitem(spark) }
 
-  private def isthmus(sql: String): io.substrait.proto.Plan = {
-    val catalog = SubstraitCreateStatementParser.processCreateStatementsToCatalog(TpchData.LineitemDdl)
-    new PlanProtoConverter().toProto(new SqlToSubstrait().convert(sql, catalog))
-  }
+  private def isthmus(sql: String): io.sparksubstrait.proto.Plan = Isthmus.plan(sql, TpchData.LineitemDdl)
 
   test("TPC-H Q6 from isthmus") {
     val df = run(isthmus(TpchData.Q6))

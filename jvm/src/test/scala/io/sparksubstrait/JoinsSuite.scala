@@ -1,6 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.proto.JoinRel.JoinType._
+import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -106,17 +106,17 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
   }
 
   // ---- physical joins ----
-  private def key(cmp: io.substrait.proto.ComparisonJoinKey.SimpleComparisonType) = io.substrait.proto.ComparisonJoinKey.newBuilder()
+  private def key(cmp: io.sparksubstrait.proto.ComparisonJoinKey.SimpleComparisonType) = io.sparksubstrait.proto.ComparisonJoinKey.newBuilder()
     .setLeft(field(0).getSelection).setRight(field(0).getSelection)
-    .setComparison(io.substrait.proto.ComparisonJoinKey.ComparisonType.newBuilder().setSimple(cmp)).build()
-  private def hashJoin(typeValue: Int, keys: Seq[io.substrait.proto.ComparisonJoinKey], post: Option[io.substrait.proto.Expression] = None) = {
-    val h = io.substrait.proto.HashJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
+    .setComparison(io.sparksubstrait.proto.ComparisonJoinKey.ComparisonType.newBuilder().setSimple(cmp)).build()
+  private def hashJoin(typeValue: Int, keys: Seq[io.sparksubstrait.proto.ComparisonJoinKey], post: Option[io.sparksubstrait.proto.Expression] = None) = {
+    val h = io.sparksubstrait.proto.HashJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
       .setTypeValue(typeValue)
     keys.foreach(h.addKeys)
     post.foreach(h.setPostJoinFilter)
-    io.substrait.proto.Rel.newBuilder().setHashJoin(h).build()
+    io.sparksubstrait.proto.Rel.newBuilder().setHashJoin(h).build()
   }
-  private val EQ = io.substrait.proto.ComparisonJoinKey.SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ
+  private val EQ = io.sparksubstrait.proto.ComparisonJoinKey.SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ
 
   // The physical joins number their types differently from JoinRel.
   private val physicalCases = Seq(1 -> "SELECT * FROM l JOIN r ON l.k = r.k", 2 -> "SELECT * FROM l FULL JOIN r ON l.k = r.k",
@@ -135,8 +135,8 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test("hash join keys: IS_NOT_DISTINCT_FROM, MIGHT_EQUAL, the deprecated key lists; the post-join predicate joins") {
-    import io.substrait.proto.ComparisonJoinKey.SimpleComparisonType._
-    def check(rel: io.substrait.proto.Rel, sql: String) = assertSameRows(run(new PlanBuilder().plan(rel, "a", "b", "c", "d")), spark.sql(sql))
+    import io.sparksubstrait.proto.ComparisonJoinKey.SimpleComparisonType._
+    def check(rel: io.sparksubstrait.proto.Rel, sql: String) = assertSameRows(run(new PlanBuilder().plan(rel, "a", "b", "c", "d")), spark.sql(sql))
     check(hashJoin(1, Seq(key(SIMPLE_COMPARISON_TYPE_IS_NOT_DISTINCT_FROM))), "SELECT * FROM l JOIN r ON l.k <=> r.k")
     check(hashJoin(1, Seq(key(SIMPLE_COMPARISON_TYPE_MIGHT_EQUAL))), "SELECT * FROM l JOIN r ON l.k = r.k OR (l.k = r.k) IS NULL")
     val legacy = hashJoin(3, Nil).toBuilder
@@ -149,17 +149,17 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test("merge join and nested-loop join (with and without an expression)") {
-    val merge = io.substrait.proto.MergeJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
+    val merge = io.sparksubstrait.proto.MergeJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
       .setTypeValue(2).addKeys(key(EQ))
-    assertSameRows(run(new PlanBuilder().plan(io.substrait.proto.Rel.newBuilder().setMergeJoin(merge).build(), "a", "b", "c", "d")),
+    assertSameRows(run(new PlanBuilder().plan(io.sparksubstrait.proto.Rel.newBuilder().setMergeJoin(merge).build(), "a", "b", "c", "d")),
       spark.sql("SELECT * FROM l FULL JOIN r ON l.k = r.k"))
     val b = new PlanBuilder()
-    val nlj = io.substrait.proto.NestedLoopJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
+    val nlj = io.sparksubstrait.proto.NestedLoopJoinRel.newBuilder().setLeft(readNamed(lSchema, "l")).setRight(readNamed(rSchema, "r"))
       .setTypeValue(7).setExpression(b.call(b.fn("functions_comparison", "lt:any_any"), field(0), field(2)))
-    assertSameRows(run(b.plan(io.substrait.proto.Rel.newBuilder().setNestedLoopJoin(nlj).build(), "a", "b")),
+    assertSameRows(run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setNestedLoopJoin(nlj).build(), "a", "b")),
       spark.sql("SELECT * FROM l LEFT ANTI JOIN r ON l.k < r.k"))
     val cartesian = nlj.clone().clearExpression().setTypeValue(1)
-    assertSameRows(run(b.plan(io.substrait.proto.Rel.newBuilder().setNestedLoopJoin(cartesian).build(), "a", "b", "c", "d")),
+    assertSameRows(run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setNestedLoopJoin(cartesian).build(), "a", "b", "c", "d")),
       spark.sql("SELECT * FROM l CROSS JOIN r"))
   }
 

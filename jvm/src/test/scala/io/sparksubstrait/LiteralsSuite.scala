@@ -1,6 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.proto.Expression.Cast.FailureBehavior._
+import io.sparksubstrait.proto.Expression.Cast.FailureBehavior._
 
 import org.apache.spark.sql.Row
 
@@ -9,13 +9,13 @@ import io.sparksubstrait.testing.PlanBuilder._
 
 /** Literals of every supported type, typed NULLs, and casts, against the same values written in Spark SQL. */
 class LiteralsSuite extends SparkSuite with SubstraitAssertions {
-  private def one(exprs: io.substrait.proto.Expression*) = {
+  private def one(exprs: io.sparksubstrait.proto.Expression*) = {
     val vt = readVirtual(schema("z" -> i32()), Seq(Seq(litI32(0))))
     new PlanBuilder().plan(emit(project(vt, exprs: _*), exprs.indices.map(_ + 1): _*), exprs.indices.map(i => s"c$i"): _*)
   }
 
   /** Same values and same Spark types as the SQL expressions. */
-  private def assertLike(sql: String, exprs: io.substrait.proto.Expression*): Unit = {
+  private def assertLike(sql: String, exprs: io.sparksubstrait.proto.Expression*): Unit = {
     val expected = spark.sql(s"SELECT $sql")
     val actual = run(one(exprs: _*))
     assert(actual.schema.map(_.dataType) == expected.schema.map(_.dataType), s"${actual.schema} vs ${expected.schema}")
@@ -79,28 +79,28 @@ class LiteralsSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test("type variations and out-of-range values are refused") {
-    val i8 = io.substrait.proto.Expression.newBuilder().setLiteral(
-      io.substrait.proto.Expression.Literal.newBuilder().setI8(300)).build()
+    val i8 = io.sparksubstrait.proto.Expression.newBuilder().setLiteral(
+      io.sparksubstrait.proto.Expression.Literal.newBuilder().setI8(300)).build()
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].literal.i8") { run(one(i8)) }
-    val variation = io.substrait.proto.Expression.newBuilder().setLiteral(
-      io.substrait.proto.Expression.Literal.newBuilder().setI32(1).setTypeVariationReference(7)).build()
+    val variation = io.sparksubstrait.proto.Expression.newBuilder().setLiteral(
+      io.sparksubstrait.proto.Expression.Literal.newBuilder().setI32(1).setTypeVariationReference(7)).build()
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.project.expressions[0].literal.type_variation_reference") {
       run(one(variation))
     }
   }
 
   /** A plan declaring user-defined type anchor 1 as `name` of `urn`, projecting `literal`. */
-  private def withUserType(urn: String, name: String, literal: io.substrait.proto.Expression) = {
+  private def withUserType(urn: String, name: String, literal: io.sparksubstrait.proto.Expression) = {
     val p = one(literal).toBuilder
-    p.addExtensionUrns(io.substrait.proto.SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(9))
-    p.addExtensions(io.substrait.proto.SimpleExtensionDeclaration.newBuilder().setExtensionType(
-      io.substrait.proto.SimpleExtensionDeclaration.ExtensionType.newBuilder().setExtensionUrnReference(9).setTypeAnchor(1).setName(name)))
+    p.addExtensionUrns(io.sparksubstrait.proto.SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(9))
+    p.addExtensions(io.sparksubstrait.proto.SimpleExtensionDeclaration.newBuilder().setExtensionType(
+      io.sparksubstrait.proto.SimpleExtensionDeclaration.ExtensionType.newBuilder().setExtensionUrnReference(9).setTypeAnchor(1).setName(name)))
     p.build()
   }
-  private def userLiteral(digits: String) = io.substrait.proto.Expression.newBuilder().setLiteral(
-    io.substrait.proto.Expression.Literal.newBuilder().setUserDefined(io.substrait.proto.Expression.Literal.UserDefined.newBuilder()
-      .setTypeReference(1).setStruct(io.substrait.proto.Expression.Literal.Struct.newBuilder()
-        .addFields(io.substrait.proto.Expression.Literal.newBuilder().setString(digits))))).build()
+  private def userLiteral(digits: String) = io.sparksubstrait.proto.Expression.newBuilder().setLiteral(
+    io.sparksubstrait.proto.Expression.Literal.newBuilder().setUserDefined(io.sparksubstrait.proto.Expression.Literal.UserDefined.newBuilder()
+      .setTypeReference(1).setStruct(io.sparksubstrait.proto.Expression.Literal.Struct.newBuilder()
+        .addFields(io.sparksubstrait.proto.Expression.Literal.newBuilder().setString(digits))))).build()
 
   test("unsigned integer literals are exact in the wider type; out of range and other user-defined types are errors") {
     val unsigned = "extension:io.substrait:unsigned_integers"

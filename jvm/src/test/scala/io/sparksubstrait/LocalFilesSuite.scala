@@ -3,8 +3,8 @@ package io.sparksubstrait
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 
-import io.substrait.proto.ReadRel
-import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
+import io.sparksubstrait.proto.ReadRel
+import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.plan.FileAccessPolicy
@@ -34,10 +34,10 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
 
   private def allow(prefixes: String*): Unit = spark.conf.set(FileAccessPolicy.ConfKey, prefixes.mkString(","))
 
-  private def files(schema: io.substrait.proto.NamedStruct, items: FileOrFiles*) = {
+  private def files(schema: io.sparksubstrait.proto.NamedStruct, items: FileOrFiles*) = {
     val lf = ReadRel.LocalFiles.newBuilder()
     items.foreach(lf.addItems)
-    io.substrait.proto.Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setLocalFiles(lf)).build()
+    io.sparksubstrait.proto.Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setLocalFiles(lf)).build()
   }
   private def parquet(f: FileOrFiles.Builder => FileOrFiles.Builder) =
     f(FileOrFiles.newBuilder().setParquet(FileOrFiles.ParquetReadOptions.getDefaultInstance)).build()
@@ -47,7 +47,7 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     nullValue.foreach(o.setValueTreatedAsNull)
     FileOrFiles.newBuilder().setUriFile(path).setText(o).build()
   }
-  private def read(rel: io.substrait.proto.Rel, names: String*) = run(new PlanBuilder().plan(rel, names: _*))
+  private def read(rel: io.sparksubstrait.proto.Rel, names: String*) = run(new PlanBuilder().plan(rel, names: _*))
 
   test("parquet and orc: a file URI, a folder, a glob, several items, columns by base_schema name") {
     allow(data.toString)

@@ -2,10 +2,10 @@ package io.sparksubstrait
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{Expression, Type}
-import io.substrait.proto.Expression.{FieldReference, MaskExpression}
-import io.substrait.proto.Expression.MaskExpression.{ListSelect, MapSelect, Select, StructItem, StructSelect}
-import io.substrait.proto.Expression.MaskExpression.ListSelect.ListSelectItem
+import io.sparksubstrait.proto.{Expression, Type}
+import io.sparksubstrait.proto.Expression.{FieldReference, MaskExpression}
+import io.sparksubstrait.proto.Expression.MaskExpression.{ListSelect, MapSelect, Select, StructItem, StructSelect}
+import io.sparksubstrait.proto.Expression.MaskExpression.ListSelect.ListSelectItem
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
 

@@ -34,7 +34,7 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
   private val groupsSchema = schema("g" -> string(), "v" -> i32())
 
   /** `id` and one call of a functions_string function over `words`, ordered by id. */
-  private def strings(name: String, options: (String, Seq[String])*)(args: PlanBuilder => Seq[io.substrait.proto.Expression]): Seq[Row] = {
+  private def strings(name: String, options: (String, Seq[String])*)(args: PlanBuilder => Seq[io.sparksubstrait.proto.Expression]): Seq[Row] = {
     val b = new PlanBuilder()
     val call = b.callWith(b.fn("functions_string", name), options, None, args(b): _*)
     run(b.plan(emit(project(readNamed(wordsSchema, "words"), call), 0, 5), "id", "r")).collect().toSeq.sortBy(_.getInt(0))
@@ -162,10 +162,10 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
       ('d', '', 1), ('d', 'q', 2)
       AS t(g, s, k)""")
     val sch = schema("g" -> string(), "s" -> string(), "k" -> i32())
-    import io.substrait.proto.SortField.SortDirection._
-    def agg(table: String, groups: Seq[io.substrait.proto.Expression], sorts: Seq[(io.substrait.proto.Expression, io.substrait.proto.SortField.SortDirection)],
-        distinct: Boolean = false, separator: io.substrait.proto.Expression = litString(","), fn: String = "string_agg:str_str",
-        args: Seq[io.substrait.proto.Expression] = Nil) = {
+    import io.sparksubstrait.proto.SortField.SortDirection._
+    def agg(table: String, groups: Seq[io.sparksubstrait.proto.Expression], sorts: Seq[(io.sparksubstrait.proto.Expression, io.sparksubstrait.proto.SortField.SortDirection)],
+        distinct: Boolean = false, separator: io.sparksubstrait.proto.Expression = litString(","), fn: String = "string_agg:str_str",
+        args: Seq[io.sparksubstrait.proto.Expression] = Nil) = {
       val b = new PlanBuilder()
       val ext = if (fn.startsWith("string_agg")) "functions_string" else "functions_arithmetic"
       val m = b.measure(b.fn(ext, fn), if (args.nonEmpty) args else Seq(field(1), separator), distinct = distinct, sorts = sorts)

@@ -1,6 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{ExchangeRel, ExpandRel, Rel}
+import io.sparksubstrait.proto.{ExchangeRel, ExpandRel, Rel}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -13,9 +13,9 @@ class PhysicalRelationsSuite extends SparkSuite with SubstraitAssertions {
   private def expand(fields: ExpandRel.ExpandField*) =
     Rel.newBuilder().setExpand(ExpandRel.newBuilder().setInput(readVirtual(s, rows))
       .addAllFields(java.util.Arrays.asList(fields: _*))).build()
-  private def switching(es: io.substrait.proto.Expression*) = ExpandRel.ExpandField.newBuilder().setSwitchingField(
+  private def switching(es: io.sparksubstrait.proto.Expression*) = ExpandRel.ExpandField.newBuilder().setSwitchingField(
     ExpandRel.SwitchingField.newBuilder().addAllDuplicates(java.util.Arrays.asList(es: _*))).build()
-  private def consistent(e: io.substrait.proto.Expression) = ExpandRel.ExpandField.newBuilder().setConsistentField(e).build()
+  private def consistent(e: io.sparksubstrait.proto.Expression) = ExpandRel.ExpandField.newBuilder().setConsistentField(e).build()
 
   test("expand: switching and consistent fields, NULL padding, pass-through of undefined fields") {
     val df = run(new PlanBuilder().plan(expand(switching(field(0), litI32(7), litNull(i32())), consistent(field(1))), "x", "v"))

@@ -2,7 +2,7 @@ package io.sparksubstrait
 
 import com.google.protobuf.{ByteString, UnknownFieldSet}
 import com.google.protobuf.util.JsonFormat
-import io.substrait.proto.{Plan, SimpleExtensionURN}
+import io.sparksubstrait.proto.{Plan, SimpleExtensionURN}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}

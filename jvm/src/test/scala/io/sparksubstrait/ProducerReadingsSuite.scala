@@ -1,6 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{AggregateRel, Plan, Rel, Version}
+import io.sparksubstrait.proto.{AggregateRel, Plan, Rel, Version}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}

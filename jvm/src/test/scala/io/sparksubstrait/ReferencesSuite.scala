@@ -1,7 +1,7 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{Plan, PlanRel, ReferenceRel, Rel, RelRoot}
-import io.substrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER
+import io.sparksubstrait.proto.{Plan, PlanRel, ReferenceRel, Rel, RelRoot}
+import io.sparksubstrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.implicits._

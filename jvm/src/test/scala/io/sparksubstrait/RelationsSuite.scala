@@ -1,6 +1,7 @@
 package io.sparksubstrait
 
-import io.substrait.proto.SortField.SortDirection._
+import io.sparksubstrait.proto.{Expression, FetchRel, Rel}
+import io.sparksubstrait.proto.SortField.SortDirection._
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -69,10 +70,10 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     // ReadRel.filter refers to base_schema fields; the projection then keeps name, id.
     val read = readNamed(people, "people").toBuilder
     read.getReadBuilder.setFilter(b.call(gt, field(2), litFp64(0.5)))
-      .setProjection(io.substrait.proto.Expression.MaskExpression.newBuilder().setSelect(
-        io.substrait.proto.Expression.MaskExpression.StructSelect.newBuilder()
-          .addStructItems(io.substrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(1))
-          .addStructItems(io.substrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(0))))
+      .setProjection(io.sparksubstrait.proto.Expression.MaskExpression.newBuilder().setSelect(
+        io.sparksubstrait.proto.Expression.MaskExpression.StructSelect.newBuilder()
+          .addStructItems(io.sparksubstrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(1))
+          .addStructItems(io.sparksubstrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(0))))
     assertSameRows(run(b.plan(read.build(), "n", "i")), spark.sql("SELECT name, id FROM people WHERE score > 0.5"))
   }
 
@@ -83,17 +84,26 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     assertSameRows(df, spark.sql("SELECT *, id + 10 FROM people"))
   }
 
-  test("fetch: offset and count, in the expression and the legacy int64 forms, -1 for all") {
+  test("fetch: offset and count, in the expression form (NULL or absent for all) and the legacy int64 form (-1 for all)") {
     val sorted = sort(readNamed(people, "people"), field(0) -> SORT_DIRECTION_ASC_NULLS_FIRST, field(1) -> SORT_DIRECTION_ASC_NULLS_FIRST)
     val names = Seq("id", "name", "score", "grp")
     def sql(tail: String) = spark.sql(s"SELECT * FROM people ORDER BY id ASC NULLS FIRST, name ASC NULLS FIRST $tail")
     for ((offset, count, tail) <- Seq((1L, 2L, "LIMIT 2 OFFSET 1"), (0L, 3L, "LIMIT 3"), (2L, -1L, "OFFSET 2"),
       (0L, 0L, "LIMIT 0"), (10L, 5L, "LIMIT 5 OFFSET 10"), (0L, -1L, ""))) {
-      assertSameRows(run(new PlanBuilder().plan(fetch(sorted, offset, count), names: _*)), sql(tail), ordered = true)
+      val current = if (count == -1) fetchAll(sorted, offset) else fetch(sorted, offset, count)
+      assertSameRows(run(new PlanBuilder().plan(current, names: _*)), sql(tail), ordered = true)
       assertSameRows(run(new PlanBuilder().plan(fetchLegacy(sorted, offset, count), names: _*)), sql(tail), ordered = true)
     }
-    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.fetch.count") {
-      run(new PlanBuilder().plan(fetch(sorted, 0, -2), names: _*))
+    // No count at all is every row too; a NULL offset is none.
+    val bare = Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(sorted)
+      .setOffsetExpr(Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setNull(i64())))).build()
+    assertSameRows(run(new PlanBuilder().plan(bare, names: _*)), sql(""), ordered = true)
+    // The current form has no -1: negative counts are invalid (the spec), as are negative legacy counts below -1.
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.fetch.count_expr") {
+      run(new PlanBuilder().plan(fetch(sorted, 0, -1), names: _*))
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.fetch.count_expr") {
+      run(new PlanBuilder().plan(fetchLegacy(sorted, 0, -2), names: _*))
     }
   }
 
@@ -106,8 +116,8 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test("sort by a comparison function is refused") {
-    val bySort = io.substrait.proto.Rel.newBuilder().setSort(io.substrait.proto.SortRel.newBuilder().setInput(readNamed(people, "people"))
-      .addSorts(io.substrait.proto.SortField.newBuilder().setExpr(field(0)).setComparisonFunctionReference(1))).build()
+    val bySort = io.sparksubstrait.proto.Rel.newBuilder().setSort(io.sparksubstrait.proto.SortRel.newBuilder().setInput(readNamed(people, "people"))
+      .addSorts(io.sparksubstrait.proto.SortField.newBuilder().setExpr(field(0)).setComparisonFunctionReference(1))).build()
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.sort.sorts[0].comparison_function_reference") {
       run(new PlanBuilder().plan(bySort, "id", "name", "score", "grp"))
     }
@@ -167,8 +177,8 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
     val base = readNamed(people, "people")
-    val legacy = base.toBuilder.clear().setAggregate(io.substrait.proto.AggregateRel.newBuilder().setInput(base)
-      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder().addGroupingExpressions(field(3)))
+    val legacy = base.toBuilder.clear().setAggregate(io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(base)
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder().addGroupingExpressions(field(3)))
       .addMeasures(b.measure(count, Seq(field(0))))).build()
     assertSameRows(run(b.plan(legacy, "g", "c")), spark.sql("SELECT grp, count(id) FROM people GROUP BY grp"))
     val both = aggregate(base, Seq(field(3)), Seq(b.measure(count, Seq(field(0))))).toBuilder
@@ -179,13 +189,13 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   test("aggregate: several grouping sets, shared columns, NULL for absent columns, the grouping-set index") {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
-    val sets = io.substrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, "people"))
+    val sets = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, "people"))
       .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
-      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0))
-      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0).addExpressionReferences(1))
-      .addGroupings(io.substrait.proto.AggregateRel.Grouping.newBuilder())
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0))
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0).addExpressionReferences(1))
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())
       .addMeasures(b.measure(count, Seq(field(0))))
-    val rel = io.substrait.proto.Rel.newBuilder().setAggregate(sets).build()
+    val rel = io.sparksubstrait.proto.Rel.newBuilder().setAggregate(sets).build()
     val df = run(b.plan(rel, "grp", "name", "c", "set"))
     assert(df.schema.map(_.dataType.simpleString) == Seq("string", "string", "bigint", "int"))
     assertSameRows(df, spark.sql("""SELECT grp, name, count(id),
@@ -200,15 +210,15 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   test("aggregate: grouping sets in another order, a repeated set, a measure on a grouping column, DISTINCT, empty input") {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
-    def grouping(refs: Int*) = refs.foldLeft(io.substrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
+    def grouping(refs: Int*) = refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
     // Output: the grouping expressions in order of first appearance in the sets, the measure, the set index.
     def agg(table: String, sets: Seq[Seq[Int]], names: Seq[String], distinct: Boolean = false) = {
-      val a = io.substrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
+      val a = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
         .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
         // count(grp) counts the input's values even in the sets without grp.
         .addMeasures(b.measure(count, Seq(field(3)), distinct = distinct))
       sets.foreach(set => a.addGroupings(grouping(set: _*)))
-      run(b.plan(io.substrait.proto.Rel.newBuilder().setAggregate(a).build(), names: _*))
+      run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), names: _*))
     }
     // (name), (grp): output (name, grp, c, set).
     assertSameRows(agg("people", Seq(Seq(1), Seq(0)), Seq("name", "grp", "c", "set")), spark.sql("""SELECT name, grp, count(grp),
@@ -228,8 +238,8 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   test("root names: top-level and nested struct fields depth first; a wrong count is an error") {
     val b = new PlanBuilder()
     val s = schema("a" -> i32(), "s" -> struct(i32(), string()), "x" -> i32(), "y" -> string())
-    val rows = Seq(Seq(litI32(1), io.substrait.proto.Expression.newBuilder().setLiteral(
-      io.substrait.proto.Expression.Literal.newBuilder().setStruct(io.substrait.proto.Expression.Literal.Struct.newBuilder()
+    val rows = Seq(Seq(litI32(1), io.sparksubstrait.proto.Expression.newBuilder().setLiteral(
+      io.sparksubstrait.proto.Expression.Literal.newBuilder().setStruct(io.sparksubstrait.proto.Expression.Literal.Struct.newBuilder()
         .addFields(litI32(2).getLiteral).addFields(litString("z").getLiteral))).build()))
     val nested = schema("a" -> i32(), "s" -> struct(i32(), string())).toBuilder.clearNames()
       .addAllNames(java.util.Arrays.asList("a", "s", "s1", "s2")).build()

@@ -1,7 +1,7 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{Expression, NamedObjectWrite, NamedStruct, NamedTable, Rel, UpdateRel, WriteRel}
-import io.substrait.proto.WriteRel.{OutputMode, WriteOp}
+import io.sparksubstrait.proto.{Expression, NamedObjectWrite, NamedStruct, NamedTable, Rel, UpdateRel, WriteRel}
+import io.sparksubstrait.proto.WriteRel.{OutputMode, WriteOp}
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.types.{IntegerType, StringType, StructType}
 

@@ -3,8 +3,8 @@ package io.sparksubstrait
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 
-import io.substrait.proto.{DdlRel, ExtensionLeafRel, ReadRel, Rel, UpdateRel, WriteRel}
-import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
+import io.sparksubstrait.proto.{DdlRel, ExtensionLeafRel, ReadRel, Rel, UpdateRel, WriteRel}
+import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.plan.FileAccessPolicy

@@ -1,6 +1,6 @@
 package io.sparksubstrait
 
-import io.substrait.proto.SetRel.SetOp._
+import io.sparksubstrait.proto.SetRel.SetOp._
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -12,7 +12,7 @@ class SetsSuite extends SparkSuite with SubstraitAssertions {
   private def vt(values: Option[Int]*) = readVirtual(s, values.map(v => Seq(v.map(litI32).getOrElse(litNull(i32())))))
   private def ints(values: Int*) = vt(values.map(Some(_)): _*)
   private def rows(values: Option[Int]*) = values.map(v => Row(v.orNull))
-  private def setOf(op: io.substrait.proto.SetRel.SetOp, inputs: io.substrait.proto.Rel*) = run(new PlanBuilder().plan(set(op, inputs: _*), "x"))
+  private def setOf(op: io.sparksubstrait.proto.SetRel.SetOp, inputs: io.sparksubstrait.proto.Rel*) = run(new PlanBuilder().plan(set(op, inputs: _*), "x"))
 
   test("the spec's examples, with exact duplicate counts") {
     def r(v: Int*) = rows(v.map(Some(_)): _*)

@@ -1,8 +1,8 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{Expression, Rel}
-import io.substrait.proto.Expression.{FieldReference, Subquery}
-import io.substrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
+import io.sparksubstrait.proto.{Expression, Rel}
+import io.sparksubstrait.proto.Expression.{FieldReference, Subquery}
+import io.sparksubstrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
 
 import org.apache.spark.sql.Row
 

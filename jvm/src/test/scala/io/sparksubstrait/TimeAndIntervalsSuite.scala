@@ -1,7 +1,7 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{Expression, Type}
-import io.substrait.proto.Expression.Literal
+import io.sparksubstrait.proto.{Expression, Type}
+import io.sparksubstrait.proto.Expression.Literal
 import org.apache.spark.sql.Row
 import org.apache.spark.unsafe.types.CalendarInterval
 
@@ -27,7 +27,7 @@ class TimeAndIntervalsSuite extends SparkSuite with SubstraitAssertions {
       .setIntervalDayToSecond(Literal.IntervalDayToSecond.newBuilder().setDays(days).setSeconds(seconds)
         .setSubseconds(subseconds).setPrecision(p))))
 
-  private def one(exprs: Expression*): io.substrait.proto.Plan = oneWith(new PlanBuilder())(exprs: _*)
+  private def one(exprs: Expression*): io.sparksubstrait.proto.Plan = oneWith(new PlanBuilder())(exprs: _*)
   private def oneWith(b: PlanBuilder)(exprs: Expression*) = {
     val vt = readVirtual(schema("z" -> i32()), Seq(Seq(litI32(0))))
     b.plan(emit(project(vt, exprs: _*), exprs.indices.map(_ + 1): _*), exprs.indices.map(i => s"c$i"): _*)
@@ -57,19 +57,20 @@ class TimeAndIntervalsSuite extends SparkSuite with SubstraitAssertions {
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.precision_time")(run(one(litTime(45296789012345L, 9))))
     } else {
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.precision_time")(run(one(litTime(45296L, 0))))
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.time")(run(one(litOldTime(0L))))
+      // The older microsecond time is lifted into precision_time(6) at decode time: errors name that form.
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.precision_time")(run(one(litOldTime(0L))))
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.null.precision_time")(run(one(litNull(precisionTime(3)))))
     }
     assertPlanError("SUBSTRAIT_INVALID_PLAN", s"$project0.literal.precision_time.value")(run(one(litTime(86400L, 0))))
     assertPlanError("SUBSTRAIT_INVALID_PLAN", s"$project0.literal.precision_time.value")(run(one(litTime(-1L, 3))))
     assertPlanError("SUBSTRAIT_INVALID_PLAN", s"$project0.literal.precision_time.value")(run(one(litTime(Long.MaxValue, 6))))
-    assertPlanError("SUBSTRAIT_INVALID_PLAN", s"$project0.literal.time.value")(run(one(litOldTime(86400000000L))))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", s"$project0.literal.precision_time.value")(run(one(litOldTime(86400000000L))))
   }}
 
   test("precision_time with Spark's TIME type off (its default) is an error naming the setting") {
     val e = assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.precision_time")(run(one(litTime(45296L, 0))))
     assert(e.getMessage.contains(if (hasTime) "spark.sql.timeType.enabled" else "4.1"), e.getMessage)
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.null.time")(run(one(litNull(oldTime))))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$project0.literal.null.precision_time")(run(one(litNull(oldTime))))
   }
 
   test("precision_time columns: a virtual table of times with a NULL on Spark 4.1+, precision above 6 an error everywhere") { withTime {

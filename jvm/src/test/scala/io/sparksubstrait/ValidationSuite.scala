@@ -1,7 +1,7 @@
 package io.sparksubstrait
 
 import com.google.protobuf.UnknownFieldSet
-import io.substrait.proto.{JoinRel, Plan, Version}
+import io.sparksubstrait.proto.{JoinRel, Plan, Version}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.plan.PlanDecoder
@@ -29,19 +29,19 @@ class ValidationSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test("a plan stamped with a newer spec version runs when everything in it is understood") {
-    assert(PlanDecoder.SupportedVersion == "0.87.0")
-    for (p <- Seq(stamped(joined(new PlanBuilder()), 0, 99, 0), stamped(joined(new PlanBuilder()), 1, 0, 0))) {
+    assert(PlanDecoder.SupportedVersion == io.sparksubstrait.proto.SpecVersion.VERSION)
+    for (p <- Seq(stamped(joined(new PlanBuilder()), 0, 199, 0), stamped(joined(new PlanBuilder()), 1, 0, 0))) {
       assertRows(run(p), Seq(Row(2, null, 2), Row(2, "b", 2)))
     }
   }
 
   test("a newer plan with a field this consumer does not know: both versions and the location") {
-    val b = stamped(joined(new PlanBuilder()), 0, 88, 1).toBuilder
+    val b = stamped(joined(new PlanBuilder()), 0, 188, 1).toBuilder
     b.getRelationsBuilder(0).getRootBuilder.getInputBuilder.getJoinBuilder.setUnknownFields(
       UnknownFieldSet.newBuilder().addField(77, UnknownFieldSet.Field.newBuilder().addVarint(1).build()).build())
     val e = assertPlanError("SUBSTRAIT_UNSUPPORTED_VERSION", "relations[0].root.input.join") { run(b.build()) }
-    assert(e.getMessage.contains("field number 77 of substrait.JoinRel") && e.getMessage.contains("Substrait 0.87.0") &&
-      e.getMessage.contains("Substrait 0.88.1"), e.getMessage)
+    assert(e.getMessage.contains("field number 77 of substrait.JoinRel") &&
+      e.getMessage.contains(s"Substrait ${PlanDecoder.SupportedVersion}") && e.getMessage.contains("Substrait 0.188.1"), e.getMessage)
     assert(e.isInstanceOf[errors.SubstraitUnsupportedException])
   }
 
@@ -49,9 +49,9 @@ class ValidationSuite extends SparkSuite with SubstraitAssertions {
     val e = assertPlanError("SUBSTRAIT_UNKNOWN_FIELD", "relations[0].root.input.join.type") { run(withJoinType(joined(new PlanBuilder()), 42)) }
     assert(e.getMessage.contains("value 42 of enum substrait.JoinRel.JoinType"), e.getMessage)
     val newer = assertPlanError("SUBSTRAIT_UNSUPPORTED_VERSION", "relations[0].root.input.join.type") {
-      run(stamped(withJoinType(joined(new PlanBuilder()), 42), 0, 90, 0))
+      run(stamped(withJoinType(joined(new PlanBuilder()), 42), 0, 190, 0))
     }
-    assert(newer.getMessage.contains("Substrait 0.90.0"), newer.getMessage)
+    assert(newer.getMessage.contains("Substrait 0.190.0"), newer.getMessage)
     // The same through JSON (numeric enum values pass protobuf's JSON parser).
     val json = com.google.protobuf.util.JsonFormat.printer().print(joined(new PlanBuilder()))
       .replace("\"JOIN_TYPE_INNER\"", "42")
@@ -120,8 +120,8 @@ class ValidationSuite extends SparkSuite with SubstraitAssertions {
   test("a list element as a sort key runs (element_at failed Spark's codegen there); offsets past the end are NULL") {
     val b = new PlanBuilder()
     val second = fieldOf(listOf(field(0), litI32(9)), listSeg(1))
-    val sorted = fetch(sort(left, second -> io.substrait.proto.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_LAST,
-      field(0) -> io.substrait.proto.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST), 1, 3)
+    val sorted = fetch(sort(left, second -> io.sparksubstrait.proto.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_LAST,
+      field(0) -> io.sparksubstrait.proto.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST), 1, 3)
     assertRows(run(b.plan(sorted, "k", "v")), Seq(Row(2, null), Row(2, "b")))
     val far = project(left, fieldOf(listOf(field(0), litI32(9)), listSeg(Int.MaxValue)), fieldOf(listOf(field(0), litI32(9)), listSeg(-1)))
     assertRows(run(b.plan(far, "k", "v", "none", "last")), Seq(Row(1, "a", null, 9), Row(2, null, null, 9), Row(2, "b", null, 9)))

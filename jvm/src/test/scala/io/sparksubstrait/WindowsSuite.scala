@@ -1,8 +1,8 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{AggregateFunction, AggregationPhase, ConsistentPartitionWindowRel, Expression, FunctionArgument, Rel, SortField}
-import io.substrait.proto.Expression.WindowFunction.{Bound, BoundsType}
-import io.substrait.proto.SortField.SortDirection._
+import io.sparksubstrait.proto.{AggregateFunction, AggregationPhase, ConsistentPartitionWindowRel, Expression, FunctionArgument, Rel, SortField}
+import io.sparksubstrait.proto.Expression.WindowFunction.{Bound, BoundsType}
+import io.sparksubstrait.proto.SortField.SortDirection._
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
@@ -91,13 +91,14 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
       ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), rank() OVER (ORDER BY score DESC NULLS LAST) FROM people"""))
   }
 
-  test("DISTINCT window aggregates, zero offsets and RANGE offsets over several keys are errors") {
+  test("DISTINCT window aggregates, bounds without an offset and RANGE offsets over several keys are errors") {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.window.window_functions[0].invocation") {
       run(b.plan(windowRel(Seq(relFunction(count, Seq(field(0)), distinct = true)), Nil), "a", "b", "c", "d", "e"))
     }
-    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.window.window_functions[0].lower_bound.preceding.offset") {
+    // The deprecated int64 offset counts only when non-zero: a bound with neither it nor offset_expr is invalid.
+    assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.window.window_functions[0].lower_bound.preceding") {
       run(b.plan(windowRel(Seq(relFunction(count, Seq(field(0)), Some((BoundsType.BOUNDS_TYPE_ROWS, preceding(0), current)))),
         Seq(0 -> SORT_DIRECTION_ASC_NULLS_FIRST)), "a", "b", "c", "d", "e"))
     }

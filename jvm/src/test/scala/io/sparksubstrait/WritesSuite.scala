@@ -1,8 +1,8 @@
 package io.sparksubstrait
 
-import io.substrait.proto.{DdlRel, NamedObjectWrite, NamedStruct, Rel, WriteRel}
-import io.substrait.proto.DdlRel.{DdlObject, DdlOp}
-import io.substrait.proto.WriteRel.{CreateMode, OutputMode, WriteOp}
+import io.sparksubstrait.proto.{DdlRel, NamedObjectWrite, NamedStruct, Rel, WriteRel}
+import io.sparksubstrait.proto.DdlRel.{DdlObject, DdlOp}
+import io.sparksubstrait.proto.WriteRel.{CreateMode, OutputMode, WriteOp}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}

@@ -37,7 +37,7 @@ object ConversionBreakdown {
           time(1)(PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
           time(2)(SubstraitPlans.read(spark, bytes))
           time(3)(spark.sql(sql))
-          time(4)(io.substrait.proto.Plan.parseFrom(bytes))
+          time(4)(io.sparksubstrait.proto.Plan.parseFrom(bytes))
         }
         val m = t.map(b => b.sorted.apply(b.size / 2))
         println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f")

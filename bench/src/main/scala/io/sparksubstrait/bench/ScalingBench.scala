@@ -3,7 +3,7 @@ package io.sparksubstrait.bench
 import java.io.PrintWriter
 import java.nio.file.{Files, Paths}
 
-import io.substrait.proto.{Plan, Rel, SetRel}
+import io.sparksubstrait.proto.{Plan, Rel, SetRel}
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.testing.PlanBuilder

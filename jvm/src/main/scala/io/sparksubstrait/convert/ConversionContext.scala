@@ -24,7 +24,7 @@ final class ConversionContext(
     /** The catalog tables the plan reads, looked up together. */
     val tables: CatalogTables,
     /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
-    val parameterBindings: Map[Int, io.substrait.proto.Expression.Literal] = Map.empty,
+    val parameterBindings: Map[Int, io.sparksubstrait.proto.Expression.Literal] = Map.empty,
     val parameterValues: Map[Int, Any] = Map.empty,
     /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
     val trace: ExplainTrace = null) {

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.PlanRel
+import io.sparksubstrait.proto.PlanRel
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{OuterReference, SubqueryExpression}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Cast, NamedExpression}

@@ -3,8 +3,8 @@ package io.sparksubstrait.explain
 import scala.collection.mutable.ArrayBuffer
 import scala.util.control.NonFatal
 
-import io.substrait.proto.{Rel, Type}
-import io.substrait.proto.Rel.RelTypeCase
+import io.sparksubstrait.proto.{Rel, Type}
+import io.sparksubstrait.proto.Rel.RelTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan

@@ -2,8 +2,8 @@ package io.sparksubstrait.explain
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{ReadRel, Rel, RelCommon}
-import io.substrait.proto.Rel.RelTypeCase
+import io.sparksubstrait.proto.{Expression, ReadRel, Rel, RelCommon}
+import io.sparksubstrait.proto.Rel.RelTypeCase
 
 /**
  * The key facts of one relation, as short phrases for the explain output: what a reader of
@@ -18,12 +18,11 @@ private[explain] object RelationDetails {
       case RelTypeCase.PROJECT => Seq(count(rel.getProject.getExpressionsCount, "expression"))
       case RelTypeCase.FETCH =>
         val f = rel.getFetch
-        Seq(s"offset ${if (f.hasOffsetExpr) "expression" else f.getOffset.toString}",
-          s"count ${if (f.hasCountExpr) "expression" else if (f.getCount < 0) "all" else f.getCount.toString}")
+        Seq(s"offset ${fetchValue(f.hasOffsetExpr, f.getOffsetExpr, "0")}", s"count ${fetchValue(f.hasCountExpr, f.getCountExpr, "all")}")
       case RelTypeCase.SORT => Seq(count(rel.getSort.getSortsCount, "sort field"))
       case RelTypeCase.AGGREGATE =>
         val a = rel.getAggregate
-        Seq(count(a.getGroupingExpressionsCount + a.getGroupingsList.asScala.map(_.getGroupingExpressionsCount).sum, "grouping expression"),
+        Seq(count(a.getGroupingExpressionsCount, "grouping expression"),
           count(a.getGroupingsCount, "grouping set"), count(a.getMeasuresCount, "measure"))
       case RelTypeCase.JOIN => Seq(enumName(rel.getJoin.getType.name(), "JOIN_TYPE_"))
       case RelTypeCase.SET => Seq(enumName(rel.getSet.getOp.name(), "SET_OP_"), count(rel.getSet.getInputsCount, "input"))
@@ -39,12 +38,23 @@ private[explain] object RelationDetails {
     own ++ emit(common(rel))
   }
 
+  /** A fetch's offset or count: its integer when a literal, `absent` when unset or NULL. */
+  private def fetchValue(has: Boolean, e: => Expression, absent: String): String =
+    if (!has) absent
+    else if (!e.hasLiteral) "expression"
+    else e.getLiteral.getLiteralTypeCase match {
+      case Expression.Literal.LiteralTypeCase.I64 => e.getLiteral.getI64.toString
+      case Expression.Literal.LiteralTypeCase.I32 => e.getLiteral.getI32.toString
+      case Expression.Literal.LiteralTypeCase.NULL => absent
+      case _ => "expression"
+    }
+
   private def read(r: ReadRel): Seq[String] = {
     val source = r.getReadTypeCase match {
       case ReadRel.ReadTypeCase.NAMED_TABLE => s"table ${r.getNamedTable.getNamesList.asScala.mkString(".")}"
       case ReadRel.ReadTypeCase.VIRTUAL_TABLE =>
         val v = r.getVirtualTable
-        s"virtual table, ${count(v.getExpressionsCount + v.getValuesCount, "row")}"
+        s"virtual table, ${count(v.getExpressionsCount, "row")}"
       case ReadRel.ReadTypeCase.LOCAL_FILES => s"local files, ${count(r.getLocalFiles.getItemsCount, "item")}"
       case other => other.name().toLowerCase
     }

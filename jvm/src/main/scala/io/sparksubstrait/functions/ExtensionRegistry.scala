@@ -2,7 +2,7 @@ package io.sparksubstrait.functions
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.SimpleExtensionDeclaration.MappingTypeCase
+import io.sparksubstrait.proto.SimpleExtensionDeclaration.MappingTypeCase
 
 import io.sparksubstrait.convert.types.UserType
 import io.sparksubstrait.errors.SubstraitErrors
@@ -35,18 +35,15 @@ object ExtensionRegistry {
   def apply(plan: DecodedPlan): ExtensionRegistry = {
     val proto = plan.proto
     val urns = proto.getExtensionUrnsList.asScala.map(u => u.getExtensionUrnAnchor -> u.getUrn).toMap
-    val uris = plan.legacy.uris
     val functions = proto.getExtensionsList.asScala.zipWithIndex.collect {
       case (decl, i) if decl.getMappingTypeCase == MappingTypeCase.EXTENSION_FUNCTION =>
         val f = decl.getExtensionFunction
         val at = PlanPath.root.at("extensions", i) / "extension_function"
         if (f.getName.isEmpty) throw SubstraitErrors.missingField(at, "name", "the function's compound name")
-        // A declaration names its extension by URN, or (older plans) by URI; producers that
-        // name neither, or an anchor that is not declared (DataFusion writes u32::MAX),
-        // leave the function to be resolved by name.
-        val extension = plan.legacy.functionUriRefs.get(f.getFunctionAnchor).flatMap(uris.get)
-          .orElse(urns.get(f.getExtensionUrnReference))
-          .flatMap(canonical)
+        // A declaration names its extension by URN (older plans' URIs were lifted into URNs
+        // by the decoder); producers that name neither, or an anchor that is not declared
+        // (DataFusion writes u32::MAX), leave the function to be resolved by name.
+        val extension = urns.get(f.getExtensionUrnReference).flatMap(canonical)
         f.getFunctionAnchor -> DeclaredFunction(f.getFunctionAnchor, extension, f.getName)
     }
     val duplicates = functions.groupBy(_._1).collect { case (a, ds) if ds.size > 1 => a }
@@ -57,8 +54,7 @@ object ExtensionRegistry {
     val types = proto.getExtensionsList.asScala.collect {
       case decl if decl.getMappingTypeCase == MappingTypeCase.EXTENSION_TYPE =>
         val t = decl.getExtensionType
-        val extension = plan.legacy.typeUriRefs.get(t.getTypeAnchor).flatMap(uris.get)
-          .orElse(urns.get(t.getExtensionUrnReference)).flatMap(canonical)
+        val extension = urns.get(t.getExtensionUrnReference).flatMap(canonical)
         t.getTypeAnchor -> UserType(extension, t.getName)
     }.toMap
     new ExtensionRegistry(functions.toMap, types)

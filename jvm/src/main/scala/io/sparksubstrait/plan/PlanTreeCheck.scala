@@ -6,15 +6,16 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
 import com.google.protobuf.Descriptors.{Descriptor, EnumValueDescriptor, FieldDescriptor, OneofDescriptor}
-import io.substrait.proto.{Plan, ReadRel, SimpleExtensionDeclaration}
+import io.sparksubstrait.proto.{Plan, ReadRel}
 
 import io.sparksubstrait.errors.SubstraitErrors
 
 /**
  * One walk over a decoded plan's whole message tree, with an explicit stack (never the
- * thread's): refuses nesting deeper than the limit, and any field or enum value left unknown
- * after lifting the legacy ones, which comes from a spec version whose meaning we cannot
- * know. Errors name the first offending place in field order.
+ * thread's): refuses nesting deeper than the limit, and any field or enum value our message
+ * classes do not know, which comes from a spec version whose meaning we cannot know. Errors
+ * name the first offending place in field order. It also notes whether any legacy field
+ * (one the pinned spec removed) is set, for [[LegacyLifting]].
  *
  * A plan stamped with a newer spec version than [[PlanDecoder.SupportedVersion]] is read
  * when all of it is understood (newer versions mostly add); the first thing that is not is
@@ -28,9 +29,12 @@ import io.sparksubstrait.errors.SubstraitErrors
  * relation, expression, literal and type kinds) costs one lookup of its set field.
  */
 private[plan] object PlanTreeCheck {
-  /** @return the names of every NamedTable, in the order met */
-  def apply(plan: Plan, limits: PlanLimits): Seq[Seq[String]] = {
+  /** What the walk found: the names of every NamedTable in the order met, and whether a legacy field is set. */
+  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean)
+
+  def apply(plan: Plan, limits: PlanLimits): Facts = {
     val tables = Seq.newBuilder[Seq[String]]
+    var legacy = false
     val newer = PlanDecoder.newerVersion(plan)
     val stack = new java.util.ArrayDeque[Frame]()
     stack.push(Frame(plan, PlanPath.root, 0))
@@ -44,8 +48,9 @@ private[plan] object PlanTreeCheck {
         case _ =>
       }
       val shape = shapeOf(message.getDescriptorForType)
+      if (!legacy && shape.legacy.nonEmpty) legacy = shape.legacy.exists(f => isSet(message, f))
       present.clear()
-      shape.plain.foreach(f => if (if (f.isRepeated) message.getRepeatedFieldCount(f) > 0 else message.hasField(f)) present.add(f))
+      shape.plain.foreach(f => if (isSet(message, f)) present.add(f))
       shape.oneofs.foreach { o =>
         val f = message.getOneofFieldDescriptor(o)
         if (f != null && shape.walked(f)) present.add(f)
@@ -66,8 +71,11 @@ private[plan] object PlanTreeCheck {
         i -= 1
       }
     }
-    tables.result()
+    Facts(tables.result(), legacy)
   }
+
+  private def isSet(message: Message, f: FieldDescriptor): Boolean =
+    if (f.isRepeated) message.getRepeatedFieldCount(f) > 0 else message.hasField(f)
 
   private final case class Frame(message: Message, at: PlanPath, depth: Int)
 
@@ -75,7 +83,8 @@ private[plan] object PlanTreeCheck {
    * A message type's message- and enum-typed fields: those outside a oneof, and the oneofs
    * holding any (the set field is then looked up once).
    */
-  private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor])
+  private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor],
+      legacy: Array[FieldDescriptor])
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
@@ -85,7 +94,8 @@ private[plan] object PlanTreeCheck {
     // A proto3 `optional` is a oneof of one (synthetic): it is a plain field here.
     def inRealOneof(f: FieldDescriptor) = f.getContainingOneof != null && !f.getContainingOneof.isSynthetic
     Shape(d.getFields.asScala.filter(f => walked(f) && !inRealOneof(f)).toArray,
-      d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked)
+      d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked,
+      d.getFields.asScala.filter(LegacyLifting.fields).toArray)
   })
 
   private def unknown(at: PlanPath, what: String, newer: Option[String]) = newer match {
@@ -96,16 +106,8 @@ private[plan] object PlanTreeCheck {
   private def rejectUnknownFields(message: Message, at: PlanPath, newer: Option[String]): Unit = {
     val unknowns = message.getUnknownFields.asMap()
     if (!unknowns.isEmpty) {
-      // Plan-level and declaration-level legacy fields are lifted after this walk.
-      val legacy = message match {
-        case _: Plan => Set(LegacyFieldNumbers.PlanExtensionUris)
-        case _: SimpleExtensionDeclaration.ExtensionFunction | _: SimpleExtensionDeclaration.ExtensionType |
-             _: SimpleExtensionDeclaration.ExtensionTypeVariation => Set(LegacyFieldNumbers.DeclarationUriReference)
-        case _ => Set.empty[Int]
-      }
-      unknowns.keySet().asScala.find(n => !legacy(n.intValue)).foreach { number =>
-        throw unknown(at, s"field number $number of ${message.getDescriptorForType.getFullName}", newer)
-      }
+      val number = unknowns.keySet().iterator().next()
+      throw unknown(at, s"field number $number of ${message.getDescriptorForType.getFullName}", newer)
     }
   }
 

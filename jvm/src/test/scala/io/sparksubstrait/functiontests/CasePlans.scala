@@ -3,8 +3,8 @@ package io.sparksubstrait.functiontests
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto._
-import io.substrait.proto.Expression.{FieldReference, ReferenceSegment}
+import io.sparksubstrait.proto._
+import io.sparksubstrait.proto.Expression.{FieldReference, ReferenceSegment}
 
 import io.sparksubstrait.functiontests.TestValues.{literal, protoType}
 

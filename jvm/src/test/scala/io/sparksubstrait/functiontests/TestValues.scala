@@ -6,8 +6,8 @@ import java.time.{LocalDate, LocalDateTime, LocalTime, OffsetDateTime, ZoneOffse
 import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.ByteString
-import io.substrait.proto.{Expression, Type}
-import io.substrait.proto.Expression.Literal
+import io.sparksubstrait.proto.{Expression, Type}
+import io.sparksubstrait.proto.Expression.Literal
 
 /** Test-file types and values as Substrait `Type`s and `Literal`s. */
 object TestValues {

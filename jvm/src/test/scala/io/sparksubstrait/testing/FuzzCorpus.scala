@@ -2,10 +2,7 @@ package io.sparksubstrait.testing
 
 import scala.util.Try
 
-import io.substrait.isthmus.SqlToSubstrait
-import io.substrait.isthmus.sql.SubstraitCreateStatementParser
-import io.substrait.plan.PlanProtoConverter
-import io.substrait.proto.{JoinRel, Plan, SetRel, SortField}
+import io.sparksubstrait.proto.{JoinRel, Plan, SetRel, SortField}
 
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -67,25 +64,25 @@ object FuzzCorpus {
         b.call(b.fn("functions_string", "regexp_replace:str_str_str"), field(1), litString("[ae]"), litString("_")),
         b.call(b.fn("functions_string", "substring:str_i32_i32"), field(1), litI32(-2), litI32(2)),
         param(1, i32())), 4, 5, 6, 7, 8, 9), "top", "xs", "r", "sub", "p", "x").toBuilder
-        .addParameterBindings(io.substrait.proto.DynamicParameterBinding.newBuilder().setParameterAnchor(1).setValue(litI32(7).getLiteral)).build()),
+        .addParameterBindings(io.sparksubstrait.proto.DynamicParameterBinding.newBuilder().setParameterAnchor(1).setValue(litI32(7).getLiteral)).build()),
       one(b => b.plan(join(people, vt, JoinRel.JoinType.JOIN_TYPE_LEFT_MARK,
         Some(b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(4)))), "id", "name", "score", "grp", "m")),
-      one(b => b.plan(filter(vt, io.substrait.proto.Expression.newBuilder().setMultiOrList(io.substrait.proto.Expression.MultiOrList.newBuilder()
-        .addValue(field(0)).addValue(field(1)).addOptions(io.substrait.proto.Expression.MultiOrList.Record.newBuilder()
+      one(b => b.plan(filter(vt, io.sparksubstrait.proto.Expression.newBuilder().setMultiOrList(io.sparksubstrait.proto.Expression.MultiOrList.newBuilder()
+        .addValue(field(0)).addValue(field(1)).addOptions(io.sparksubstrait.proto.Expression.MultiOrList.Record.newBuilder()
           .addFields(litI32(2)).addFields(litString("b")))).build()), "k", "s", "d")))
   }
 
-  private def sub(f: io.substrait.proto.Expression.Subquery.Builder => io.substrait.proto.Expression.Subquery.Builder) =
-    io.substrait.proto.Expression.newBuilder().setSubquery(f(io.substrait.proto.Expression.Subquery.newBuilder())).build()
-  private def exists(r: io.substrait.proto.Rel) = sub(_.setSetPredicate(io.substrait.proto.Expression.Subquery.SetPredicate.newBuilder()
-    .setPredicateOp(io.substrait.proto.Expression.Subquery.SetPredicate.PredicateOp.PREDICATE_OP_EXISTS).setTuples(r)))
-  private def scalar(r: io.substrait.proto.Rel) = sub(_.setScalar(io.substrait.proto.Expression.Subquery.Scalar.newBuilder().setInput(r)))
-  private def outer(i: Int) = io.substrait.proto.Expression.newBuilder().setSelection(io.substrait.proto.Expression.FieldReference.newBuilder()
-    .setOuterReference(io.substrait.proto.Expression.FieldReference.OuterReference.newBuilder().setStepsOut(1)).setDirectReference(structSeg(i))).build()
-  private def param(anchor: Int, t: io.substrait.proto.Type) = io.substrait.proto.Expression.newBuilder()
-    .setDynamicParameter(io.substrait.proto.DynamicParameter.newBuilder().setParameterReference(anchor).setType(t)).build()
+  private def sub(f: io.sparksubstrait.proto.Expression.Subquery.Builder => io.sparksubstrait.proto.Expression.Subquery.Builder) =
+    io.sparksubstrait.proto.Expression.newBuilder().setSubquery(f(io.sparksubstrait.proto.Expression.Subquery.newBuilder())).build()
+  private def exists(r: io.sparksubstrait.proto.Rel) = sub(_.setSetPredicate(io.sparksubstrait.proto.Expression.Subquery.SetPredicate.newBuilder()
+    .setPredicateOp(io.sparksubstrait.proto.Expression.Subquery.SetPredicate.PredicateOp.PREDICATE_OP_EXISTS).setTuples(r)))
+  private def scalar(r: io.sparksubstrait.proto.Rel) = sub(_.setScalar(io.sparksubstrait.proto.Expression.Subquery.Scalar.newBuilder().setInput(r)))
+  private def outer(i: Int) = io.sparksubstrait.proto.Expression.newBuilder().setSelection(io.sparksubstrait.proto.Expression.FieldReference.newBuilder()
+    .setOuterReference(io.sparksubstrait.proto.Expression.FieldReference.OuterReference.newBuilder().setStepsOut(1)).setDirectReference(structSeg(i))).build()
+  private def param(anchor: Int, t: io.sparksubstrait.proto.Type) = io.sparksubstrait.proto.Expression.newBuilder()
+    .setDynamicParameter(io.sparksubstrait.proto.DynamicParameter.newBuilder().setParameterReference(anchor).setType(t)).build()
   /** x -> f(x, arg) over one i32 parameter. */
-  private def lambda(fn: Int, b: PlanBuilder, arg: io.substrait.proto.Expression) = lambdaOverI32(x => b.call(fn, x, arg))
+  private def lambda(fn: Int, b: PlanBuilder, arg: io.sparksubstrait.proto.Expression) = lambdaOverI32(x => b.call(fn, x, arg))
 
   private val isthmusSql = Seq(
     TpchData.Q1, TpchData.Q6,
@@ -101,7 +98,6 @@ object FuzzCorpus {
 
   /** The corpus; isthmus SQL it cannot plan is skipped (the count is reported). */
   def plans(): Seq[Plan] = {
-    val catalog = SubstraitCreateStatementParser.processCreateStatementsToCatalog(TpchData.LineitemDdl)
-    handWritten ++ isthmusSql.flatMap(sql => Try(new PlanProtoConverter().toProto(new SqlToSubstrait().convert(sql, catalog))).toOption)
+    handWritten ++ isthmusSql.flatMap(sql => Try(Isthmus.plan(sql, TpchData.LineitemDdl)).toOption)
   }
 }

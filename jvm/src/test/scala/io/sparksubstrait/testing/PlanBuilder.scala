@@ -4,8 +4,8 @@ import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.ByteString
-import io.substrait.proto._
-import io.substrait.proto.Expression.{FieldReference, Literal, ReferenceSegment}
+import io.sparksubstrait.proto._
+import io.sparksubstrait.proto.Expression.{FieldReference, Literal, ReferenceSegment}
 
 /**
  * A small DSL to write Substrait plans by hand in tests. Each instance collects the
@@ -222,6 +222,11 @@ object PlanBuilder {
 
   def fetch(input: Rel, offset: Long, count: Long): Rel =
     Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffsetExpr(litI64(offset)).setCountExpr(litI64(count))).build()
+
+  /** A fetch of every row after `offset`, its count written as a typed NULL (the spec's "all"). */
+  def fetchAll(input: Rel, offset: Long): Rel =
+    Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffsetExpr(litI64(offset))
+      .setCountExpr(lit(_.setNull(i64())))).build()
 
   def fetchLegacy(input: Rel, offset: Long, count: Long): Rel =
     Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffset(offset).setCount(count)).build()

@@ -7,7 +7,7 @@ import scala.util.Random
 import com.google.protobuf.{ByteString, Message}
 import com.google.protobuf.Descriptors.FieldDescriptor
 import com.google.protobuf.Descriptors.FieldDescriptor.JavaType
-import io.substrait.proto.{Expression, Plan, Type}
+import io.sparksubstrait.proto.{Expression, Plan, Type}
 
 /**
  * Seeded mutations of valid plans, at two levels: the wire bytes (bit flips, truncation,

@@ -6,7 +6,7 @@ import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.errors.SubstraitException
 
 trait SubstraitAssertions { self: SparkSuite =>
-  def run(plan: io.substrait.proto.Plan): DataFrame = SubstraitPlans.read(spark, plan.toByteArray)
+  def run(plan: io.sparksubstrait.proto.Plan): DataFrame = SubstraitPlans.read(spark, plan.toByteArray)
 
   /** Conversion fails with our error, of this condition, naming this location. */
   def assertPlanError(condition: String, location: String)(body: => Any): SubstraitException = {

@@ -2,9 +2,6 @@ package io.sparksubstrait.testing
 
 import java.nio.charset.StandardCharsets
 
-import io.substrait.isthmus.SqlToSubstrait
-import io.substrait.isthmus.sql.SubstraitCreateStatementParser
-import io.substrait.plan.PlanProtoConverter
 import org.apache.spark.sql.SparkSession
 
 /**
@@ -69,9 +66,8 @@ object TpchSchema {
   }
 
   /** isthmus' plan for `sql`, or why isthmus could not make one. */
-  def isthmus(sql: String): Either[String, io.substrait.proto.Plan] = try {
-    val catalog = SubstraitCreateStatementParser.processCreateStatementsToCatalog(IsthmusDdl: _*)
-    Right(new PlanProtoConverter().toProto(new SqlToSubstrait().convert(sql, catalog)))
+  def isthmus(sql: String): Either[String, io.sparksubstrait.proto.Plan] = try {
+    Right(Isthmus.plan(sql, IsthmusDdl: _*))
   } catch {
     case e: Exception => Left(s"${e.getClass.getSimpleName}: ${Option(e.getMessage).getOrElse("").linesIterator.toSeq.headOption.getOrElse("")}")
   }

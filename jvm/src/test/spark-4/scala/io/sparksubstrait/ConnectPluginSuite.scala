@@ -4,7 +4,7 @@ import java.util.UUID
 
 import com.google.protobuf.{Any => ProtoAny, ByteString, DynamicMessage}
 import com.google.protobuf.util.JsonFormat
-import io.substrait.proto.{DynamicParameter, Expression, Plan}
+import io.sparksubstrait.proto.{DynamicParameter, Expression, Plan}
 
 import org.apache.spark.connect.proto.{ExamplePluginRelation, Relation}
 import org.apache.spark.sql.{DataFrame, Row}
@@ -70,7 +70,7 @@ class ConnectPluginSuite extends SparkSuite with SubstraitAssertions {
   private def peoplePlan: Plan = {
     val b = new PlanBuilder()
     val gt = b.fn("functions_comparison", "gt:i32_i32")
-    def param(anchor: Int, t: io.substrait.proto.Type) = Expression.newBuilder()
+    def param(anchor: Int, t: io.sparksubstrait.proto.Type) = Expression.newBuilder()
       .setDynamicParameter(DynamicParameter.newBuilder().setParameterReference(anchor).setType(t)).build()
     val filtered = filter(readNamed(Datasets.peopleSchema, "people"), b.call(gt, PlanBuilder.field(0), param(1, i32())))
     b.plan(project(filtered, param(2, date())), "id", "name", "score", "grp", "d")

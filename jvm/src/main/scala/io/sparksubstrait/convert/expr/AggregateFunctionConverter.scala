@@ -2,9 +2,9 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.AggregateFunction
-import io.substrait.proto.AggregateFunction.AggregationInvocation
-import io.substrait.proto.AggregationPhase
+import io.sparksubstrait.proto.AggregateFunction
+import io.sparksubstrait.proto.AggregateFunction.AggregationInvocation
+import io.sparksubstrait.proto.AggregationPhase
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Complete}
 
@@ -30,7 +30,7 @@ object AggregateFunctionConverter {
       case other => throw SubstraitErrors.invalidPlan(at / "invocation", s"invocation ${other.getNumber}", "ALL or DISTINCT")
     }
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
-    val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
+    val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, input, at)
     val sorts = f.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) => SortConverter.order(s, input, at.at("sorts", i)) }
     // Over DISTINCT values only an order of the values themselves is defined (which copy's
     // other column would place a value?); Spark's analysis refuses any other too.

@@ -1,7 +1,7 @@
 package io.sparksubstrait.convert.expr
 
-import io.substrait.proto.Expression.Cast.FailureBehavior
-import io.substrait.proto.Expression.{Cast => SCast}
+import io.sparksubstrait.proto.Expression.Cast.FailureBehavior
+import io.sparksubstrait.proto.Expression.{Cast => SCast}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, EvalMode, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.{IfThen, MultiOrList, SingularOrList, SwitchExpression}
+import io.sparksubstrait.proto.Expression.{IfThen, MultiOrList, SingularOrList, SwitchExpression}
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, CaseWhen, Cast, EqualTo, In, Literal, Or, Expression => CExpression}
 import org.apache.spark.sql.types.{BooleanType, DataType, NullType}
 

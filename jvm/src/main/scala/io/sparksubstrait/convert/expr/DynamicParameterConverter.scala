@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.util.control.NonFatal
 
-import io.substrait.proto.DynamicParameter
+import io.sparksubstrait.proto.DynamicParameter
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal, Expression => CExpression}
 import org.apache.spark.sql.types.NullType
 

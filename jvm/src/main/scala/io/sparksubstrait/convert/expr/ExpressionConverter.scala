@@ -1,7 +1,7 @@
 package io.sparksubstrait.convert.expr
 
-import io.substrait.proto.Expression
-import io.substrait.proto.Expression.RexTypeCase
+import io.sparksubstrait.proto.Expression
+import io.sparksubstrait.proto.Expression.RexTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext

@@ -1,8 +1,8 @@
 package io.sparksubstrait.convert.expr
 
-import io.substrait.proto.Expression.{FieldReference, ReferenceSegment}
-import io.substrait.proto.Expression.FieldReference.{ReferenceTypeCase, RootTypeCase}
-import io.substrait.proto.Expression.ReferenceSegment.{ReferenceTypeCase => SegmentCase}
+import io.sparksubstrait.proto.Expression.{FieldReference, ReferenceSegment}
+import io.sparksubstrait.proto.Expression.FieldReference.{ReferenceTypeCase, RootTypeCase}
+import io.sparksubstrait.proto.Expression.ReferenceSegment.{ReferenceTypeCase => SegmentCase}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetArrayItem, GetMapValue, GetStructField, Literal, OuterReference, Expression => CExpression}
 import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
 

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
+import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, HigherOrderFunction, LambdaFunction, SortOrder, Expression => CExpression}
 import org.apache.spark.sql.types.{DataType, DateType, NumericType, TimestampNTZType}
 
@@ -19,12 +19,10 @@ object FunctionArguments {
   /** The converted arguments of a call: values in order, and enumeration arguments in order. */
   final case class Arguments(values: Seq[CExpression], enums: Seq[String])
 
-  /** Value and enum arguments; older plans use the deprecated `args` list instead of `arguments`. */
-  def convert(arguments: Seq[FunctionArgument], legacyArgs: Seq[Expression], input: Seq[Attribute], at: PlanPath)
+  /** Value and enum arguments (the decoder lifted older plans' `args` list into `arguments`). */
+  def convert(arguments: Seq[FunctionArgument], input: Seq[Attribute], at: PlanPath)
       (implicit ctx: ConversionContext): Arguments = {
-    if (arguments.isEmpty && legacyArgs.nonEmpty) {
-      Arguments(legacyArgs.zipWithIndex.map { case (e, i) => ExpressionConverter.convert(e, input, at.at("args", i)) }, Nil)
-    } else {
+    {
       val converted = arguments.zipWithIndex.map { case (a, i) =>
         val argAt = at.at("arguments", i)
         a.getArgTypeCase match {

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.Lambda
+import io.sparksubstrait.proto.Expression.Lambda
 import org.apache.spark.sql.catalyst.expressions.{Attribute, LambdaFunction, NamedLambdaVariable, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext

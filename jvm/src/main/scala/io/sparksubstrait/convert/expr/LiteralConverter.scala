@@ -4,8 +4,8 @@ import java.math.{BigDecimal => JBigDecimal, BigInteger}
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.{Literal => SLiteral}
-import io.substrait.proto.Expression.Literal.LiteralTypeCase
+import io.sparksubstrait.proto.Expression.{Literal => SLiteral}
+import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Literal, Expression => CExpression}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, GenericArrayData}
@@ -38,8 +38,6 @@ object LiteralConverter {
       case LiteralTypeCase.BINARY => Literal(lit.getBinary.toByteArray, BinaryType)
       case LiteralTypeCase.FIXED_BINARY => Literal(lit.getFixedBinary.toByteArray, BinaryType)
       case LiteralTypeCase.DATE => Literal(lit.getDate, DateType)
-      case LiteralTypeCase.TIMESTAMP => Literal(lit.getTimestamp, TimestampNTZType)
-      case LiteralTypeCase.TIMESTAMP_TZ => Literal(lit.getTimestampTz, TimestampType)
       case LiteralTypeCase.PRECISION_TIMESTAMP =>
         val p = lit.getPrecisionTimestamp
         Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp"), TimestampNTZType)
@@ -51,7 +49,6 @@ object LiteralConverter {
         time(toNanos(p.getValue, p.getPrecision, at / "precision_time"), math.min(p.getPrecision, TypeConverter.MaxSubsecondPrecision),
           at / "precision_time")
       // The deprecated time literal: microseconds since midnight.
-      case LiteralTypeCase.TIME => time(toNanos(lit.getTime, 6, at / "time"), TypeConverter.MaxSubsecondPrecision, at / "time")
       case LiteralTypeCase.INTERVAL_COMPOUND =>
         val c = lit.getIntervalCompound
         val cAt = at / "interval_compound"
@@ -79,7 +76,7 @@ object LiteralConverter {
         Literal(new GenericArrayData(values.map(_.value).toArray), ArrayType(elementType, containsNull = true))
       case LiteralTypeCase.EMPTY_LIST =>
         Literal(new GenericArrayData(Array.empty[Any]), TypeConverter.convert(
-          io.substrait.proto.Type.newBuilder().setList(lit.getEmptyList).build(), at / "empty_list").dataType)
+          io.sparksubstrait.proto.Type.newBuilder().setList(lit.getEmptyList).build(), at / "empty_list").dataType)
       case LiteralTypeCase.MAP =>
         val pairs = lit.getMap.getKeyValuesList.asScala.toSeq.zipWithIndex.map { case (kv, i) =>
           val kvAt = (at / "map").at("key_values", i)
@@ -91,7 +88,7 @@ object LiteralConverter {
           MapType(pairs.head._1.dataType, pairs.head._2.dataType, valueContainsNull = true))
       case LiteralTypeCase.EMPTY_MAP =>
         Literal(ArrayBasedMapData(Array.empty[Any], Array.empty[Any]), TypeConverter.convert(
-          io.substrait.proto.Type.newBuilder().setMap(lit.getEmptyMap).build(), at / "empty_map").dataType)
+          io.sparksubstrait.proto.Type.newBuilder().setMap(lit.getEmptyMap).build(), at / "empty_map").dataType)
       case LiteralTypeCase.NULL =>
         Literal(null, TypeConverter.convert(lit.getNull, at / "null").dataType)
       case LiteralTypeCase.LITERALTYPE_NOT_SET =>
@@ -159,13 +156,8 @@ object LiteralConverter {
     identity)
 
   private def dayToSecondMicros(i: SLiteral.IntervalDayToSecond, at: PlanPath): Long = {
-    val subsecondMicros = i.getPrecisionModeCase match {
-      case SLiteral.IntervalDayToSecond.PrecisionModeCase.PRECISION =>
-        toMicros(i.getSubseconds, i.getPrecision, at)
-      // The deprecated form: subseconds given in microseconds.
-      case SLiteral.IntervalDayToSecond.PrecisionModeCase.MICROSECONDS => i.getMicroseconds.toLong
-      case _ => 0L
-    }
+    // Older plans' microseconds field was lifted into precision 6 by the decoder.
+    val subsecondMicros = toMicros(i.getSubseconds, i.getPrecision, at)
     val seconds = Math.addExact(Math.multiplyExact(i.getDays.toLong, 86400L), i.getSeconds.toLong)
     Math.addExact(Math.multiplyExact(seconds, MicrosPerSecond), subsecondMicros)
   }
@@ -177,7 +169,6 @@ object LiteralConverter {
     v
   }
 
-  /** Literal rows of a legacy VirtualTable.values struct. */
   /** An unsigned integer: its value is a decimal string (the struct form's one field). */
   private def userDefined(u: SLiteral.UserDefined, at: PlanPath)(implicit env: TypeEnv): CExpression = {
     val unsigned = TypeConverter.userType(u.getTypeReference, at)

@@ -2,9 +2,9 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.MaskExpression
-import io.substrait.proto.Expression.MaskExpression.ListSelect.ListSelectItem
-import io.substrait.proto.Expression.MaskExpression.{MapSelect, Select}
+import io.sparksubstrait.proto.Expression.MaskExpression
+import io.sparksubstrait.proto.Expression.MaskExpression.ListSelect.ListSelectItem
+import io.sparksubstrait.proto.Expression.MaskExpression.{MapSelect, Select}
 import org.apache.spark.sql.catalyst.expressions.{Add, ArrayTransform, Concat, CreateNamedStruct, EqualTo, GetStructField, Greatest, If, IsNull, LambdaFunction, Least, Literal, MapFilter, NamedExpression, NamedLambdaVariable, Size, Slice, Subtract, TransformValues, Expression => CExpression}
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, StructType}
 

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.Nested
+import io.sparksubstrait.proto.Expression.Nested
 import org.apache.spark.sql.catalyst.expressions.{Attribute, CreateArray, CreateMap, CreateNamedStruct, Literal, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.ScalarFunction
+import io.sparksubstrait.proto.Expression.ScalarFunction
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -14,7 +14,7 @@ import io.sparksubstrait.util.Options
 object ScalarFunctionConverter {
   def convert(f: ScalarFunction, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
-    val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, f.getArgsList.asScala.toSeq, input, at)
+    val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, input, at)
     FunctionArguments.invoke(fn, FunctionCatalog.scalar(fn), args, f.getOptionsList.asScala.toSeq,
       Options.when(f.hasOutputType)(f.getOutputType), at)((entry, call) => entry.build(call))
   }

@@ -1,6 +1,6 @@
 package io.sparksubstrait.convert.expr
 
-import io.substrait.proto.Expression.Subquery.SetComparison.{ComparisonOp, ReductionOp}
+import io.sparksubstrait.proto.Expression.Subquery.SetComparison.{ComparisonOp, ReductionOp}
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan}

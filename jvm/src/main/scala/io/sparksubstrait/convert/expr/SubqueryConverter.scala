@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Expression.Subquery
-import io.substrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
+import io.sparksubstrait.proto.Expression.Subquery
+import io.sparksubstrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression, Not}
 import org.apache.spark.sql.catalyst.optimizer.CollapseProject
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
@@ -61,7 +61,7 @@ object SubqueryConverter {
       case Subquery.SubqueryTypeCase.SUBQUERYTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "subquery_type", "a subquery")
     }
 
-  private def relation(has: Boolean, rel: => io.substrait.proto.Rel, outer: Seq[Attribute], at: PlanPath, field: String)
+  private def relation(has: Boolean, rel: => io.sparksubstrait.proto.Rel, outer: Seq[Attribute], at: PlanPath, field: String)
       (implicit ctx: ConversionContext): LogicalPlan = {
     if (!has) throw SubstraitErrors.missingField(at, field, "the subquery's relation")
     ctx.withOuterScope(outer)(RelConverter.convert(rel, at / field))

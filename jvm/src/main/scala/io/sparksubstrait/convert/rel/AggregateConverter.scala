@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{AggregateRel, Expression}
+import io.sparksubstrait.proto.{AggregateRel, Expression}
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 
@@ -19,9 +19,8 @@ import io.sparksubstrait.util.Options
  * naming the grouping set each row comes from. A grouping expression absent from a row's
  * grouping set is NULL there.
  *
- * Groupings come in the newer form (`grouping_expressions` on the rel plus
- * `expression_references`) or the older one (expressions inside each grouping); a plan
- * that carries both (DataFusion) must say the same thing in both.
+ * Groupings reference the rel's `grouping_expressions` (the decoder lifted older plans'
+ * expressions inside each grouping into that form).
  *
  * Several grouping sets: [[AggregateGroupingSets]].
  */
@@ -55,7 +54,7 @@ object AggregateConverter {
     }
   }
 
-  /** Each grouping set's expressions (with their plan locations), in either form. */
+  /** Each grouping set's expressions, with their plan locations. */
   private def groupingSets(rel: AggregateRel, at: PlanPath): Seq[Seq[(Expression, PlanPath)]] = {
     val shared = rel.getGroupingExpressionsList.asScala.toSeq
     rel.getGroupingsList.asScala.toSeq.zipWithIndex.map { case (g, i) =>
@@ -66,13 +65,7 @@ object AggregateConverter {
         }
         shared(r.toInt) -> at.at("grouping_expressions", r.toInt)
       }
-      val legacy = g.getGroupingExpressionsList.asScala.toSeq
-      if (byReference.nonEmpty && legacy.nonEmpty && byReference.map(_._1) != legacy) {
-        throw SubstraitErrors.invalidPlan(gAt, "grouping_expressions and expression_references that disagree",
-          "both forms to name the same expressions")
-      }
-      if (byReference.nonEmpty || legacy.isEmpty) byReference
-      else legacy.zipWithIndex.map { case (e, k) => e -> gAt.at("grouping_expressions", k) }
+      byReference
     }
   }
 }

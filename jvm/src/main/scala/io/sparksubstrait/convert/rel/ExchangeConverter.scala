@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.ExchangeRel
-import io.substrait.proto.ExchangeRel.ExchangeKindCase
+import io.sparksubstrait.proto.ExchangeRel
+import io.sparksubstrait.proto.ExchangeRel.ExchangeKindCase
 import org.apache.spark.sql.catalyst.expressions.{Cast, Literal, Pmod}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Repartition, RepartitionByExpression}
 import org.apache.spark.sql.sparksubstrait.SparkShim

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.ExpandRel
+import io.sparksubstrait.proto.ExpandRel
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Cast, Literal, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Expand, LogicalPlan}
 import org.apache.spark.sql.types.NullType

@@ -1,6 +1,6 @@
 package io.sparksubstrait.convert.rel
 
-import io.substrait.proto.{Expression, FilterRel}
+import io.sparksubstrait.proto.{Expression, FilterRel}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.types.{BooleanType, NullType}

@@ -1,7 +1,7 @@
 package io.sparksubstrait.convert.rel
 
-import io.substrait.proto.{CrossRel, JoinRel, Rel}
-import io.substrait.proto.JoinRel.JoinType
+import io.sparksubstrait.proto.{CrossRel, JoinRel, Rel}
+import io.sparksubstrait.proto.JoinRel.JoinType
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, CaseWhen, IsNull, Literal, NamedExpression, OuterReference, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}

@@ -3,9 +3,9 @@ package io.sparksubstrait.convert.rel
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.substrait.proto.ReadRel.LocalFiles
-import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles
-import io.substrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTypeCase}
+import io.sparksubstrait.proto.ReadRel.LocalFiles
+import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles
+import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTypeCase}
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Alias, Coalesce, EqualTo, If, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, Union}

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.ReadRel.NamedTable
+import io.sparksubstrait.proto.ReadRel.NamedTable
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.expressions.NamedExpression
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}

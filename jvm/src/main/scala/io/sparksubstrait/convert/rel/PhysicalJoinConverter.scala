@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{ComparisonJoinKey, Expression, HashJoinRel, MergeJoinRel, NestedLoopJoinRel}
-import io.substrait.proto.ComparisonJoinKey.SimpleComparisonType
+import io.sparksubstrait.proto.{ComparisonJoinKey, Expression, HashJoinRel, MergeJoinRel, NestedLoopJoinRel}
+import io.sparksubstrait.proto.ComparisonJoinKey.SimpleComparisonType
 import org.apache.spark.sql.catalyst.expressions.{And, EqualNullSafe, EqualTo, IsNull, Or, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{HintInfo, JoinHint, LogicalPlan, SHUFFLE_HASH, SHUFFLE_MERGE}
 
@@ -15,8 +15,7 @@ import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.util.Options
 
 /**
- * The physical joins become the same Catalyst joins as JoinRel: key comparisons (or the
- * deprecated key lists, compared with EQ) AND the post-join predicate, which the spec
+ * The physical joins become the same Catalyst joins as JoinRel: key comparisons AND the post-join predicate, which the spec
  * defines as a secondary join condition. Hash and merge joins carry their strategy as a
  * Spark join hint (shuffle-hash on the build side, sort-merge), advisory as hints are.
  */
@@ -24,7 +23,7 @@ object PhysicalJoinConverter {
   def convertHash(rel: HashJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
-    val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
+    val keys = keyCondition(rel.getKeysList.asScala.toSeq, left, right, at)
     val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
     val shuffleHash = Some(HintInfo(strategy = Some(SHUFFLE_HASH)))
     val hint = rel.getBuildInput match {
@@ -37,7 +36,7 @@ object PhysicalJoinConverter {
   def convertMerge(rel: MergeJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
-    val keys = keyCondition(rel.getKeysList.asScala.toSeq, rel.getLeftKeysList.asScala.toSeq, rel.getRightKeysList.asScala.toSeq, left, right, at)
+    val keys = keyCondition(rel.getKeysList.asScala.toSeq, left, right, at)
     val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
     join(left, right, kind, Some(and(keys +: post.toSeq)), JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None))
   }
@@ -84,13 +83,10 @@ object PhysicalJoinConverter {
     case other => throw SubstraitErrors.invalidPlan(at / "type", s"join type $other", "a join type of the spec")
   }
 
-  private def keyCondition(keys: Seq[ComparisonJoinKey], leftKeys: Seq[Expression.FieldReference], rightKeys: Seq[Expression.FieldReference],
-      left: LogicalPlan, right: LogicalPlan, at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+  /** The key comparisons (the decoder lifted older plans' left_keys / right_keys into them). */
+  private def keyCondition(keys: Seq[ComparisonJoinKey], left: LogicalPlan, right: LogicalPlan, at: PlanPath)
+      (implicit ctx: ConversionContext): CExpression = {
     val pairs: Seq[(CExpression, CExpression, SimpleComparisonType)] =
-      if (keys.nonEmpty) {
-        if (leftKeys.nonEmpty || rightKeys.nonEmpty) {
-          throw SubstraitErrors.invalidPlan(at, "both keys and the deprecated left_keys/right_keys", "one of the two forms")
-        }
         keys.zipWithIndex.map { case (k, i) =>
           val kAt = at.at("keys", i)
           val comparison = k.getComparison.getInnerTypeCase match {
@@ -103,15 +99,6 @@ object PhysicalJoinConverter {
           (FieldReferenceConverter.convert(k.getLeft, left.output, kAt / "left"),
             FieldReferenceConverter.convert(k.getRight, right.output, kAt / "right"), comparison)
         }
-      } else {
-        if (leftKeys.size != rightKeys.size) {
-          throw SubstraitErrors.invalidPlan(at / "right_keys", s"${leftKeys.size} left and ${rightKeys.size} right keys", "as many of each")
-        }
-        leftKeys.zip(rightKeys).zipWithIndex.map { case ((l, r), i) =>
-          (FieldReferenceConverter.convert(l, left.output, at.at("left_keys", i)),
-            FieldReferenceConverter.convert(r, right.output, at.at("right_keys", i)), SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ)
-        }
-      }
     if (pairs.isEmpty) throw SubstraitErrors.missingField(at, "keys", "one or more join keys")
     and(pairs.zipWithIndex.map { case ((l, r, comparison), i) =>
       comparison match {

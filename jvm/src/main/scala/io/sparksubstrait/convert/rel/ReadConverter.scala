@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{NamedStruct, ReadRel}
-import io.substrait.proto.ReadRel.ReadTypeCase
+import io.sparksubstrait.proto.{NamedStruct, ReadRel}
+import io.sparksubstrait.proto.ReadRel.ReadTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.types.StructType
@@ -55,7 +55,7 @@ object ReadConverter {
    * The projection mask: top-level struct items, in the order the mask lists them; an item's
    * child selection masks inside that column as a masked reference would (MaskConverter).
    */
-  private def project(plan: LogicalPlan, mask: io.substrait.proto.Expression.MaskExpression, at: PlanPath): LogicalPlan = {
+  private def project(plan: LogicalPlan, mask: io.sparksubstrait.proto.Expression.MaskExpression, at: PlanPath): LogicalPlan = {
     if (!mask.hasSelect) return plan
     val output = plan.output
     val items = mask.getSelect.getStructItemsList.asScala.toSeq

@@ -3,8 +3,8 @@ package io.sparksubstrait.convert.rel
 import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
-import io.substrait.proto.RelCommon
-import io.substrait.proto.AdvancedExtension
+import io.sparksubstrait.proto.RelCommon
+import io.sparksubstrait.proto.AdvancedExtension
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 

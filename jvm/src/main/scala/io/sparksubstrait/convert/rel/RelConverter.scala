@@ -1,7 +1,7 @@
 package io.sparksubstrait.convert.rel
 
-import io.substrait.proto.Rel
-import io.substrait.proto.Rel.RelTypeCase
+import io.sparksubstrait.proto.Rel
+import io.sparksubstrait.proto.Rel.RelTypeCase
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 import io.sparksubstrait.convert.ConversionContext

@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{NamedStruct, UpdateRel}
+import io.sparksubstrait.proto.{NamedStruct, UpdateRel}
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
 import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, EqualNullSafe, OuterReference}

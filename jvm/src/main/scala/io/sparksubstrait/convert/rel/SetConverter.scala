@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.SetRel
-import io.substrait.proto.SetRel.SetOp
+import io.sparksubstrait.proto.SetRel
+import io.sparksubstrait.proto.SetRel.SetOp
 import org.apache.spark.sql.catalyst.expressions.{And, EqualNullSafe, Expression}
 import org.apache.spark.sql.catalyst.plans.LeftAnti
 import org.apache.spark.sql.catalyst.plans.logical.{Distinct, Except, Intersect, Join, JoinHint, LogicalPlan, Union}

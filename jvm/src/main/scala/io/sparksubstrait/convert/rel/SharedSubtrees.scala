@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.collection.mutable
 
-import io.substrait.proto.{PlanRel, ReferenceRel}
+import io.sparksubstrait.proto.{PlanRel, ReferenceRel}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, CTERelationRef, LogicalPlan, WithCTE}
 
 import io.sparksubstrait.convert.ConversionContext

@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{SortField, SortRel}
-import io.substrait.proto.SortField.SortDirection
+import io.sparksubstrait.proto.{SortField, SortRel}
+import io.sparksubstrait.proto.SortField.SortDirection
 import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, Descending, NullsFirst, NullsLast, SortOrder}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Sort}
 

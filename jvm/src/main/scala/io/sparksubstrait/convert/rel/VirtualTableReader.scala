@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.rel
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.substrait.proto.ReadRel.VirtualTable
+import io.sparksubstrait.proto.ReadRel.VirtualTable
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression => CExpression, TimeZoneAwareExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
@@ -17,28 +17,18 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
- * A virtual table: rows given in the plan, as `expressions` (one struct of constant
- * expressions per row) or the older `values` (one struct literal per row). Evaluated once in the
- * driver into a LocalRelation.
+ * A virtual table: rows given in the plan as `expressions`, one struct of constant expressions
+ * per row (the decoder lifted older plans' struct literals, `values`, into them). Evaluated
+ * once in the driver into a LocalRelation.
  */
 object VirtualTableReader {
   def read(vt: VirtualTable, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
-    if (vt.getExpressionsCount > 0 && vt.getValuesCount > 0) {
-      throw SubstraitErrors.invalidPlan(at, "both expressions and values", "rows in one of the two fields")
-    }
     val rows: Seq[(Seq[CExpression], PlanPath)] =
-      if (vt.getValuesCount > 0) {
-        vt.getValuesList.asScala.toSeq.zipWithIndex.map { case (s, i) =>
-          val rowAt = at.at("values", i)
-          LiteralConverter.structFields(s, rowAt)(ctx.types) -> rowAt
-        }
-      } else {
-        vt.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (row, i) =>
-          val rowAt = at.at("expressions", i)
-          row.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, k) =>
-            ExpressionConverter.convert(f, Nil, rowAt.at("fields", k))
-          } -> rowAt
-        }
+      vt.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (row, i) =>
+        val rowAt = at.at("expressions", i)
+        row.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, k) =>
+          ExpressionConverter.convert(f, Nil, rowAt.at("fields", k))
+        } -> rowAt
       }
     val attributes = DataTypeUtils.toAttributes(schema)
     val data: Seq[InternalRow] = rows.map { case (fields, rowAt) =>

@@ -2,9 +2,9 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{DdlRel, NamedStruct, Rel, WriteRel}
-import io.substrait.proto.DdlRel.{DdlObject, DdlOp}
-import io.substrait.proto.WriteRel.{CreateMode, OutputMode, WriteOp}
+import io.sparksubstrait.proto.{DdlRel, NamedStruct, Rel, WriteRel}
+import io.sparksubstrait.proto.DdlRel.{DdlObject, DdlOp}
+import io.sparksubstrait.proto.WriteRel.{CreateMode, OutputMode, WriteOp}
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}

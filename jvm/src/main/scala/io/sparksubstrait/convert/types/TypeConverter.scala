@@ -2,8 +2,8 @@ package io.sparksubstrait.convert.types
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.Type
-import io.substrait.proto.Type.KindCase
+import io.sparksubstrait.proto.Type
+import io.sparksubstrait.proto.Type.KindCase
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
@@ -43,9 +43,6 @@ object TypeConverter {
       case KindCase.STRING => simple(StringType, t.getString.getNullability, t.getString.getTypeVariationReference, "string")
       case KindCase.BINARY => simple(BinaryType, t.getBinary.getNullability, t.getBinary.getTypeVariationReference, "binary")
       case KindCase.DATE => simple(DateType, t.getDate.getNullability, t.getDate.getTypeVariationReference, "date")
-      // The deprecated microsecond timestamps of older plans.
-      case KindCase.TIMESTAMP => simple(TimestampNTZType, t.getTimestamp.getNullability, t.getTimestamp.getTypeVariationReference, "timestamp")
-      case KindCase.TIMESTAMP_TZ => simple(TimestampType, t.getTimestampTz.getNullability, t.getTimestampTz.getTypeVariationReference, "timestamp_tz")
       case KindCase.PRECISION_TIMESTAMP =>
         val p = t.getPrecisionTimestamp
         checkPrecision(p.getPrecision, at / "precision_timestamp", "precision_timestamp")
@@ -70,9 +67,6 @@ object TypeConverter {
         val p = t.getPrecisionTime
         checkPrecision(p.getPrecision, at / "precision_time", "precision_time")
         simple(time(p.getPrecision, at / "precision_time"), p.getNullability, p.getTypeVariationReference, "precision_time")
-      // The deprecated time type of older plans: microseconds since midnight.
-      case KindCase.TIME =>
-        simple(time(MaxSubsecondPrecision, at / "time"), t.getTime.getNullability, t.getTime.getTypeVariationReference, "time")
       // Spark keeps CHAR/VARCHAR as metadata on table columns only; values are strings.
       case KindCase.FIXED_CHAR => simple(StringType, t.getFixedChar.getNullability, t.getFixedChar.getTypeVariationReference, "fixed_char")
       case KindCase.VARCHAR => simple(StringType, t.getVarchar.getNullability, t.getVarchar.getTypeVariationReference, "varchar")

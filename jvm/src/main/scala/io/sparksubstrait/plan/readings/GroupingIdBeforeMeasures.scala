@@ -2,8 +2,8 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{AggregateRel, Expression, Plan, ProjectRel, Rel, RelCommon}
-import io.substrait.proto.Expression.{FieldReference, Literal, ReferenceSegment, SwitchExpression}
+import io.sparksubstrait.proto.{AggregateRel, Expression, Plan, ProjectRel, Rel, RelCommon}
+import io.sparksubstrait.proto.Expression.{FieldReference, Literal, ReferenceSegment, SwitchExpression}
 
 /**
  * DataFusion 43 and later write an aggregate of several grouping sets in their own column

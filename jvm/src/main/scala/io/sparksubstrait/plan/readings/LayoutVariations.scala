@@ -1,8 +1,8 @@
 package io.sparksubstrait.plan.readings
 
 import com.google.protobuf.Message
-import io.substrait.proto.{Expression, Plan, Type}
-import io.substrait.proto.Expression.Literal.LiteralTypeCase
+import io.sparksubstrait.proto.{Expression, Plan, Type}
+import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
 
 /**
  * DataFusion writes undeclared type variations 1 and 2 for Arrow's memory layouts (large

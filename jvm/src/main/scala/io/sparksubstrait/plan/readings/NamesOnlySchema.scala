@@ -2,7 +2,7 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{NamedStruct, Plan, ReadRel, Type}
+import io.sparksubstrait.proto.{NamedStruct, Plan, ReadRel, Type}
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors

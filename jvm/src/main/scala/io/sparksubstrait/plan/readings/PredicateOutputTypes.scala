@@ -2,7 +2,7 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{Expression, Plan, Type}
+import io.sparksubstrait.proto.{Expression, Plan, Type}
 
 /**
  * DuckDB stamps a predicate with its arguments' type as output_type (`lte:date_date`

@@ -2,7 +2,7 @@ package io.sparksubstrait.plan.readings
 
 import scala.collection.mutable.ArrayBuffer
 
-import io.substrait.proto.Plan
+import io.sparksubstrait.proto.Plan
 import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.plan.PlanPath

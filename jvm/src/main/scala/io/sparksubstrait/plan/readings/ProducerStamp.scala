@@ -1,6 +1,6 @@
 package io.sparksubstrait.plan.readings
 
-import io.substrait.proto.Plan
+import io.sparksubstrait.proto.Plan
 
 /**
  * Who wrote a plan, as `Plan.version` says: the producer's name (lower case; DuckDB writes

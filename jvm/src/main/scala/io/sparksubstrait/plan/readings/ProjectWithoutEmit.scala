@@ -1,6 +1,6 @@
 package io.sparksubstrait.plan.readings
 
-import io.substrait.proto.{Plan, ProjectRel, Rel, RelCommon}
+import io.sparksubstrait.proto.{Plan, ProjectRel, Rel, RelCommon}
 
 import io.sparksubstrait.errors.SubstraitErrors
 

@@ -1,6 +1,6 @@
 package io.sparksubstrait.plan.readings
 
-import io.substrait.proto.Plan
+import io.sparksubstrait.proto.Plan
 
 /**
  * One producer reading: a shape a real producer release writes that the spec does not say

@@ -2,8 +2,8 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{JoinRel, Rel}
-import io.substrait.proto.Rel.RelTypeCase
+import io.sparksubstrait.proto.{JoinRel, Rel}
+import io.sparksubstrait.proto.Rel.RelTypeCase
 
 /**
  * How many columns a relation outputs, read from the messages alone (no catalog): what a
@@ -57,7 +57,7 @@ object RelArity {
     }
   }
 
-  private def commonOf(rel: Rel): Option[io.substrait.proto.RelCommon] = rel.getRelTypeCase match {
+  private def commonOf(rel: Rel): Option[io.sparksubstrait.proto.RelCommon] = rel.getRelTypeCase match {
     case RelTypeCase.READ => Some(rel.getRead.getCommon)
     case RelTypeCase.FILTER => Some(rel.getFilter.getCommon)
     case RelTypeCase.SORT => Some(rel.getSort.getCommon)

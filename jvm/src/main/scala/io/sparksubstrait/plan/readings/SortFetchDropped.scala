@@ -1,6 +1,6 @@
 package io.sparksubstrait.plan.readings
 
-import io.substrait.proto.{Plan, Rel}
+import io.sparksubstrait.proto.{Plan, Rel}
 
 /**
  * A known DataFusion bug: its optimizer merges `ORDER BY … LIMIT n` into one Sort with a

@@ -2,7 +2,7 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.substrait.proto.{AggregateFunction, Plan}
+import io.sparksubstrait.proto.{AggregateFunction, Plan}
 
 /**
  * A known DuckDB bug: duckdb-extension-substrait writes `string_agg(x, sep ORDER BY y)` as
