@@ -20,6 +20,7 @@ sys.path.insert(0, str(REPO / "dev" / "producer_matrix"))
 
 from compare import decoded_rows, difference, normal_rows  # noqa: E402
 from known_bugs import meant_sql, normal, plan_bug  # noqa: E402
+from spark_run import pandas_date  # noqa: E402
 
 MANIFEST = json.loads((FIXTURES / "manifest.json").read_text(encoding="utf-8"))
 
@@ -67,7 +68,7 @@ def test_producer_plan_gives_the_sql_answer(spark, feature_tables, fixture):
     actual = normal_rows(tuple(r) for r in df.collect())
     sql = fixture["sql"]
     if sql.startswith("--"):
-        expected = decoded_rows(fixture["engine_rows"])
+        expected = [tuple(pandas_date(v) for v in r) for r in decoded_rows(fixture["engine_rows"])]
     else:
         for reading in fixture["readings"]:
             sql = meant_sql(reading, sql) or sql
@@ -80,8 +81,12 @@ def test_producer_plan_gives_the_sql_answer(spark, feature_tables, fixture):
             actual, expected = normal(reading, actual), normal(reading, expected)
         # Where the producer's SQL dialect reads the query otherwise than DuckDB's (DataFusion
         # and Calcite order NULLs first in DESC), the producer engine's own rows decide.
+        # ibis' own SQL front end (parse_sql) may build another expression than the SQL
+        # says: its plan is then held to what ibis' engine answers for that expression.
         if difference(actual, expected) is not None and fixture["engine_rows"] is not None:
             expected = decoded_rows(fixture["engine_rows"])
+            if fixture["producer"] == "ibis":
+                expected = [tuple(pandas_date(v) for v in r) for r in expected]
     assert difference(actual, expected) is None, difference(actual, expected)
 
 
