@@ -56,10 +56,11 @@ def test_text_names_each_relation_and_its_operators(explained, producer, query):
 
 def test_duckdb_readings_are_shown(explained):
     e = explained[("duckdb-json", 6)]
-    assert set(e.data["compat"]) == {"projectOutputsOnlyExpressions", "predicateOutputTypeUnreliable"}
-    assert "producer readings (ProducerCompat): projectOutputsOnlyExpressions, predicateOutputTypeUnreliable" in str(e)
-    project = next(r for r in e.data["relations"] if r["kind"] == "project")
-    assert any("projectOutputsOnlyExpressions" in n for n in project["notes"])
+    names = {r["name"] for r in e.data["readings"]}
+    assert names == {"duckdb-project-without-emit", "duckdb-predicate-output-type"}
+    assert "producer reading: duckdb-project-without-emit (DuckDB 1.0 to 1.1.3" in str(e)
+    project = next(r for r in e.data["readings"] if r["name"] == "duckdb-project-without-emit")
+    assert project["where"] and not project["warning"]
     # DuckDB's sum over decimals names no extension file: resolved by name.
     assert any(f["name"] == "sum:decimal" and f["extension"] is None for f in e.data["functions"])
 
@@ -145,7 +146,7 @@ def test_a_shared_catalyst_node_is_drawn_once_in_colour():
         "id": i, "path": "relations[0].root" + ".input.join.left.read" * (i > 0), "kind": kind, "details": [],
         "output": ["k"], "operators": ["X"] * len(catalyst), "catalyst": catalyst,
         "children": [{"id": c, "via": v} for c, v in children], "functions": [], "notes": []}
-    doc = {"format": 1, "producer": "p", "compat": [], "roots": [0], "functions": [],
+    doc = {"format": 1, "producer": "p", "readings": [], "roots": [0], "functions": [],
            "relations": [rel(0, "join", [(1, "left"), (2, "right")], [0]), rel(1, "read", [], [1, 2, 3]),
                          rel(2, "read", [], [4])],
            "catalyst": {"root": 0, "nodes": [node(0, "Join", [1, 4], 0), node(1, "SubqueryAlias", [2], 1),

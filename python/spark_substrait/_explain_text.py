@@ -79,10 +79,16 @@ def _catalyst_tree(doc: Dict[str, Any]) -> List[str]:
     return lines
 
 
+def _reading(r: Dict[str, Any]) -> str:
+    """One producer reading that lifted the plan (or, for a known producer bug, ran it as written)."""
+    head = "producer bug, run as written" if r["warning"] else "producer reading"
+    return f"{head}: {r['name']} ({r['releases']}): {r['meaning']}; at {'; '.join(r['where'])}"
+
+
 def _spellings(doc: Dict[str, Any]) -> List[str]:
     """The producer readings in force, then each alias and function note once, with the
     functions and relations it applied to (the locations of the calls are in the JSON)."""
-    lines = [f"producer readings (ProducerCompat): {', '.join(doc['compat']) or 'none'}"]
+    lines = [_reading(r) for r in doc.get("readings", [])] or ["producer readings: none"]
     found: Dict[str, Dict[str, Dict[Any, int]]] = {}
     for f in doc["functions"]:
         for what in ([f"alias {f['alias']}"] if f.get("alias") else []) + list(f["notes"]):

@@ -115,14 +115,15 @@ class ExplainSuite extends SparkSuite with SubstraitAssertions {
     def kindOf(name: String) = relations(functions(name).get("relation").asInt).get("kind").asText
     assert(Seq("=:any_any", "gt:i64_i64", "count_star:", "sum:i64", "add:i64_i64").map(kindOf) ==
       Seq("join", "filter", "aggregate", "aggregate", "project"))
-    assert(doc.get("producer").asText == "spark-substrait-tests" && doc.get("compat").isEmpty)
+    assert(doc.get("producer").asText == "spark-substrait-tests" && doc.get("readings").isEmpty)
   }
 
-  test("a producer's reading (ProducerCompat) is named where it applies") {
+  test("a producer's reading (ProducerReadings) is named where it applies") {
     val doc = explain(everyKind(producer = "DuckDB"))
-    assert(texts(doc.get("compat")).toSet == Set("projectOutputsOnlyExpressions", "predicateOutputTypeUnreliable"))
+    val readings = elements(doc.get("readings"))
+    assert(readings.map(_.get("name").asText).toSet == Set("duckdb-project-without-emit"))
+    assert(texts(readings.head.get("where")).exists(_.contains("ProjectRel of 1 expressions")), readings)
     val project = byKind(doc)("project").head
-    assert(texts(project.get("notes")).exists(_.contains("ProducerCompat.projectOutputsOnlyExpressions")))
     assert(texts(project.get("output")).size == 1, project)
   }
 

@@ -13,5 +13,6 @@ final case class UnresolvedSubstraitPlan(plan: DecodedPlan, rootIndex: Option[In
   override lazy val resolved: Boolean = false
   override def output: Seq[Attribute] = Nil
   override def simpleString(maxFields: Int): String =
-    s"UnresolvedSubstraitPlan(producer=${plan.proto.getVersion.getProducer}, relations=${plan.proto.getRelationsCount})"
+    s"UnresolvedSubstraitPlan(producer=${plan.proto.getVersion.getProducer}, relations=${plan.proto.getRelationsCount}" +
+      (if (plan.readings.isEmpty) ")" else s", readings=${plan.readings.map(_.name).mkString("[", ", ", "]")})")
 }

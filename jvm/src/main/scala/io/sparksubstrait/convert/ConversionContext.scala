@@ -9,7 +9,7 @@ import io.sparksubstrait.convert.types.TypeEnv
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
-import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
+import io.sparksubstrait.plan.PlanPath
 
 /**
  * What every converter may read while converting one plan. One per conversion: converters
@@ -19,7 +19,6 @@ import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
 final class ConversionContext(
     val session: SparkSession,
     val extensions: ExtensionRegistry,
-    val compat: ProducerCompat,
     val conf: SQLConf,
     val subtrees: SharedSubtrees,
     /** The catalog tables the plan reads, looked up together. */
@@ -34,8 +33,8 @@ final class ConversionContext(
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 
-  /** What type and literal conversion reads: the producer's quirks and the plan's user-defined types. */
-  val types: TypeEnv = TypeEnv(compat, extensions.userTypes)
+  /** What type and literal conversion reads: the plan's user-defined types. */
+  val types: TypeEnv = TypeEnv(extensions.userTypes)
 
   /**
    * The records outer references can see, innermost first: for a subquery, the input record

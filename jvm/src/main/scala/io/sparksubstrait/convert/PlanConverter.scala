@@ -15,7 +15,8 @@ import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, RelConverter, 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
-import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath, ProducerCompat}
+import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath}
+import io.sparksubstrait.plan.readings.{ProducerReadings, ReadingWarnings}
 
 /**
  * A whole plan to one Catalyst logical plan: picks the root, converts its relation tree
@@ -40,18 +41,25 @@ object PlanConverter {
   /** How many root relations the plan has (each can be read as its own DataFrame). */
   def rootCount(plan: DecodedPlan): Int = plan.proto.getRelationsList.asScala.count(_.hasRoot)
 
-  private def convertPlan(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace): LogicalPlan = {
+  private def convertPlan(session: SparkSession, decoded: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace): LogicalPlan = {
+    val tables = new CatalogTables(session, decoded.namedTables)
+    // The readings that need the catalog's tables (the rest were lifted while decoding).
+    val plan: DecodedPlan = decoded.copy(proto = ProducerReadings.withCatalog(decoded.proto, decoded.readings,
+      (names: Seq[String], at: PlanPath) =>
+      try tables.schemaOf(names) catch {
+        case e: org.apache.spark.sql.AnalysisException => throw SubstraitErrors.tableNotFound(at, names, e)
+      }))
     val proto = plan.proto
     val producer = Option(proto.getVersion).map(_.getProducer).getOrElse("")
-    val compat = ProducerCompat.forProducer(producer)
-    if (trace != null) trace.plan(producer, compat)
+    if (trace != null) trace.plan(producer, plan.readings)
+    ReadingWarnings.log(plan.readings)
     val relations = proto.getRelationsList.asScala.toSeq
     val bindings = proto.getParameterBindingsList.asScala.toSeq.zipWithIndex.map { case (b, i) =>
       if (!b.hasValue) throw SubstraitErrors.missingField(PlanPath.root.at("parameter_bindings", i), "value", "the parameter's value")
       b.getParameterAnchor -> b.getValue
     }
-    implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan), compat,
-      SparkShim.sqlConf(session), new SharedSubtrees(relations), new CatalogTables(session, plan.namedTables), bindings.toMap,
+    implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan),
+      SparkShim.sqlConf(session), new SharedSubtrees(relations), tables, bindings.toMap,
       plan.parameters, trace, plan.proto.getExecutionBehavior)
     checkPlanLevelFields(plan)
     val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)

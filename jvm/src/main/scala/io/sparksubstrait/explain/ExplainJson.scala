@@ -29,7 +29,10 @@ private[explain] object ExplainJson {
     write(Obj(Seq(
       "format" -> Num(FormatVersion),
       "producer" -> Str(trace.producer),
-      "compat" -> strs(trace.compatReadings),
+      "readings" -> Arr(trace.readings.map { r =>
+        Obj(Seq("name" -> Str(r.name), "releases" -> Str(r.releases), "meaning" -> Str(r.meaning),
+          "warning" -> Bool(r.isWarning), "where" -> strs(r.where)))
+      }),
       "roots" -> nums(trace.roots.map(number)),
       "relations" -> Arr(preorder.toSeq.map(relations).map { r =>
         Obj(Seq(

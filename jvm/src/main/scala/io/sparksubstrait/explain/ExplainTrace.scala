@@ -8,15 +8,15 @@ import io.sparksubstrait.proto.Rel.RelTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.types.BooleanType
 
 import io.sparksubstrait.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
-import io.sparksubstrait.plan.{PlanPath, ProducerCompat}
+import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.plan.readings.AppliedReading
 
 /**
  * What one conversion did, recorded for `explain`: each relation with the Catalyst
- * operators it became, each function call with the mapping chosen, and where a producer's
- * quirk was read. The converters never see it: the dispatch points notify it when a
+ * operators it became, each function call with the mapping chosen, and the producer
+ * readings that lifted the plan into the spec's shape. The converters never see it: the dispatch points notify it when a
  * [[io.sparksubstrait.convert.ConversionContext]] carries one (it is null otherwise, so a
  * plain read pays one null check per node).
  *
@@ -32,7 +32,7 @@ final class ExplainTrace {
   private val unclaimedFunctions = ArrayBuffer.empty[Int]
   /** Catalyst node (by identity) to the relation that made it. */
   private val owners = new java.util.IdentityHashMap[LogicalPlan, Integer]
-  private var compat: ProducerCompat = ProducerCompat.none
+  private var appliedReadings: Seq[AppliedReading] = Nil
   private var producerName: String = ""
 
   def relations: Seq[RelationRecord] = relationRecords.toSeq
@@ -42,25 +42,18 @@ final class ExplainTrace {
   def producer: String = producerName
   def owner(node: LogicalPlan): Option[Int] = Option(owners.get(node)).map(_.intValue)
 
-  /** The producer quirks read for this plan, by name (the fields of [[ProducerCompat]] that are on). */
-  def compatReadings: Seq[String] =
-    compat.getClass.getDeclaredFields.toSeq.filter(_.getType == classOf[Boolean]).filter { f =>
-      f.setAccessible(true)
-      f.getBoolean(compat)
-    }.map(_.getName)
+  /** The producer readings that applied to this plan (readings.ProducerReadings). */
+  def readings: Seq[AppliedReading] = appliedReadings
 
-  def plan(producer: String, compat: ProducerCompat): Unit = {
+  def plan(producer: String, readings: Seq[AppliedReading]): Unit = {
     producerName = producer
-    this.compat = compat
+    appliedReadings = readings
   }
 
   /** Relation `rel` at `at` converted to `plan`. */
   def relation(rel: Rel, at: PlanPath, plan: LogicalPlan): Unit = {
     val kind = rel.getRelTypeCase.name.toLowerCase
-    val notes = if (rel.getRelTypeCase == RelTypeCase.PROJECT && compat.projectOutputsOnlyExpressions && !rel.getProject.getCommon.hasEmit) {
-      Seq("outputs only its expressions, no emit (ProducerCompat.projectOutputsOnlyExpressions)")
-    } else Nil
-    record(s"$at.$kind", kind, RelationDetails.of(rel), notes, plan)
+    record(s"$at.$kind", kind, RelationDetails.of(rel), Nil, plan)
   }
 
   /** The root relation at `at`, named `names`, became the whole `plan`. */
@@ -80,13 +73,8 @@ final class ExplainTrace {
     }
     val canonical = FunctionAliases.canonicalName(fn.baseName)
     val alias = if (canonical != fn.baseName) Some(s"${fn.baseName} -> $canonical") else None
-    val declaredIgnored = compat.predicateOutputTypeUnreliable && result.resolved && result.dataType == BooleanType &&
-      declared.exists(_.getKindCase != Type.KindCase.BOOL)
-    val notes = if (declaredIgnored) {
-      Seq("output_type not BOOLEAN, ignored (ProducerCompat.predicateOutputTypeUnreliable)")
-    } else Nil
     functionRecords += FunctionRecord(functionRecords.size, at.toString, kind, fn.compoundName, fn.extension, catalogName,
-      alias, sparkName(result), sql(result), notes)
+      alias, sparkName(result), sql(result), Nil)
     unclaimedFunctions += functionRecords.size - 1
   }
 

@@ -5,4 +5,6 @@ final case class DecodedPlan(proto: io.sparksubstrait.proto.Plan,
     /** Values for the plan's dynamic parameters given through the API (they override the plan's own bindings). */
     parameters: Map[Int, Any] = Map.empty,
     /** The names of every NamedTable the plan reads, found while decoding (for resolving them together). */
-    namedTables: Seq[Seq[String]] = Nil)
+    namedTables: Seq[Seq[String]] = Nil,
+    /** The producer readings that lifted this plan into the spec's shape (readings.ProducerReadings). */
+    readings: Seq[io.sparksubstrait.plan.readings.AppliedReading] = Nil)

@@ -6,6 +6,7 @@ import com.google.protobuf.{CodedInputStream, InvalidProtocolBufferException}
 import com.google.protobuf.util.JsonParsers
 
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.plan.readings.ProducerReadings
 import io.sparksubstrait.proto.{Plan, SpecVersion}
 import io.sparksubstrait.util.Options
 
@@ -16,6 +17,8 @@ import io.sparksubstrait.util.Options
  * removed; [[LegacyLifting]] lifts them into their current form, so converters see one shape.
  * Any other field the classes do not know comes from a newer spec, or is garbage: an error
  * naming where it was found ([[PlanTreeCheck]]), never silently dropped.
+ * Then real producers' departures from the spec are lifted into its shape by the readings
+ * that apply to the plan's producer and release ([[ProducerReadings]]).
  */
 object PlanDecoder {
   def fromBytes(bytes: Array[Byte], limits: PlanLimits): DecodedPlan = {
@@ -59,17 +62,21 @@ object PlanDecoder {
   }
 
   /**
-   * The tree check, then the legacy fields lifted when the check met any, and shared
-   * definitions inlined when the plan has any (the unfolded tree is checked again).
+   * The tree check, then the legacy fields lifted when the check met any, shared
+   * definitions inlined when the plan has any (the unfolded tree is checked again), and
+   * the producer's readings (plan/readings) lifted into the spec's meaning.
    */
   private def checked(plan: Plan, limits: PlanLimits): DecodedPlan = {
     val facts = PlanTreeCheck(plan, limits)
     val lifted = if (facts.hasLegacyFields) LegacyLifting(plan) else plan
-    if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) DecodedPlan(lifted, namedTables = facts.namedTables)
-    else {
-      val unfolded = SharedDefinitions(lifted, limits)
-      DecodedPlan(unfolded, namedTables = PlanTreeCheck(unfolded, limits).namedTables)
-    }
+    val (plain, tables) =
+      if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) (lifted, facts.namedTables)
+      else {
+        val unfolded = SharedDefinitions(lifted, limits)
+        (unfolded, PlanTreeCheck(unfolded, limits).namedTables)
+      }
+    val (read, applied) = ProducerReadings.atDecode(plain)
+    DecodedPlan(read, namedTables = tables, readings = applied)
   }
 
   /** Gson's JsonReader default (JsonFormat gives no way to change it). */

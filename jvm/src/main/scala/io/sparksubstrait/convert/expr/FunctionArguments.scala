@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, HigherOrderFunction, LambdaFunction, SortOrder, Expression => CExpression}
-import org.apache.spark.sql.types.{BooleanType, DataType, DateType, NumericType, TimestampNTZType}
+import org.apache.spark.sql.types.{DataType, DateType, NumericType, TimestampNTZType}
 
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -107,7 +107,6 @@ object FunctionArguments {
         case (actual: NumericType, wanted: NumericType) => Cast(e, wanted, None, ctx.defaultEvalMode)
         // date to timestamp without zone is exact (a date-time add on whole days).
         case (DateType, TimestampNTZType) => Cast(e, TimestampNTZType)
-        case (BooleanType, _) if ctx.compat.predicateOutputTypeUnreliable => e
         case (actual, wanted) =>
           throw SubstraitErrors.typeMismatch(at / "output_type",
             s"output_type ${SparkTypeNames.of(wanted)} for ${fn.compoundName}",

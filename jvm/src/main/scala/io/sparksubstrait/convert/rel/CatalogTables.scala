@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
 import org.apache.spark.sql.catalyst.plans.Inner
 import org.apache.spark.sql.catalyst.plans.logical.{Join, JoinHint, LogicalPlan}
 import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.StructType
 
 /**
  * The catalog lookups of one conversion. Resolving a table name costs a run of Spark's
@@ -32,6 +33,11 @@ final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
   def resolve(names: Seq[String]): LogicalPlan =
     resolvedTogether.get(names).filter(_.nonEmpty).map(_.dequeue())
       .getOrElse(SparkShim.analyze(session, UnresolvedRelation(names)))
+
+  /** A table's schema without handing out its read (a producer reading needs the types first). */
+  def schemaOf(names: Seq[String]): StructType =
+    resolvedTogether.get(names).flatMap(_.headOption).map(_.schema)
+      .getOrElse(SparkShim.analyze(session, UnresolvedRelation(names)).schema)
 
   /** The `count` sides of the left-deep join built above, left to right. */
   private def leaves(plan: LogicalPlan, count: Int): Seq[LogicalPlan] =

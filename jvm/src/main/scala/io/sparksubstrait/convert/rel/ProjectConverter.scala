@@ -18,8 +18,6 @@ object ProjectConverter {
     val expressions: Seq[NamedExpression] = rel.getExpressionsList.asScala.zipWithIndex.map { case (e, i) =>
       Alias(ExpressionConverter.convert(e, input, at.at("expressions", i)), s"expr$i")()
     }.toSeq
-    // DuckDB (docs/producers.md) writes projects meaning "expressions only" without an emit.
-    val keepInput = !(ctx.compat.projectOutputsOnlyExpressions && !rel.getCommon.hasEmit)
-    Project(if (keepInput) input ++ expressions else expressions, child)
+    Project(input ++ expressions, child)
   }
 }

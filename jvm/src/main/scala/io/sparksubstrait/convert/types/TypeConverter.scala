@@ -141,8 +141,7 @@ object TypeConverter {
 
   /** Type variations other than the system-preferred one (0) change semantics we do not know. */
   def checkVariation(variation: Int, at: PlanPath)(implicit env: TypeEnv): Unit = {
-    val layoutOnly = env.compat.undeclaredVariationsAreLayouts && variation <= 2
-    if (variation != 0 && !layoutOnly) {
+    if (variation != 0) {
       throw SubstraitErrors.unsupported(at / "type_variation_reference",
         s"type variation $variation", "the system-preferred variation 0")
     }

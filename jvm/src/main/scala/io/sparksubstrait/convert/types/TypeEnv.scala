@@ -2,10 +2,8 @@ package io.sparksubstrait.convert.types
 
 import org.apache.spark.sql.types.{DataType, DecimalType, IntegerType, LongType, ShortType}
 
-import io.sparksubstrait.plan.ProducerCompat
-
-/** What converting a type or literal needs from the plan: producer quirks and the user-defined types it declares. */
-final case class TypeEnv(compat: ProducerCompat, userTypes: Map[Int, UserType] = Map.empty)
+/** What converting a type or literal needs from the plan: the user-defined types it declares. */
+final case class TypeEnv(userTypes: Map[Int, UserType] = Map.empty)
 
 /** A user-defined type declaration: its extension (canonical name, as for functions) and name. */
 final case class UserType(extension: Option[String], name: String)

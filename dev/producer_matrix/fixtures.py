@@ -1,0 +1,65 @@
+"""Copies a few plans per release that writes differently into tests/fixtures/producers/
+<producer>/<version>/, with manifest.json naming for each: the release that wrote it, the
+query, the tables it reads (tables.json holds their rows), the producer engine's rows, the
+readings Spark read it with and the matrix's outcome. tests/test_producer_fixtures.py runs
+them all in CI against DuckDB's SQL on the same data (an independent answer)."""
+
+import json
+import shutil
+from pathlib import Path
+
+from queries import FEATURE_ROWS, FEATURE_TABLES
+from releases import RELEASES
+
+# One old and one new release per producer, and each release whose plans a reading is keyed on.
+FIXTURE_RELEASES = ("datafusion-31.0.0", "datafusion-39.0.0", "datafusion-42.0.0", "datafusion-43.1.0",
+                    "datafusion-55.0.0", "duckdb-1.0.3", "duckdb-1.1.3", "ibis-2.24.0", "ibis-4.0.1",
+                    "isthmus-0.52.0", "isthmus-0.89.1", "substrait-builders-0.30.0", "substrait-builders-0.37.1")
+# The features each fixture release keeps (when it wrote and Spark ran them): every join
+# type, set operations, grouping sets, windows, subqueries, casts, strings, dates, decimals, NULLs.
+FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_limit", "f20_inner_join",
+                   "f21_left_join", "f23_full_join", "f25_semi_exists", "f26_anti_not_exists", "f40_union",
+                   "f43_except", "f50_group_by", "f53_global_empty", "f55_grouping_sets", "f56_rollup",
+                   "f60_row_number", "f71_correlated_scalar", "f80_cast_to_string", "f92_concat",
+                   "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
+                   "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch")
+KEEP = ("equal", "as-written")
+
+
+def export(cache: Path, target: Path) -> None:
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    manifest = []
+    for release in RELEASES:
+        if release.id not in FIXTURE_RELEASES:
+            continue
+        results_file = cache / release.id / "results.json"
+        if not results_file.exists():
+            print(f"  {release.id}: no results (run the matrix first)")
+            continue
+        results = json.loads(results_file.read_text())["results"]
+        folder = target / release.producer / release.version
+        kept = 0
+        for qid in FIXTURE_QUERIES:
+            entry = results.get(qid)
+            if not entry or entry["outcome"] not in KEEP:
+                continue
+            plans = cache / release.id / "plans"
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copy(plans / f"{qid}.bin", folder / f"{qid}.bin")
+            rows_file = plans / f"{qid}.rows.json"
+            engine = json.loads(rows_file.read_text()) if rows_file.exists() else {}
+            manifest.append({
+                "release": release.id, "producer": release.producer, "version": release.version,
+                "query": qid, "plan": f"{release.producer}/{release.version}/{qid}.bin",
+                "sql": (plans / f"{qid}.sql").read_text().strip(),
+                "tables": [t for t in FEATURE_TABLES if t in (plans / f"{qid}.sql").read_text().lower()] or ["emp"],
+                "readings": entry.get("readings", []), "outcome": entry["outcome"],
+                "known_bug": entry.get("known_bug"), "engine_rows": engine.get("rows")})
+            kept += 1
+        print(f"  {release.id}: {kept} fixtures")
+    (target / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    tables = {t: {"columns": cols, "rows": FEATURE_ROWS[t]} for t, cols in FEATURE_TABLES.items()}
+    (target / "tables.json").write_text(json.dumps(tables, indent=1) + "\n")
+    print(f"  {len(manifest)} fixtures in {target}")

@@ -1,0 +1,73 @@
+package io.sparksubstrait.plan.readings
+
+import scala.jdk.CollectionConverters._
+
+import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration}
+
+/**
+ * Function names and argument lists a producer writes outside the standard extensions, each
+ * with one meaning in that producer's engine, lifted to the standard function: a rename of
+ * the declaration (DataFusion's `str_concat` is `concat`) or the argument the producer
+ * leaves to its engine's default (DataFusion's one-argument `round(x)` rounds to 0 digits;
+ * `median(x)` is exact; DuckDB's one-argument `string_agg(x)` joins with ',').
+ */
+final case class FunctionSpellings(name: String, releases: String, applies: ProducerStamp => Boolean,
+    renames: Map[String, String], defaults: Seq[FunctionSpellings.Default]) extends Reading {
+  val meaning: String = "functions outside the standard extensions, read as the standard ones: " +
+    (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ defaults.map(_.describe)).mkString(", ")
+
+  def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
+
+  def lift(plan: Plan, found: String => Unit): Plan = {
+    def base(n: String) = n.takeWhile(_ != ':')
+    val names = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map { d =>
+      d.getExtensionFunction.getFunctionAnchor -> base(d.getExtensionFunction.getName)
+    }.toMap
+    val renamed = plan.toBuilder
+    plan.getExtensionsList.asScala.zipWithIndex.foreach { case (d, i) =>
+      if (d.hasExtensionFunction && renames.contains(base(d.getExtensionFunction.getName))) {
+        val f = d.getExtensionFunction
+        val to = renames(base(f.getName)) + f.getName.drop(base(f.getName).length)
+        found(s"${f.getName} as $to")
+        renamed.setExtensions(i, SimpleExtensionDeclaration.newBuilder(d).setExtensionFunction(f.toBuilder.setName(to)))
+      }
+    }
+    def default(anchor: Int, arity: Int): Option[FunctionSpellings.Default] =
+      names.get(anchor).flatMap(n => defaults.find(d => d.function == n && d.arity == arity))
+    def completed(d: FunctionSpellings.Default, args: java.util.List[FunctionArgument]) = {
+      found(d.describe)
+      d.complete(args.asScala.toSeq).asJava
+    }
+    MessageRewrite(renamed.build()) {
+      case f: Expression.ScalarFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
+        val d = default(f.getFunctionReference, f.getArgumentsCount).get
+        f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
+      case f: AggregateFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
+        val d = default(f.getFunctionReference, f.getArgumentsCount).get
+        f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
+    }
+  }
+}
+
+object FunctionSpellings {
+  /** `function` called with `arity` arguments means the standard call with `complete`'s arguments. */
+  final case class Default(function: String, arity: Int, describe: String, complete: Seq[FunctionArgument] => Seq[FunctionArgument])
+
+  private def value(e: Expression.Literal.Builder): FunctionArgument =
+    FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(e.setNullable(false))).build()
+  private def enumArg(v: String): FunctionArgument = FunctionArgument.newBuilder().setEnum(v).build()
+
+  val roundToInteger: Default = Default("round", 1, "round(x) as round(x, 0)", args => args :+ value(Expression.Literal.newBuilder().setI32(0)))
+  val exactMedian: Default = Default("median", 1, "median(x) as median(EXACT, x)", args => enumArg("EXACT") +: args)
+  val commaStringAgg: Default = Default("string_agg", 1, "string_agg(x) as string_agg(x, ',')",
+    args => args :+ value(Expression.Literal.newBuilder().setString(",")))
+
+  val dataFusion: FunctionSpellings = FunctionSpellings("datafusion-function-spellings", "DataFusion, every release (spec 0.33 to 0.85)",
+    _.within("datafusion", "0.0", ProducerStamp.Newest),
+    Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring"),
+    Seq(roundToInteger, exactMedian))
+
+  val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
+    "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)", _.within("duckdb", "0.0", ProducerStamp.Newest),
+    Map.empty, Seq(exactMedian, commaStringAgg))
+}

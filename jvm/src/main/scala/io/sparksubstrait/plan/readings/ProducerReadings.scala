@@ -1,0 +1,51 @@
+package io.sparksubstrait.plan.readings
+
+import scala.collection.mutable.ArrayBuffer
+
+import io.sparksubstrait.proto.Plan
+import org.apache.spark.sql.types.StructType
+
+import io.sparksubstrait.plan.PlanPath
+
+/**
+ * The one place where real producers' readings live (docs/producers.md lists each with its
+ * releases and the test that proves it). Each is keyed on `Plan.version.producer` and the
+ * spec version its releases stamp; PlanDecoder lifts a plan through every reading that
+ * applies, so converters read the spec's shape only. What applied travels with the plan
+ * (DecodedPlan.readings): explain lists it, the DataFrame's plan string names it, and a
+ * known producer bug is logged as a warning.
+ */
+object ProducerReadings {
+  val all: Seq[Reading] = Seq(
+    NamesOnlySchema,
+    ProjectWithoutEmit("datafusion-project-without-emit", "DataFusion 31 to 42 (spec 0.33 to 0.55)",
+      _.within("datafusion", "0.0", "0.55")),
+    ProjectWithoutEmit("duckdb-project-without-emit", "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)",
+      _.within("duckdb", "0.0", ProducerStamp.Newest)),
+    PredicateOutputTypes,
+    LayoutVariations,
+    GroupingIdBeforeMeasures,
+    FunctionSpellings.dataFusion,
+    FunctionSpellings.duckDb,
+    SortFetchDropped,
+    StringAggOrderDropped)
+
+  def byName(name: String): Option[Reading] = all.find(_.name == name)
+
+  /** The plan lifted through every reading that applies to its stamp, and those that changed something. */
+  def atDecode(plan: Plan): (Plan, Seq[AppliedReading]) = {
+    val stamp = ProducerStamp.of(plan)
+    val applied = ArrayBuffer.empty[AppliedReading]
+    val lifted = all.filter(_.appliesTo(stamp)).foldLeft(plan) { (p, reading) =>
+      val where = ArrayBuffer.empty[String]
+      val next = reading.lift(p, where += _)
+      if (where.nonEmpty) applied += AppliedReading(reading.name, reading.releases, reading.meaning, reading.kind, where.toSeq)
+      next
+    }
+    (lifted, applied.toSeq)
+  }
+
+  /** The readings that need the catalog's tables, for a plan `atDecode` found them in. */
+  def withCatalog(plan: Plan, applied: Seq[AppliedReading], schemaOf: (Seq[String], PlanPath) => StructType): Plan =
+    if (applied.exists(_.name == NamesOnlySchema.name)) NamesOnlySchema.withCatalog(plan, schemaOf) else plan
+}
