@@ -101,3 +101,16 @@ for row in rows:
     print("row", repr(tuple(row)))
 spark.stop()
 """
+
+
+# A plan of two dynamic parameters (i64 anchor 1, date anchor 2) bound to 7 and 2024-01-31,
+# over two rows x = 1, 2.
+PARAMETER_PLAN = """{"relations": [{"root": {"names": ["x", "p", "d"], "input": {"project": {
+  "common": {"emit": {"outputMapping": [0, 1, 2]}},
+  "input": {"read": {"baseSchema": {"names": ["x"], "struct": {"nullability": "NULLABILITY_REQUIRED",
+      "types": [{"i32": {"nullability": "NULLABILITY_REQUIRED"}}]}},
+    "virtualTable": {"expressions": [{"fields": [{"literal": {"i32": 1}}]}, {"fields": [{"literal": {"i32": 2}}]}]}}},
+  "expressions": [
+    {"dynamicParameter": {"type": {"i64": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 1}},
+    {"dynamicParameter": {"type": {"date": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 2}}]}}}}],
+  "parameterBindings": [{"parameterAnchor": 1, "value": {"i64": "7"}}, {"parameterAnchor": 2, "value": {"date": 19753}}]}"""

@@ -315,3 +315,19 @@ def test_the_connect_reader_gets_substrait_whichever_is_imported_first(first):
     result = run_python(["-c", script], python=sys.executable)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True"
+
+
+def test_the_command_line_runs_a_plan_over_connect(connect_server, tpch, tmp_path):
+    """``spark-substrait run - --remote sc://…``: the plan from stdin, the table registered
+    on the server's session, CSV rows back; quiet, and exit 0."""
+    import csv
+    import io
+
+    script = os.path.join(os.path.dirname(sys.executable), "spark-substrait")
+    result = subprocess.run([script, "run", "-", "--remote", connect_server, "--table", f"lineitem={tpch.lineitem}",
+                             "--format", "csv"], input=tpch.duckdb_bin[6], capture_output=True, env=clean_env(),
+                            cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr.decode()[-3000:]
+    rows = list(csv.reader(io.StringIO(result.stdout.decode())))
+    assert rows[0] == ["revenue"]
+    assert [float(rows[1][0])] == [float(tpch.duckdb_rows[6][0][0])]

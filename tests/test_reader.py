@@ -7,7 +7,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import spark_substrait
-from helpers import EXTENSION_CLASS, assert_rows_equal
+from helpers import PARAMETER_PLAN, EXTENSION_CLASS, assert_rows_equal
 
 
 def q6_rows(spark, plan):
@@ -139,15 +139,7 @@ def test_jar_path_override(tmp_path, monkeypatch):
         spark_substrait.jar_path()
 
 
-PARAMETER_PLAN = """{"relations": [{"root": {"names": ["x", "p", "d"], "input": {"project": {
-  "common": {"emit": {"outputMapping": [0, 1, 2]}},
-  "input": {"read": {"baseSchema": {"names": ["x"], "struct": {"nullability": "NULLABILITY_REQUIRED",
-      "types": [{"i32": {"nullability": "NULLABILITY_REQUIRED"}}]}},
-    "virtualTable": {"expressions": [{"fields": [{"literal": {"i32": 1}}]}, {"fields": [{"literal": {"i32": 2}}]}]}}},
-  "expressions": [
-    {"dynamicParameter": {"type": {"i64": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 1}},
-    {"dynamicParameter": {"type": {"date": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 2}}]}}}}],
-  "parameterBindings": [{"parameterAnchor": 1, "value": {"i64": "7"}}, {"parameterAnchor": 2, "value": {"date": 19753}}]}"""
+
 
 
 def test_dynamic_parameters_from_the_plan_and_from_params(spark):

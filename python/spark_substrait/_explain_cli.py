@@ -9,32 +9,34 @@ optimized (named tables must still be registered, with ``--table``, to resolve).
 import argparse
 import sys
 
+from spark_substrait import _cli_run, _cli_session
+
 FORMATS = ("text", "json", "svg", "html")
 
 
-def add_parser(commands, table_arg) -> None:
+def add_parser(commands) -> None:
     explain = commands.add_parser(
         "explain", help="show the Substrait plan beside the Catalyst plan it became",
         description="Show which relation became which Catalyst operator(s), which functions were "
                     "mapped to what, where a producer's spelling was read, and Spark's analyzed "
                     "and optimized plans. Nothing runs.")
-    explain.add_argument("plan", metavar="PLAN", help="the plan file: .json (protobuf JSON) or binary")
-    explain.add_argument(
-        "--table", metavar="NAME=PATH", action="append", type=table_arg, default=[],
-        help="register a table for the plan's named tables (as for run; repeatable)")
+    _cli_run.add_plan_options(explain)
     explain.add_argument("--format", choices=FORMATS, default=None,
                          help="what to print: text (default), json, svg or html")
     explain.add_argument("--output", metavar="PATH",
                          help="write to PATH instead of printing; the form comes from --format or "
                               "else the extension: .svg, .html, .json, anything else text")
+    _cli_session.add_session_options(explain)
 
 
-def run(args: argparse.Namespace, with_plan_session) -> int:
-    """The explain command inside cli.with_plan_session (plan file, session, tables, errors)."""
+def run(args: argparse.Namespace) -> int:
     import spark_substrait
 
-    def body(spark) -> None:
-        explanation = spark_substrait.explain(args.plan, spark=spark)
+    plan = _cli_run.read_plan(args.plan)
+    spark = _cli_session.open_session(args)
+    try:
+        _cli_run.register_tables(spark, args.table)
+        explanation = spark_substrait.explain(plan, spark=spark, root=args.root, params=_cli_run.params(args))
         render = {"json": explanation.to_json, "svg": explanation.to_svg, "html": explanation.to_html,
                   "text": explanation.to_text}
         if args.output and args.format is None:
@@ -45,5 +47,6 @@ def run(args: argparse.Namespace, with_plan_session) -> int:
             print(f"wrote {args.output}")
         else:
             sys.stdout.write(render[args.format or "text"]())
-
-    return with_plan_session(args, body)
+    finally:
+        spark.stop()
+    return 0
