@@ -9,9 +9,9 @@ import io.sparksubstrait.proto.Expression.{FieldReference, Literal, ReferenceSeg
 
 /**
  * A small DSL to write Substrait plans by hand in tests. Each instance collects the
- * function declarations of one plan.
+ * function declarations of one plan, stamped with spec release 0.`minor`.
  */
-class PlanBuilder(producer: String = "spark-substrait-tests") {
+class PlanBuilder(producer: String = "spark-substrait-tests", minor: Int = 87) {
   private val urns = mutable.LinkedHashMap.empty[String, Int]
   private val functions = mutable.LinkedHashMap.empty[(String, String), Int]
 
@@ -24,7 +24,7 @@ class PlanBuilder(producer: String = "spark-substrait-tests") {
 
   def plan(root: Rel, names: String*): Plan = {
     val b = Plan.newBuilder()
-      .setVersion(Version.newBuilder().setMinorNumber(87).setProducer(producer))
+      .setVersion(Version.newBuilder().setMinorNumber(minor).setProducer(producer))
     urns.foreach { case (urn, a) => b.addExtensionUrns(SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(a)) }
     functions.foreach { case ((urn, name), a) =>
       b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
