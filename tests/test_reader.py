@@ -168,3 +168,23 @@ def test_dynamic_parameter_that_does_not_fit_is_the_projects_error(spark):
     assert "dynamic_parameter" in e.value.location
     with pytest.raises(TypeError):
         spark.read.substrait(PARAMETER_PLAN, params={"1": 5})
+
+
+UUID_PLAN = """{"relations": [{"root": {"names": ["u"], "input": {"sort": {
+  "sorts": [{"expr": {"selection": {"directReference": {"structField": {"field": 0}}, "rootReference": {}}},
+             "direction": "SORT_DIRECTION_ASC_NULLS_LAST"}}],
+  "input": {"read": {"baseSchema": {"names": ["u"], "struct": {"nullability": "NULLABILITY_REQUIRED",
+      "types": [{"uuid": {"nullability": "NULLABILITY_NULLABLE"}}]}},
+    "virtualTable": {"expressions": [{"fields": [{"literal": {"uuid": "gAAAAAAAAAAAAAAAAAAAAQ=="}}]},
+      {"fields": [{"literal": {"null": {"uuid": {"nullability": "NULLABILITY_NULLABLE"}}}}]},
+      {"fields": [{"literal": {"uuid": "f////////////////////w=="}}]}]}}}}}}}]}"""
+
+
+def test_uuid_values_are_python_uuids_in_unsigned_byte_order(spark):
+    import uuid
+
+    df = spark.read.substrait(UUID_PLAN)
+    assert df.schema["u"].dataType.simpleString() == "uuid"
+    # 7f... before 80... (unsigned bytes), NULL last as the plan asks.
+    assert [r.u for r in df.collect()] == [uuid.UUID("7fffffff-ffff-ffff-ffff-ffffffffffff"),
+                                           uuid.UUID("80000000-0000-0000-0000-000000000001"), None]

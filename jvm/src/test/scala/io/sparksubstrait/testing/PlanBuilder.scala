@@ -87,6 +87,7 @@ object PlanBuilder {
   def fp64(nullable: Boolean = true): Type = Type.newBuilder().setFp64(Type.FP64.newBuilder().setNullability(n(nullable))).build()
   def string(nullable: Boolean = true): Type = Type.newBuilder().setString(Type.String.newBuilder().setNullability(n(nullable))).build()
   def binary(nullable: Boolean = true): Type = Type.newBuilder().setBinary(Type.Binary.newBuilder().setNullability(n(nullable))).build()
+  def uuid(nullable: Boolean = true): Type = Type.newBuilder().setUuid(Type.UUID.newBuilder().setNullability(n(nullable))).build()
   def date(nullable: Boolean = true): Type = Type.newBuilder().setDate(Type.Date.newBuilder().setNullability(n(nullable))).build()
   def varchar(len: Int, nullable: Boolean = true): Type = Type.newBuilder().setVarchar(Type.VarChar.newBuilder().setLength(len).setNullability(n(nullable))).build()
   def fixedChar(len: Int, nullable: Boolean = true): Type = Type.newBuilder().setFixedChar(Type.FixedChar.newBuilder().setLength(len).setNullability(n(nullable))).build()
@@ -114,6 +115,12 @@ object PlanBuilder {
   def litVarchar(v: String, len: Int): Expression = lit(_.setVarChar(Literal.VarChar.newBuilder().setValue(v).setLength(len)))
   def litFixedChar(v: String): Expression = lit(_.setFixedChar(v))
   def litBinary(v: Array[Byte]): Expression = lit(_.setBinary(ByteString.copyFrom(v)))
+  /** A uuid literal from its text, as its 16 bytes (big-endian). */
+  def litUuid(text: String): Expression = {
+    val u = java.util.UUID.fromString(text)
+    val bytes = java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits).putLong(u.getLeastSignificantBits).array()
+    lit(_.setUuid(ByteString.copyFrom(bytes)))
+  }
   def litDate(days: Int): Expression = lit(_.setDate(days))
   def litPrecisionTimestamp(value: Long, precision: Int): Expression =
     lit(_.setPrecisionTimestamp(Literal.PrecisionTimestamp.newBuilder().setValue(value).setPrecision(precision)))
