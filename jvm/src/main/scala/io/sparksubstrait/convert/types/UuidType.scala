@@ -3,6 +3,7 @@ package io.sparksubstrait.convert.types
 import java.nio.ByteBuffer
 import java.util.UUID
 
+import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.{BinaryType, DataType, UserDefinedType}
 
 /**
@@ -26,7 +27,11 @@ class UuidType extends UserDefinedType[UUID] {
 
 object UuidType {
   /** The one instance converters use; Spark makes others from schemas (all equal: same class). */
-  val Instance: UuidType = new UuidType
+  val Instance: UuidType = {
+    // Spark 3.5's row encoder finds the type of a java.util.UUID value only by registration.
+    SparkShim.registerUserType(classOf[UUID].getName, classOf[UuidType].getName)
+    new UuidType
+  }
 
   def bytes(u: UUID): Array[Byte] =
     ByteBuffer.allocate(16).putLong(u.getMostSignificantBits).putLong(u.getLeastSignificantBits).array()
