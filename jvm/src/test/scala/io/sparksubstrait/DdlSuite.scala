@@ -38,7 +38,7 @@ class DdlSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("DROP TABLE IF EXISTS d_sub")
       spark.sql("DROP TABLE IF EXISTS d_sql")
       exec(ddl(DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_CREATE, Seq("d_sub"), Some(columns), defaults))
-      spark.sql("CREATE TABLE d_sql (id INT NOT NULL, name STRING DEFAULT 'it''s', amount DECIMAL(10,2) DEFAULT 12.50, " +
+      spark.sql("CREATE TABLE d_sql (id INT NOT NULL, name STRING DEFAULT 'it\\'s', amount DECIMAL(10,2) DEFAULT 12.50, " +
         "day DATE DEFAULT DATE'2024-01-31', flag BOOLEAN) USING parquet")
       // The same columns with the same defaults as Spark resolved them (CURRENT_DEFAULT keeps each one's source text).
       def columnsOf(t: String) = spark.table(t).schema.map(f => (f.name, f.dataType, f.nullable,

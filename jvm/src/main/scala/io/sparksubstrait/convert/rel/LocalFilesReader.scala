@@ -118,7 +118,8 @@ object LocalFilesReader {
       "mode" -> "FAILFAST")
     val strings = StructType(schema.fields.map(_.copy(nullable = true)))
     val raw =
-      if (sliced || skip > 1) {
+      if (EscapedText.applies(options)) EscapedText.read(item, strings, path, at)
+      else if (sliced || skip > 1) {
         val (start, end) = if (sliced) (item.getStart, item.getStart + item.getLength) else (0L, Long.MaxValue)
         TextSlices.read(path, strings, spark, start, end, skip, at)
       } else if (skip == 1) withHeaderLines(path, spark, strings, at)
@@ -151,10 +152,10 @@ object LocalFilesReader {
       loadFrame("csv", withHeader, Some(schema), headed, at).queryExecution.analyzed)
   }
 
-  private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+  private[rel] def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, Seq(path), at).queryExecution.analyzed
 
-  private def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], paths: Seq[String], at: PlanPath)
+  private[rel] def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], paths: Seq[String], at: PlanPath)
       (implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)
