@@ -63,4 +63,37 @@ class LocalFilesFormatsSuite extends SparkSuite with SubstraitAssertions {
     assert(messages.exists(_.contains("a line with 1 fields, where the plan's base_schema has 2 columns: '2'")), messages)
     assert(!messages.exists(_.contains("MALFORMED_RECORD")), messages)
   }
+
+  test("orc timestamps read by the declared type, with and without time zone, never shifted by the session's zone") {
+    // Written in Los Angeles: the zoned column holds the instant 2024-01-31 10:00 LA = 18:00 UTC;
+    // the zone-less one holds the wall clock 10:00 itself. NULLs and a duplicate row.
+    val orc = data.resolve("ts.orc").toString
+    withConf("spark.sql.session.timeZone", "America/Los_Angeles") {
+      spark.sql("""SELECT * FROM VALUES
+        (1, TIMESTAMP'2024-01-31 10:00:00', TIMESTAMP_NTZ'2024-01-31 10:00:00'),
+        (2, NULL, NULL),
+        (1, TIMESTAMP'2024-01-31 10:00:00', TIMESTAMP_NTZ'2024-01-31 10:00:00') AS t(id, tz, ntz)""").coalesce(1).write.orc(orc)
+    }
+    def item = FileOrFiles.newBuilder().setUriFolder(orc).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).build()
+    def ts(s: String) = java.time.LocalDateTime.parse(s)
+    def instant(s: String) = java.time.Instant.parse(s)
+    // Collected in another zone, to show that nothing depends on it.
+    withConf("spark.sql.session.timeZone", "Asia/Tokyo") {
+      withConf("spark.sql.datetime.java8API.enabled", "true") {
+        val asDeclared = read(files(schema("id" -> i32(), "tz" -> precisionTimestampTz(6), "ntz" -> precisionTimestamp(6)), item), "id", "tz", "ntz")
+        assertRows(asDeclared, Seq(Row(1, instant("2024-01-31T18:00:00Z"), ts("2024-01-31T10:00")), Row(2, null, null),
+          Row(1, instant("2024-01-31T18:00:00Z"), ts("2024-01-31T10:00"))))
+        // Swapped: the instant's UTC date and time; the wall clock as a UTC instant.
+        val swapped = read(files(schema("id" -> i32(), "tz" -> precisionTimestamp(6), "ntz" -> precisionTimestampTz(6)), item), "id", "tz", "ntz")
+        assertRows(swapped, Seq(Row(1, ts("2024-01-31T18:00"), instant("2024-01-31T10:00:00Z")), Row(2, null, null),
+          Row(1, ts("2024-01-31T18:00"), instant("2024-01-31T10:00:00Z"))))
+      }
+    }
+    // An empty file keeps the declared types.
+    val empty = data.resolve("ts-empty.orc").toString
+    spark.sql("SELECT TIMESTAMP'2024-01-31 10:00:00' AS tz WHERE false").write.orc(empty)
+    val none = read(files(schema("tz" -> precisionTimestamp(6)), FileOrFiles.newBuilder().setUriFolder(empty)
+      .setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).build()), "tz")
+    assert(none.collect().isEmpty && none.schema("tz").dataType == org.apache.spark.sql.types.TimestampNTZType)
+  }
 }

@@ -64,8 +64,9 @@ object LocalFilesReader {
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC if sliced =>
         val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart, item.getLength, at)
-        NamedTableReader.layout(rows, schema, at, s"orc $path")
-      case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
+        NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, at, s"orc $path")
+      case FileFormatCase.ORC =>
+        NamedTableReader.layout(OrcTimestamps.asDeclared(load("orc", Map.empty, None, path, at), schema), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, at)
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
