@@ -96,4 +96,68 @@ class LocalFilesFormatsSuite extends SparkSuite with SubstraitAssertions {
       .setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).build()), "tz")
     assert(none.collect().isEmpty && none.schema("tz").dataType == org.apache.spark.sql.types.TimestampNTZType)
   }
+
+  /** An Arrow IPC file written by Arrow Java: each inner Seq one record batch of (id, name). */
+  private def arrowFile(name: String, batches: Seq[Seq[(Integer, String)]]): String = {
+    import org.apache.arrow.memory.RootAllocator
+    import org.apache.arrow.vector.{FieldVector, IntVector, VarCharVector, VectorSchemaRoot}
+    import org.apache.arrow.vector.ipc.ArrowFileWriter
+    val path = data.resolve(name)
+    Files.createDirectories(path.getParent)
+    val allocator = new RootAllocator(Long.MaxValue)
+    val id = new IntVector("id", allocator)
+    val label = new VarCharVector("name", allocator)
+    val root = new VectorSchemaRoot(java.util.Arrays.asList[FieldVector](id, label))
+    val out = new java.io.FileOutputStream(path.toFile)
+    val writer = new ArrowFileWriter(root, null, out.getChannel)
+    writer.start()
+    for (batch <- batches) {
+      id.allocateNew(); label.allocateNew()
+      batch.zipWithIndex.foreach { case ((i, n), r) =>
+        if (i == null) id.setNull(r) else id.setSafe(r, i.intValue)
+        if (n == null) label.setNull(r) else label.setSafe(r, n.getBytes(StandardCharsets.UTF_8))
+      }
+      root.setRowCount(batch.size)
+      writer.writeBatch()
+    }
+    writer.end(); writer.close(); out.close(); root.close(); allocator.close()
+    path.toString
+  }
+  private def arrow(f: FileOrFiles.Builder => FileOrFiles.Builder) =
+    f(FileOrFiles.newBuilder().setArrow(FileOrFiles.ArrowReadOptions.getDefaultInstance)).build()
+  private val idName = schema("id" -> i32(), "name" -> string())
+
+  test("arrow IPC files: one partition per record batch, NULLs, duplicates, an empty batch and an empty file (rows by hand)") {
+    val three = arrowFile("a/three.arrow", Seq(Seq((1, "a"), (2, null)), Seq((null, "c"), (1, "a")), Nil))
+    val df = read(files(idName, arrow(_.setUriFile(three))), "id", "name")
+    assertRows(df, Seq(Row(1, "a"), Row(2, null), Row(null, "c"), Row(1, "a")))
+    assert(df.rdd.getNumPartitions == 3)
+    // Columns by base_schema name, in its order.
+    assertRows(read(files(schema("name" -> string()), arrow(_.setUriFile(three))), "n"), Seq(Row("a"), Row(null), Row("c"), Row("a")))
+    val empty = arrowFile("e/empty.arrow", Nil)
+    val none = read(files(idName, arrow(_.setUriFile(empty))), "id", "name")
+    assert(none.collect().isEmpty && none.rdd.getNumPartitions == 0)
+    // A folder (its files in name order) and a glob.
+    arrowFile("a/two.arrow", Seq(Seq((7, "x"))))
+    val folder = Seq(Row(1, "a"), Row(2, null), Row(null, "c"), Row(1, "a"), Row(7, "x"))
+    assertRows(read(files(idName, arrow(_.setUriFolder(data.resolve("a").toString))), "id", "name"), folder)
+    assertRows(read(files(idName, arrow(_.setUriPathGlob(data.resolve("a").toString + "/t*.arrow"))), "id", "name"), folder)
+    // Aggregated by Spark SQL over the same rows: the reader's rows are ordinary rows.
+    read(files(idName, arrow(_.setUriFolder(data.resolve("a").toString))), "id", "name").createOrReplaceTempView("arrow_rows")
+    assertSameRows(spark.sql("SELECT id, count(*) FROM arrow_rows GROUP BY id"),
+      spark.sql("SELECT * FROM VALUES (1, 2L), (2, 1L), (NULL, 1L), (7, 1L) AS t(id, c)"))
+  }
+
+  test("arrow IPC files: another declared type, a byte slice and a missing file are the plan's errors") {
+    val file = arrowFile("b/one.arrow", Seq(Seq((1, "a"))))
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.read.local_files.items[0].base_schema.names[0]") {
+      read(files(schema("id" -> i64()), arrow(_.setUriFile(file))), "id")
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
+      read(files(idName, arrow(_.setUriFile(file).setStart(0).setLength(10))), "id", "name")
+    }
+    assertPlanError("SUBSTRAIT_FILE_NOT_READABLE", "relations[0].root.input.read.local_files.items[0]") {
+      read(files(idName, arrow(_.setUriFile(data.resolve("b/missing.arrow").toString))), "id", "name")
+    }
+  }
 }

@@ -19,7 +19,8 @@ import io.sparksubstrait.plan.{FileAccessPolicy, PlanPath}
 import io.sparksubstrait.util.Options
 
 /**
- * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
+ * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources, and
+ * Arrow IPC files, read by ours ([[io.sparksubstrait.arrow.ArrowIpcSource]], a partition per record batch),
  * each item as a file, folder or glob, several items as their union; byte slices of Parquet,
  * ORC and text files, and text after several header lines. Only paths under
  * `spark.substrait.localFiles.allowedPrefixes` are read.
@@ -68,9 +69,14 @@ object LocalFilesReader {
       case FileFormatCase.ORC =>
         NamedTableReader.layout(OrcTimestamps.asDeclared(load("orc", Map.empty, None, path, at), schema), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, at)
+      case FileFormatCase.ARROW if sliced =>
+        throw SubstraitErrors.unsupported(at / "start", "a byte slice of an Arrow file", "the whole file (it is split by record batch)")
+      case FileFormatCase.ARROW =>
+        NamedTableReader.layout(load(classOf[io.sparksubstrait.arrow.ArrowIpcSource].getName, Map.empty, None, path, at), schema, at,
+          s"arrow $path")
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
-        "parquet, orc or delimiter-separated text (Spark has no reader for the others)")
+        "parquet, orc, arrow or delimiter-separated text (Spark has no reader for the others)")
     }
   }
 
