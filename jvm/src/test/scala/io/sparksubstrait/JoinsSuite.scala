@@ -4,21 +4,11 @@ import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{JoinTables, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /** JoinRel and CrossRel against the same joins in Spark SQL, with NULL keys, duplicates and an empty side. */
-class JoinsSuite extends SparkSuite with SubstraitAssertions {
-  private val lSchema = schema("k" -> i32(), "v" -> string())
-  private val rSchema = schema("k" -> i32(), "w" -> string())
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark.sql("CREATE OR REPLACE TEMP VIEW l AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL) AS t(k, v)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r AS SELECT * FROM VALUES (2, 'x'), (2, 'y'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r0 AS SELECT * FROM r WHERE false")
-  }
-
+class JoinsSuite extends SparkSuite with SubstraitAssertions with JoinTables {
   private def keysEqual(b: PlanBuilder) = b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(2))
 
   private val cases = Seq(

@@ -4,7 +4,7 @@ import io.sparksubstrait.proto.{ComparisonJoinKey, Expression, HashJoinRel, Merg
 import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{JoinTables, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
@@ -14,17 +14,7 @@ import io.sparksubstrait.testing.PlanBuilder._
  * anti, mark and physical joins. Rows against Spark SQL or worked out by hand, with NULL
  * keys, duplicates and an empty side.
  */
-class PostJoinFiltersSuite extends SparkSuite with SubstraitAssertions {
-  private val lSchema = schema("k" -> i32(), "v" -> string())
-  private val rSchema = schema("k" -> i32(), "w" -> string())
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark.sql("CREATE OR REPLACE TEMP VIEW l AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL) AS t(k, v)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r AS SELECT * FROM VALUES (2, 'x'), (2, 'y'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r0 AS SELECT * FROM r WHERE false")
-  }
-
+class PostJoinFiltersSuite extends SparkSuite with SubstraitAssertions with JoinTables {
   private def current = new PlanBuilder(minor = 108)
   private def before091 = new PlanBuilder(minor = 90)
   private def keysEqual(b: PlanBuilder) = b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(2))
