@@ -172,7 +172,7 @@ def test_dynamic_parameter_that_does_not_fit_is_the_projects_error(spark):
 
 UUID_PLAN = """{"relations": [{"root": {"names": ["u"], "input": {"sort": {
   "sorts": [{"expr": {"selection": {"directReference": {"structField": {"field": 0}}, "rootReference": {}}},
-             "direction": "SORT_DIRECTION_ASC_NULLS_LAST"}}],
+             "direction": "SORT_DIRECTION_ASC_NULLS_LAST"}],
   "input": {"read": {"baseSchema": {"names": ["u"], "struct": {"nullability": "NULLABILITY_REQUIRED",
       "types": [{"uuid": {"nullability": "NULLABILITY_NULLABLE"}}]}},
     "virtualTable": {"expressions": [{"fields": [{"literal": {"uuid": "gAAAAAAAAAAAAAAAAAAAAQ=="}}]},
