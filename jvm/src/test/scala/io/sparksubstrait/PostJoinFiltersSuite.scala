@@ -126,4 +126,13 @@ class PostJoinFiltersSuite extends SparkSuite with SubstraitAssertions with Join
         spark.sql("SELECT * FROM l LEFT ANTI JOIN r0 ON l.k = r0.k AND r0.w <> 'x'"))
     }
   }
+
+  test("the plan explorer names the reading the post-join filter got") {
+    def notes(b: PlanBuilder, t: io.sparksubstrait.proto.JoinRel.JoinType): String = {
+      val plan = b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), t, Some(keysEqual(b)), Some(notNull(b, 1))), names(2): _*)
+      SubstraitPlans.explain(spark, plan.toByteArray, null, null)
+    }
+    assert(notes(before091, JOIN_TYPE_LEFT_ANTI).contains("post_join_filter read as a match predicate"))
+    assert(notes(current, JOIN_TYPE_LEFT_ANTI).contains("post_join_filter read as a filter over the join's output"))
+  }
 }

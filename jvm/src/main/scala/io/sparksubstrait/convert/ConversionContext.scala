@@ -34,13 +34,6 @@ final class ConversionContext(
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 
-  /** Whether the plan is stamped with a spec release before `major.minor` (an unstamped plan is not). */
-  def writtenBefore(major: Int, minor: Int): Boolean = {
-    val v = specVersion
-    (v.getMajorNumber, v.getMinorNumber) != ((0, 0)) &&
-      (v.getMajorNumber < major || (v.getMajorNumber == major && v.getMinorNumber < minor))
-  }
-
   /** What type and literal conversion reads: the producer's quirks and the plan's user-defined types. */
   val types: TypeEnv = TypeEnv(compat, extensions.userTypes)
 

@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, RelConverter, SharedSubtrees, WriteConverter}
+import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteConverter}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
@@ -44,7 +44,7 @@ object PlanConverter {
     val proto = plan.proto
     val producer = Option(proto.getVersion).map(_.getProducer).getOrElse("")
     val compat = ProducerCompat.forProducer(producer)
-    if (trace != null) trace.plan(producer, compat)
+    if (trace != null) trace.plan(producer, compat, PostJoinFilter.writtenBefore(proto.getVersion))
     val relations = proto.getRelationsList.asScala.toSeq
     val bindings = proto.getParameterBindingsList.asScala.toSeq.zipWithIndex.map { case (b, i) =>
       if (!b.hasValue) throw SubstraitErrors.missingField(PlanPath.root.at("parameter_bindings", i), "value", "the parameter's value")

@@ -31,7 +31,13 @@ object PostJoinFilter {
 
   /** Whether this plan's post-join filter is a match predicate (pre-0.91 joins that keep one side, and physical joins). */
   def isMatchPredicate(keepsOneSide: Boolean, physical: Boolean)(implicit ctx: ConversionContext): Boolean =
-    (keepsOneSide || physical) && ctx.writtenBefore(ClarifiedIn._1, ClarifiedIn._2)
+    (keepsOneSide || physical) && writtenBefore(ctx.specVersion)
+
+  /** Whether a plan stamped `version` predates the clarification (an unstamped plan does not). */
+  def writtenBefore(version: io.sparksubstrait.proto.Version): Boolean = {
+    val (major, minor) = (version.getMajorNumber, version.getMinorNumber)
+    (major, minor) != ((0, 0)) && (major < ClarifiedIn._1 || (major == ClarifiedIn._1 && minor < ClarifiedIn._2))
+  }
 
   /** The filter over the join's output, its references over that output. */
   def above(join: LogicalPlan, filter: Expression, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan =
