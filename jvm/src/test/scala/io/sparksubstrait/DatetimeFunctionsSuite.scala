@@ -92,4 +92,38 @@ class DatetimeFunctionsSuite extends SparkSuite with SubstraitAssertions {
     val call = b.callWithEnums(b.fn("functions_datetime", "extract_boolean:req_ptstz_str"), Seq("IS_LEAP_YEAR"), field(1), litString("Pacific/Auckland"))
     assert(run(b.plan(emit(project(readNamed(schema("id" -> i32(), "i" -> precisionTimestampTz(6)), "eve"), call), 2), "r")).collect().head.get(0) == true)
   }
+
+  test("execution context variables: current_date, current_timestamp and current_timezone once per plan, as Spark SQL's") {
+    import io.sparksubstrait.proto.{ExecutionBehavior, Type}
+    import io.sparksubstrait.proto.Expression.ExecutionContextVariable
+    val required = Type.Nullability.NULLABILITY_REQUIRED
+    def variable(f: ExecutionContextVariable.Builder => ExecutionContextVariable.Builder): Expression =
+      Expression.newBuilder().setExecutionContextVariable(f(ExecutionContextVariable.newBuilder())).build()
+    val now = variable(_.setCurrentTimestamp(Type.PrecisionTimestampTZ.newBuilder().setPrecision(6).setNullability(required)))
+    val exprs = Seq(variable(_.setCurrentDate(Type.Date.newBuilder().setNullability(required))),
+      variable(_.setCurrentTimezone(Type.String.newBuilder().setNullability(required))), now, now)
+    val b = new PlanBuilder()
+    val plan = b.plan(emit(project(readNamed(timesSchema, "times"), exprs: _*), 4, 5, 6, 7), "d", "tz", "t1", "t2")
+    def withMode(m: ExecutionBehavior.VariableEvaluationMode) =
+      plan.toBuilder.setExecutionBehavior(ExecutionBehavior.newBuilder().setVariableEvalMode(m)).build()
+    val before = Instant.now()
+    val rows = withConf("spark.sql.session.timeZone", "Asia/Kathmandu") {
+      run(withMode(ExecutionBehavior.VariableEvaluationMode.VARIABLE_EVALUATION_MODE_PER_PLAN)).collect().toSeq
+    }
+    val after = Instant.now()
+    val expectedDate = withConf("spark.sql.session.timeZone", "Asia/Kathmandu")(spark.sql("SELECT current_date()").head().get(0))
+    assert(rows.size == 3)
+    rows.foreach { r =>
+      assert(r.get(0) == expectedDate && r.getString(1) == "Asia/Kathmandu", r)
+      val t = r.getAs[java.sql.Timestamp](2).toInstant
+      // Once per plan: every row and both uses see the same instant, taken while the query ran.
+      assert(!t.isBefore(before.minusSeconds(1)) && !t.isAfter(after) && r.get(3) == r.get(2), r)
+    }
+    assert(rows.map(_.get(2)).distinct.size == 1)
+    // Once per record Spark cannot do; a plan without a mode leaves it open.
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "execution_behavior.variable_eval_mode") {
+      run(withMode(ExecutionBehavior.VariableEvaluationMode.VARIABLE_EVALUATION_MODE_PER_RECORD))
+    }
+    assertPlanError("SUBSTRAIT_MISSING_FIELD", "execution_behavior")(run(plan))
+  }
 }

@@ -13,7 +13,10 @@ class DocsSuite extends AnyFunSuite {
   private def read(path: String) = new String(Files.readAllBytes(Paths.get(path)), "UTF-8")
 
   test("every row of docs/supported.md names a test that exists") {
-    val rows = read("docs/supported.md").linesIterator.filter(l => l.startsWith("|") && !l.startsWith("|---")).toSeq
+    // The spec coverage section is generated (SpecCoverageSuite keeps it honest): its rows name no test.
+    val doc = read("docs/supported.md")
+    val generated = "(?s)<!-- spec-coverage:begin -->.*<!-- spec-coverage:end -->".r
+    val rows = generated.replaceAllIn(doc, "").linesIterator.filter(l => l.startsWith("|") && !l.startsWith("|---")).toSeq
     val proofs = rows.map(_.split("\\|").map(_.trim).filter(_.nonEmpty).last).filterNot(_ == "Proved by")
     assert(proofs.size > 30)
     proofs.foreach {

@@ -15,8 +15,7 @@ class SubqueriesSuite extends SparkSuite with SubstraitAssertions {
 
   private def people = readNamed(Datasets.peopleSchema, "people")
   private def sub(f: Subquery.Builder => Subquery.Builder): Expression = Expression.newBuilder().setSubquery(f(Subquery.newBuilder())).build()
-  private def outer(i: Int): Expression = Expression.newBuilder().setSelection(FieldReference.newBuilder()
-    .setOuterReference(FieldReference.OuterReference.newBuilder().setStepsOut(1)).setDirectReference(structSeg(i))).build()
+  private def outer(i: Int): Expression = outerField(i)
   private def scalar(r: Rel) = sub(_.setScalar(Subquery.Scalar.newBuilder().setInput(r)))
   private def exists(r: Rel) = sub(_.setSetPredicate(SetPredicate.newBuilder().setPredicateOp(SetPredicate.PredicateOp.PREDICATE_OP_EXISTS).setTuples(r)))
   private def compare(left: Expression, reduction: SetComparison.ReductionOp, op: SetComparison.ComparisonOp, r: Rel) =

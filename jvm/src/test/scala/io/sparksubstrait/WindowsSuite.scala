@@ -107,4 +107,46 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
         Seq(0 -> SORT_DIRECTION_ASC_NULLS_FIRST, 2 -> SORT_DIRECTION_ASC_NULLS_FIRST)), "a", "b", "c", "d", "e"))
     }
   }
+
+  test("bounds as offset expressions (spec 0.106+): ROWS, RANGE over numbers, decimals, dates and timestamps, zero as the current row") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW events AS SELECT grp, CAST(d AS DATE) d, CAST(ts AS TIMESTAMP) ts,
+      CAST(amt AS DECIMAL(10,2)) amt, CAST(n AS INT) n FROM VALUES
+      ('a', '2024-01-01', '2024-01-01 10:00:00', 1.00, 1), ('a', '2024-01-02', '2024-01-01 10:30:00', 2.50, 2),
+      ('a', '2024-01-02', '2024-01-01 12:00:00', 2.50, 2), ('a', '2024-01-05', '2024-01-02 10:00:00', 4.00, 5),
+      ('a', NULL, NULL, NULL, NULL), ('b', '2024-03-01', '2024-03-01 00:00:00', 10.00, 7), ('b', '2024-03-03', '2024-03-01 00:59:59', 11.50, 9)
+      AS t(grp, d, ts, amt, n)""")
+    val events = schema("grp" -> string(), "d" -> date(), "ts" -> precisionTimestampTz(6), "amt" -> decimal(10, 2), "n" -> i32())
+    def by(e: Expression) = Bound.newBuilder().setPreceding(Bound.Preceding.newBuilder().setOffsetExpr(e)).build()
+    def ahead(e: Expression) = Bound.newBuilder().setFollowing(Bound.Following.newBuilder().setOffsetExpr(e)).build()
+    val b = new PlanBuilder()
+    val sum = b.fn("functions_arithmetic", "sum:i32")
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    def over(key: Int, fn: Int, bounds: (BoundsType, Bound, Bound)) =
+      Rel.newBuilder().setWindow(ConsistentPartitionWindowRel.newBuilder().setInput(readNamed(events, "events"))
+        .addPartitionExpressions(field(0)).addSorts(SortField.newBuilder().setExpr(field(key)).setDirection(SORT_DIRECTION_ASC_NULLS_FIRST))
+        .addWindowFunctions(relFunction(fn, Seq(field(4)), Some(bounds)))).build()
+    def check(key: Int, fn: Int, bounds: (BoundsType, Bound, Bound), sql: String) =
+      assertSameRows(run(b.plan(over(key, fn, bounds), "grp", "d", "ts", "amt", "n", "w")),
+        spark.sql(s"SELECT *, $sql FROM events"))
+    val w = "PARTITION BY grp ORDER BY"
+    check(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litI64(2)), ahead(litI64(1))),
+      s"sum(n) OVER ($w n ASC NULLS FIRST ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING)")
+    check(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litI64(0)), ahead(litI64(0))),
+      s"sum(n) OVER ($w n ASC NULLS FIRST ROWS BETWEEN CURRENT ROW AND CURRENT ROW)")
+    check(4, sum, (BoundsType.BOUNDS_TYPE_RANGE, by(litI32(2)), current),
+      s"sum(n) OVER ($w n ASC NULLS FIRST RANGE BETWEEN 2 PRECEDING AND CURRENT ROW)")
+    check(3, count, (BoundsType.BOUNDS_TYPE_RANGE, by(litDecimal(new java.math.BigDecimal("1.50"), 10, 2)), current),
+      s"count(n) OVER ($w amt ASC NULLS FIRST RANGE BETWEEN 1.50 PRECEDING AND CURRENT ROW)")
+    check(1, count, (BoundsType.BOUNDS_TYPE_RANGE, by(litIntervalDay(1, 0)), ahead(litIntervalDay(2, 0))),
+      // Over a date, Spark counts days as an integer (3.5 refuses day intervals there).
+      s"count(n) OVER ($w d ASC NULLS FIRST RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING)")
+    check(2, count, (BoundsType.BOUNDS_TYPE_RANGE, by(litIntervalDay(0, 3600)), current),
+      s"count(n) OVER ($w ts ASC NULLS FIRST RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)")
+    // NULL, negative, per-row and mistyped offsets are errors.
+    val at = "relations[0].root.input.window.window_functions[0].lower_bound.preceding.offset_expr"
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litNull(i64())), current)), "a", "b", "c", "d", "e", "f")))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litI64(-1)), current)), "a", "b", "c", "d", "e", "f")))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(field(4)), current)), "a", "b", "c", "d", "e", "f")))
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litFp64(1.5)), current)), "a", "b", "c", "d", "e", "f")))
+  }
 }

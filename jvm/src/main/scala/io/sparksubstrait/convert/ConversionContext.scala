@@ -29,6 +29,8 @@ final class ConversionContext(
     val parameterValues: Map[Int, Any] = Map.empty,
     /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
     val trace: ExplainTrace = null,
+    /** How often execution context variables (current_date, …) are evaluated. */
+    val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior = io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance,
     /** The spec release the plan says it was written against (all zeros: not stamped). */
     val specVersion: io.sparksubstrait.proto.Version = io.sparksubstrait.proto.Version.getDefaultInstance) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
@@ -37,24 +39,48 @@ final class ConversionContext(
   /** What type and literal conversion reads: the producer's quirks and the plan's user-defined types. */
   val types: TypeEnv = TypeEnv(compat, extensions.userTypes)
 
-  /** The input records of the relations whose subqueries are being converted, innermost first. */
-  private var outerScopes: List[Seq[Attribute]] = Nil
+  /**
+   * The records outer references can see, innermost first: for a subquery, the input record
+   * of the relation whose expression holds it; for a lateral join's right input, the left
+   * row. Each with the `rel_anchor` of that relation, for references by `rel_reference`.
+   */
+  private var outerScopes: List[(Option[Int], Seq[Attribute])] = Nil
 
-  /** Converts a subquery's relation with `outer` as the record its outer references see. */
+  /** The `rel_anchor`s of the relations being converted, innermost first. */
+  private var relationAnchors: List[Option[Int]] = Nil
+
+  /** Converts one relation (its kind's converter), knowing its `rel_anchor`. */
+  def withRelation[T](anchor: Option[Int])(body: => T): T = {
+    relationAnchors = anchor :: relationAnchors
+    try body finally relationAnchors = relationAnchors.tail
+  }
+
+  /** Converts a subquery's (or a lateral join's right) relation with `outer` as the record its outer references see. */
   def withOuterScope[T](outer: Seq[Attribute])(body: => T): T = {
-    outerScopes = outer :: outerScopes
+    outerScopes = (relationAnchors.headOption.flatten, outer) :: outerScopes
     try body finally outerScopes = outerScopes.tail
   }
 
   /** The record `stepsOut` subquery boundaries out, or the project's error. */
   def outerScope(stepsOut: Int, at: PlanPath): Seq[Attribute] = {
     if (stepsOut < 1) throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
-    if (stepsOut > 1) throw SubstraitErrors.unsupported(at / "steps_out", s"an outer reference $stepsOut subqueries out",
-      "a reference to the immediately enclosing query (Spark resolves and decorrelates outer references one level out " +
-        "only; the same query in Spark SQL fails with UNRESOLVED_COLUMN)")
-    outerScopes.headOption.getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
+    if (stepsOut > 1) throw tooFarOut(at / "steps_out", s"an outer reference $stepsOut subqueries out")
+    outerScopes.headOption.map(_._2).getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
       "an outer reference outside any subquery", "an outer reference inside a subquery"))
   }
+
+  /** The record of the enclosing relation whose `rel_anchor` is `anchor`, or the project's error. */
+  def outerScopeOf(anchor: Int, at: PlanPath): Seq[Attribute] = outerScopes.indexWhere(_._1.contains(anchor)) match {
+    case 0 => outerScopes.head._2
+    case -1 => throw SubstraitErrors.invalidPlan(at / "rel_reference", s"rel_reference $anchor",
+      s"the rel_anchor of an enclosing relation (${outerScopes.flatMap(_._1).mkString(", ") match {
+        case "" => "there is none"; case anchors => s"enclosing: $anchors" }})")
+    case depth => throw tooFarOut(at / "rel_reference", s"an outer reference to relation $anchor, ${depth + 1} subqueries out")
+  }
+
+  private def tooFarOut(at: PlanPath, found: String) = SubstraitErrors.unsupported(at, found,
+    "a reference to the immediately enclosing query (Spark resolves and decorrelates outer references one level out " +
+      "only; the same query in Spark SQL fails with UNRESOLVED_COLUMN)")
 
   /** The parameters of the lambdas being converted, innermost first (a stack of this conversion). */
   private var lambdaScopes: List[Seq[NamedLambdaVariable]] = Nil

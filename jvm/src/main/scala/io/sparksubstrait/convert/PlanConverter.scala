@@ -52,7 +52,7 @@ object PlanConverter {
     }
     implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan), compat,
       SparkShim.sqlConf(session), new SharedSubtrees(relations), new CatalogTables(session, plan.namedTables), bindings.toMap,
-      plan.parameters, trace, proto.getVersion)
+      plan.parameters, trace, plan.proto.getExecutionBehavior, proto.getVersion)
     checkPlanLevelFields(plan)
     val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
     val (planRel, index) = rootIndex match {

@@ -20,6 +20,11 @@ private[explain] object RelationDetails {
         val f = rel.getFetch
         Seq(s"offset ${fetchValue(f.hasOffsetExpr, f.getOffsetExpr, "0")}", s"count ${fetchValue(f.hasCountExpr, f.getCountExpr, "all")}")
       case RelTypeCase.SORT => Seq(count(rel.getSort.getSortsCount, "sort field"))
+      case RelTypeCase.TOP_N =>
+        val t = rel.getTopN
+        Seq(count(t.getSortsCount, "sort field"), s"offset ${fetchValue(t.hasOffset, t.getOffset, "0")}",
+          s"count ${fetchValue(t.hasCount, t.getCount, "all")}", enumName(t.getMode.name(), "FETCH_MODE_"))
+      case RelTypeCase.LATERAL_JOIN => Seq(enumName(rel.getLateralJoin.getType.name(), "JOIN_TYPE_"), "lateral")
       case RelTypeCase.AGGREGATE =>
         val a = rel.getAggregate
         Seq(count(a.getGroupingExpressionsCount, "grouping expression"),

@@ -58,10 +58,18 @@ object PlanDecoder {
     checked(builder.build(), limits)
   }
 
-  /** The tree check, then the legacy fields lifted when the check met any. */
+  /**
+   * The tree check, then the legacy fields lifted when the check met any, and shared
+   * definitions inlined when the plan has any (the unfolded tree is checked again).
+   */
   private def checked(plan: Plan, limits: PlanLimits): DecodedPlan = {
     val facts = PlanTreeCheck(plan, limits)
-    DecodedPlan(if (facts.hasLegacyFields) LegacyLifting(plan) else plan, namedTables = facts.namedTables)
+    val lifted = if (facts.hasLegacyFields) LegacyLifting(plan) else plan
+    if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) DecodedPlan(lifted, namedTables = facts.namedTables)
+    else {
+      val unfolded = SharedDefinitions(lifted, limits)
+      DecodedPlan(unfolded, namedTables = PlanTreeCheck(unfolded, limits).namedTables)
+    }
   }
 
   /** Gson's JsonReader default (JsonFormat gives no way to change it). */

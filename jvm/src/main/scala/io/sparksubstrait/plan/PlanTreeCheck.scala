@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
 import com.google.protobuf.Descriptors.{Descriptor, EnumValueDescriptor, FieldDescriptor, OneofDescriptor}
-import io.sparksubstrait.proto.{Plan, ReadRel}
+import io.sparksubstrait.proto.{Expression, Plan, ReadRel, Rel}
 
 import io.sparksubstrait.errors.SubstraitErrors
 
@@ -29,12 +29,16 @@ import io.sparksubstrait.errors.SubstraitErrors
  * relation, expression, literal and type kinds) costs one lookup of its set field.
  */
 private[plan] object PlanTreeCheck {
-  /** What the walk found: the names of every NamedTable in the order met, and whether a legacy field is set. */
-  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean)
+  /**
+   * What the walk found: the names of every NamedTable in the order met, whether a legacy
+   * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
+   */
+  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean)
 
   def apply(plan: Plan, limits: PlanLimits): Facts = {
     val tables = Seq.newBuilder[Seq[String]]
     var legacy = false
+    var shared = false
     val newer = PlanDecoder.newerVersion(plan)
     val stack = new java.util.ArrayDeque[Frame]()
     stack.push(Frame(plan, PlanPath.root, 0))
@@ -45,10 +49,15 @@ private[plan] object PlanTreeCheck {
       rejectUnknownFields(message, at, newer)
       message match {
         case t: ReadRel.NamedTable => tables += t.getNamesList.asScala.toList
+        case r: Rel if r.getRelTypeCase == Rel.RelTypeCase.DETACHED_REL_ORDINAL => shared = true
+        case e: Expression if e.getRexTypeCase == Expression.RexTypeCase.DETACHED_EXPRESSION_ORDINAL ||
+          e.getRexTypeCase == Expression.RexTypeCase.NAMED_LAMBDA_REFERENCE => shared = true
+        case i: Expression.LambdaInvocation if i.hasNamedLambda => shared = true
         case _ =>
       }
       val shape = shapeOf(message.getDescriptorForType)
       if (!legacy && shape.legacy.nonEmpty) legacy = shape.legacy.exists(f => isSet(message, f))
+      shape.refused.foreach { case (f, why) => if (isSet(message, f)) throw refusedField(message, f, why, at) }
       present.clear()
       shape.plain.foreach(f => if (isSet(message, f)) present.add(f))
       shape.oneofs.foreach { o =>
@@ -71,7 +80,7 @@ private[plan] object PlanTreeCheck {
         i -= 1
       }
     }
-    Facts(tables.result(), legacy)
+    Facts(tables.result(), legacy, shared)
   }
 
   private def isSet(message: Message, f: FieldDescriptor): Boolean =
@@ -84,7 +93,7 @@ private[plan] object PlanTreeCheck {
    * holding any (the set field is then looked up once).
    */
   private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor],
-      legacy: Array[FieldDescriptor])
+      legacy: Array[FieldDescriptor], refused: Array[(FieldDescriptor, String)])
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
@@ -95,8 +104,13 @@ private[plan] object PlanTreeCheck {
     def inRealOneof(f: FieldDescriptor) = f.getContainingOneof != null && !f.getContainingOneof.isSynthetic
     Shape(d.getFields.asScala.filter(f => walked(f) && !inRealOneof(f)).toArray,
       d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked,
-      d.getFields.asScala.filter(LegacyLifting.fields).toArray)
+      d.getFields.asScala.filter(LegacyLifting.fields).toArray, SpecCoverage.refused(d).toArray)
   })
+
+  /** A field [[SpecCoverage]] refuses, set: named where it is. */
+  private def refusedField(message: Message, f: FieldDescriptor, why: String, at: PlanPath) =
+    SubstraitErrors.unsupported(at / f.getName, s"${f.getName} of ${message.getDescriptorForType.getFullName}",
+      s"a plan without it ($why)")
 
   private def unknown(at: PlanPath, what: String, newer: Option[String]) = newer match {
     case Some(version) => SubstraitErrors.unsupportedVersion(at, what, version, PlanDecoder.SupportedVersion)

@@ -97,6 +97,8 @@ object PlanBuilder {
     Type.newBuilder().setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
   def precisionTimestampTz(p: Int, nullable: Boolean = true): Type =
     Type.newBuilder().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
+  def intervalDay(p: Int, nullable: Boolean = true): Type =
+    Type.newBuilder().setIntervalDay(Type.IntervalDay.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
   def struct(fields: Type*): Type = Type.newBuilder().setStruct(Type.Struct.newBuilder().addAllTypes(fields.asJava).setNullability(N)).build()
 
   def schema(fields: (String, Type)*): NamedStruct = NamedStruct.newBuilder()
@@ -142,6 +144,17 @@ object PlanBuilder {
   def field(i: Int): Expression = Expression.newBuilder().setSelection(FieldReference.newBuilder()
     .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))
     .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
+
+  /** Field `i` of the enclosing query's record, `stepsOut` subquery boundaries out. */
+  def outerField(i: Int, stepsOut: Int = 1): Expression = outerRef(i, _.setStepsOut(stepsOut))
+
+  /** Field `i` of the record of the enclosing relation whose rel_anchor is `anchor` (spec 0.94+). */
+  def outerFieldOf(i: Int, anchor: Int): Expression = outerRef(i, _.setRelReference(anchor))
+
+  private def outerRef(i: Int, how: FieldReference.OuterReference.Builder => FieldReference.OuterReference.Builder): Expression =
+    Expression.newBuilder().setSelection(FieldReference.newBuilder()
+      .setOuterReference(how(FieldReference.OuterReference.newBuilder()))
+      .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))).build()
 
   /** A reference from the input record through a chain of segments: Left(struct field) or Right(list offset). */
   def path(column: Int, segments: ReferenceSegment*): Expression = {
@@ -238,6 +251,15 @@ object PlanBuilder {
   def fetchLegacy(input: Rel, offset: Long, count: Long): Rel =
     Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(input).setOffset(offset).setCount(count)).build()
 
+  /** A TopNRel; None leaves the offset or count unset. */
+  def topN(input: Rel, mode: FetchMode, offset: Option[Long], count: Option[Long], fields: (Expression, SortField.SortDirection)*): Rel = {
+    val t = TopNRel.newBuilder().setInput(input).setMode(mode).addAllSorts(
+      fields.map { case (e, d) => SortField.newBuilder().setExpr(e).setDirection(d).build() }.asJava)
+    offset.foreach(o => t.setOffset(litI64(o)))
+    count.foreach(c => t.setCount(litI64(c)))
+    Rel.newBuilder().setTopN(t).build()
+  }
+
   def sort(input: Rel, fields: (Expression, SortField.SortDirection)*): Rel =
     Rel.newBuilder().setSort(SortRel.newBuilder().setInput(input).addAllSorts(
       fields.map { case (e, d) => SortField.newBuilder().setExpr(e).setDirection(d).build() }.asJava)).build()
@@ -257,26 +279,35 @@ object PlanBuilder {
     Rel.newBuilder().setJoin(j).build()
   }
 
+  /** A LateralJoinRel anchored at `anchor`, so that the right input can reference the left row by rel_reference. */
+  def lateralJoin(left: Rel, right: Rel, joinType: JoinRel.JoinType, anchor: Int, condition: Option[Expression] = None,
+      postJoinFilter: Option[Expression] = None): Rel = {
+    val j = LateralJoinRel.newBuilder().setLeft(left).setRight(right).setType(joinType)
+      .setCommon(RelCommon.newBuilder().setRelAnchor(anchor))
+    condition.foreach(j.setExpression)
+    postJoinFilter.foreach(j.setPostJoinFilter)
+    Rel.newBuilder().setLateralJoin(j).build()
+  }
+
   def set(op: SetRel.SetOp, inputs: Rel*): Rel =
     Rel.newBuilder().setSet(SetRel.newBuilder().setOp(op).addAllInputs(inputs.asJava)).build()
 
   def cross(left: Rel, right: Rel): Rel = Rel.newBuilder().setCross(CrossRel.newBuilder().setLeft(left).setRight(right)).build()
 
   /** Sets the emit of any relation (its RelCommon). */
-  def emit(rel: Rel, mapping: Int*): Rel = {
-    val common = RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(mapping.map(Integer.valueOf).asJava))
-    val b = rel.toBuilder
-    rel.getRelTypeCase match {
-      case Rel.RelTypeCase.READ => b.setRead(rel.getRead.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.FILTER => b.setFilter(rel.getFilter.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.PROJECT => b.setProject(rel.getProject.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.FETCH => b.setFetch(rel.getFetch.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.SORT => b.setSort(rel.getSort.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.AGGREGATE => b.setAggregate(rel.getAggregate.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.JOIN => b.setJoin(rel.getJoin.toBuilder.setCommon(common))
-      case Rel.RelTypeCase.CROSS => b.setCross(rel.getCross.toBuilder.setCommon(common))
-      case other => throw new IllegalArgumentException(s"emit on $other")
-    }
-    b.build()
+  def emit(rel: Rel, mapping: Int*): Rel =
+    withCommon(rel, RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(mapping.map(Integer.valueOf).asJava)).build())
+
+  /** Sets the rel_anchor of any relation (its RelCommon), for outer references by rel_reference. */
+  def anchored(rel: Rel, anchor: Int): Rel = withCommon(rel, RelCommon.newBuilder().setRelAnchor(anchor).build())
+
+  /** Merges `common` into the RelCommon of any relation kind. */
+  def withCommon(rel: Rel, common: RelCommon): Rel = {
+    val kind = rel.getDescriptorForType.findFieldByNumber(rel.getRelTypeCase.getNumber)
+    val inner = rel.getField(kind).asInstanceOf[com.google.protobuf.Message]
+    val field = inner.getDescriptorForType.findFieldByName("common")
+    if (field == null) throw new IllegalArgumentException(s"no RelCommon on ${rel.getRelTypeCase}")
+    val merged = inner.getField(field).asInstanceOf[RelCommon].toBuilder.mergeFrom(common).build()
+    rel.toBuilder.setField(kind, inner.toBuilder.setField(field, merged).build()).build()
   }
 }

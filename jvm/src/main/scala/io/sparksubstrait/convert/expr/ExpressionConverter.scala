@@ -27,6 +27,8 @@ object ExpressionConverter {
         "a lambda as the function argument of a list function (transform, filter, any_match, all_match)")
       case RexTypeCase.DYNAMIC_PARAMETER => DynamicParameterConverter.convert(e.getDynamicParameter, at / "dynamic_parameter")
       case RexTypeCase.SUBQUERY => SubqueryConverter.convert(e.getSubquery, input, at / "subquery")
+      case RexTypeCase.EXECUTION_CONTEXT_VARIABLE =>
+        ContextVariableConverter.convert(e.getExecutionContextVariable, at / "execution_context_variable")
       case RexTypeCase.REXTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rex_type", "an expression")
       case other =>
         throw SubstraitErrors.unsupported(at, s"expression of kind ${other.name().toLowerCase}",

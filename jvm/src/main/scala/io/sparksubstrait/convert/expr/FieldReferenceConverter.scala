@@ -2,6 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import io.sparksubstrait.proto.Expression.{FieldReference, ReferenceSegment}
 import io.sparksubstrait.proto.Expression.FieldReference.{ReferenceTypeCase, RootTypeCase}
+import io.sparksubstrait.proto.Expression.FieldReference.OuterReference.OuterReferenceTypeCase
 import io.sparksubstrait.proto.Expression.ReferenceSegment.{ReferenceTypeCase => SegmentCase}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, ElementAt, GetArrayItem, GetMapValue, GetStructField, Literal, OuterReference, Expression => CExpression}
 import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
@@ -26,7 +27,13 @@ object FieldReferenceConverter {
       case RootTypeCase.EXPRESSION => Some(ExpressionConverter.convert(ref.getExpression, input, at / "expression"))
       case RootTypeCase.OUTER_REFERENCE =>
         // A column of the enclosing query's record: a correlated subquery.
-        record = ctx.outerScope(ref.getOuterReference.getStepsOut, at / "outer_reference").map(a => OuterReference(a))
+        val outer = ref.getOuterReference
+        val oAt = at / "outer_reference"
+        record = (outer.getOuterReferenceTypeCase match {
+          case OuterReferenceTypeCase.REL_REFERENCE => ctx.outerScopeOf(outer.getRelReference, oAt)
+          case OuterReferenceTypeCase.STEPS_OUT => ctx.outerScope(outer.getStepsOut, oAt)
+          case _ => throw SubstraitErrors.missingField(oAt, "outer_reference_type", "steps_out or rel_reference")
+        }).map(a => OuterReference(a))
         None
       case RootTypeCase.LAMBDA_PARAMETER_REFERENCE =>
         record = ctx.lambdaParameters(ref.getLambdaParameterReference.getStepsOut, at / "lambda_parameter_reference")

@@ -72,13 +72,22 @@ object WindowBounds {
     val signed: CExpression = if (preceding) UnaryMinus(value) else value
     (key.dataType, value.dataType) match {
       case (k: NumericType, _: NumericType) => Literal.create(Cast(signed, k).eval(), k)
-      case (DateType | TimestampType | TimestampNTZType, _: DayTimeIntervalType | _: YearMonthIntervalType) =>
+      // Spark ranges over dates by whole days (an integer), over timestamps by intervals.
+      case (DateType, _: DayTimeIntervalType) =>
+        val micros = signed.eval().asInstanceOf[Long]
+        if (micros % MicrosPerDay != 0) {
+          throw SubstraitErrors.unsupported(at, s"a RANGE offset of ${value.sql} over a date key", "a whole number of days")
+        }
+        Literal((micros / MicrosPerDay).toInt)
+      case (TimestampType | TimestampNTZType, _: DayTimeIntervalType | _: YearMonthIntervalType) =>
         Literal.create(signed.eval(), value.dataType)
       case (DateType, ByteType | ShortType | IntegerType | LongType) => Literal.create(Cast(signed, IntegerType).eval(), IntegerType)
       case (k, v) => throw SubstraitErrors.unsupported(at, s"a RANGE offset of type ${v.simpleString} over an order key of type ${k.simpleString}",
-        "a numeric offset over a numeric key, or an interval over a date or timestamp key")
+        "a numeric offset over a numeric key, a day interval or a whole number over a date key, an interval over a timestamp key")
     }
   }
+
+  private val MicrosPerDay = 86400L * 1000000L
 
   private def isNegative(v: Literal): Boolean = v.dataType match {
     case _: NumericType | _: DayTimeIntervalType | _: YearMonthIntervalType =>

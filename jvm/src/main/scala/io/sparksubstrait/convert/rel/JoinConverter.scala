@@ -99,7 +99,9 @@ object JoinConverter {
     val correlated = condition.getOrElse(Literal.TrueLiteral).transform {
       case a: Attribute if marked.outputSet.contains(a) => OuterReference(a)
     }
-    val outer = correlated.collect { case o: OuterReference => o.e: CExpression }.distinct
+    // The other side may itself reference the marked record (a lateral mark join).
+    val outer = (correlated.collect { case o: OuterReference => o.e: CExpression } ++
+      other.flatMap(_.expressions.flatMap(_.collect { case o: OuterReference => o.e: CExpression }))).distinct
     val mark = CaseWhen(Seq(
       SparkShim.exists(Filter(correlated, other), outer) -> Literal.TrueLiteral,
       SparkShim.exists(Filter(IsNull(correlated), other), outer) -> Literal(null, BooleanType)),

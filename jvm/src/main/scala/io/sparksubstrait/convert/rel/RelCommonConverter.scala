@@ -25,7 +25,7 @@ object RelCommonConverter {
     val common = field[RelCommon](rel, "common").getOrElse(RelCommon.getDefaultInstance)
     checkEnhancement(field[AdvancedExtension](rel, "advanced_extension"), at / "advanced_extension")
     checkEnhancement(Options.when(common.hasAdvancedExtension)(common.getAdvancedExtension), at / "common" / "advanced_extension")
-    val plan = convert(rel, at)
+    val plan = ctx.withRelation(Options.when(common.hasRelAnchor)(common.getRelAnchor))(convert(rel, at))
     common.getEmitKindCase match {
       case RelCommon.EmitKindCase.EMIT =>
         emit(plan, common.getEmit.getOutputMappingList.asScala.map(_.intValue).toSeq, at / "common" / "emit")

@@ -30,6 +30,8 @@ object RelConverter {
       case RelTypeCase.EXPAND => RelCommonConverter(rel.getExpand, at / "expand")(ExpandConverter.convert)
       case RelTypeCase.EXCHANGE => RelCommonConverter(rel.getExchange, at / "exchange")(ExchangeConverter.convert)
       case RelTypeCase.WINDOW => RelCommonConverter(rel.getWindow, at / "window")(WindowRelConverter.convert)
+      case RelTypeCase.LATERAL_JOIN => RelCommonConverter(rel.getLateralJoin, at / "lateral_join")(LateralJoinConverter.convert)
+      case RelTypeCase.TOP_N => RelCommonConverter(rel.getTopN, at / "top_n")(TopNConverter.convert)
       case RelTypeCase.REFERENCE => RelCommonConverter(rel.getReference, at / "reference")(ctx.subtrees.reference)
       case RelTypeCase.RELTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rel_type", "a relation")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",

@@ -57,6 +57,7 @@ object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with E
 
   def scalarSubquery(plan: LogicalPlan, outer: Seq[Expression]): Expression = ScalarSubquery(plan, outer)
   def exists(plan: LogicalPlan, outer: Seq[Expression]): Expression = Exists(plan, outer)
+  def lateralSubquery(plan: LogicalPlan, outer: Seq[Expression]): LateralSubquery = LateralSubquery(plan, outer)
   def inSubquery(values: Seq[Expression], plan: LogicalPlan, outer: Seq[Expression]): Expression =
     InSubquery(values, ListQuery(plan, outer, numCols = plan.output.size))
 }
