@@ -160,3 +160,68 @@ def test_dynamic_parameter_that_does_not_fit_is_the_projects_error(spark):
     assert "dynamic_parameter" in e.value.location
     with pytest.raises(TypeError):
         spark.read.substrait(PARAMETER_PLAN, params={"1": 5})
+
+
+UUID_PLAN = """{"relations": [{"root": {"names": ["u"], "input": {"sort": {
+  "sorts": [{"expr": {"selection": {"directReference": {"structField": {"field": 0}}, "rootReference": {}}},
+             "direction": "SORT_DIRECTION_ASC_NULLS_LAST"}],
+  "input": {"read": {"baseSchema": {"names": ["u"], "struct": {"nullability": "NULLABILITY_REQUIRED",
+      "types": [{"uuid": {"nullability": "NULLABILITY_NULLABLE"}}]}},
+    "virtualTable": {"expressions": [{"fields": [{"literal": {"uuid": "gAAAAAAAAAAAAAAAAAAAAQ=="}}]},
+      {"fields": [{"literal": {"null": {"uuid": {"nullability": "NULLABILITY_NULLABLE"}}}}]},
+      {"fields": [{"literal": {"uuid": "f////////////////////w=="}}]}]}}}}}}}]}"""
+
+
+def test_uuid_values_are_python_uuids_in_unsigned_byte_order(spark):
+    import uuid
+
+    df = spark.read.substrait(UUID_PLAN)
+    assert df.schema["u"].dataType.simpleString() == "uuid"
+    # 7f... before 80... (unsigned bytes), NULL last as the plan asks.
+    assert [r.u for r in df.collect()] == [uuid.UUID("7fffffff-ffff-ffff-ffff-ffffffffffff"),
+                                           uuid.UUID("80000000-0000-0000-0000-000000000001"), None]
+
+
+def _arrow_plan(path, types):
+    """A plan reading one Arrow IPC file through LocalFiles, base_schema from (name, type JSON) pairs."""
+    import json
+
+    return json.dumps({"relations": [{"root": {"names": [n for n, _ in types], "input": {"read": {
+        "baseSchema": {"names": [n for n, _ in types],
+                       "struct": {"nullability": "NULLABILITY_REQUIRED", "types": [t for _, t in types]}},
+        "localFiles": {"items": [{"uriFile": str(path), "arrow": {}}]}}}}}]})
+
+
+def test_arrow_files_written_by_pyarrow(spark, tmp_path):
+    import datetime
+
+    import pyarrow as pa
+
+    schema = pa.schema([("id", pa.int32()), ("name", pa.string()), ("at", pa.timestamp("us", tz="UTC"))])
+    at = datetime.datetime(2024, 1, 31, 18, 0, tzinfo=datetime.timezone.utc)
+    batches = [pa.record_batch([pa.array([1, None, 1], pa.int32()), pa.array(["a", "b", "a"]), pa.array([at, None, at])], schema=schema),
+               pa.record_batch([pa.array([7], pa.int32()), pa.array([None], pa.string()), pa.array([at])], schema=schema)]
+    path = tmp_path / "rows.arrow"
+    with pa.ipc.new_file(str(path), schema) as writer:
+        for b in batches:
+            writer.write_batch(b)
+    nullable = {"nullability": "NULLABILITY_NULLABLE"}
+    types = [("id", {"i32": nullable}), ("name", {"string": nullable}), ("at", {"precisionTimestampTz": dict(precision=6, **nullable)})]
+    spark.conf.set("spark.substrait.localFiles.allowedPrefixes", str(tmp_path))
+    try:
+        df = spark.read.substrait(_arrow_plan(path, types))
+        assert df.rdd.getNumPartitions() == 2
+        # pyarrow's own rows, instants compared in UTC.
+        expected = [tuple(r.values()) for r in pa.Table.from_batches(batches).to_pylist()]
+        got = [(r.id, r.name, r.at.astimezone(datetime.timezone.utc) if r.at else None) for r in df.collect()]
+        assert sorted(got, key=repr) == sorted(expected, key=repr)
+
+        dictionary = tmp_path / "dictionary.arrow"
+        codes = pa.schema([("name", pa.dictionary(pa.int32(), pa.string()))])
+        with pa.ipc.new_file(str(dictionary), codes) as writer:
+            writer.write_batch(pa.record_batch([pa.array(["a", "b", "a"]).dictionary_encode()], schema=codes))
+        with pytest.raises(spark_substrait.SubstraitPlanError) as e:
+            spark.read.substrait(_arrow_plan(dictionary, [("name", {"string": nullable})]))
+        assert e.value.condition == "SUBSTRAIT_FILE_NOT_READABLE"
+    finally:
+        spark.conf.unset("spark.substrait.localFiles.allowedPrefixes")

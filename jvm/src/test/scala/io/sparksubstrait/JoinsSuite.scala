@@ -4,21 +4,11 @@ import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{JoinTables, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /** JoinRel and CrossRel against the same joins in Spark SQL, with NULL keys, duplicates and an empty side. */
-class JoinsSuite extends SparkSuite with SubstraitAssertions {
-  private val lSchema = schema("k" -> i32(), "v" -> string())
-  private val rSchema = schema("k" -> i32(), "w" -> string())
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark.sql("CREATE OR REPLACE TEMP VIEW l AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL) AS t(k, v)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r AS SELECT * FROM VALUES (2, 'x'), (2, 'y'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r0 AS SELECT * FROM r WHERE false")
-  }
-
+class JoinsSuite extends SparkSuite with SubstraitAssertions with JoinTables {
   private def keysEqual(b: PlanBuilder) = b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(2))
 
   private val cases = Seq(
@@ -95,16 +85,6 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
       Seq(Row(2, "x", true), Row(2, "y", true), Row(3, "z", null), Row(null, "m", null), Row(4, "x", true)))
   }
 
-  test("a post-join filter on a semi or mark join is refused") {
-    val b = new PlanBuilder()
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.post_join_filter") {
-      run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_MARK, Some(keysEqual(b)), Some(litBool(true))), "a", "b", "m"))
-    }
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.post_join_filter") {
-      run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_SEMI, Some(keysEqual(b)), Some(litBool(true))), "a", "b"))
-    }
-  }
-
   // ---- physical joins ----
   private def key(cmp: io.sparksubstrait.proto.ComparisonJoinKey.SimpleComparisonType) = io.sparksubstrait.proto.ComparisonJoinKey.newBuilder()
     .setLeft(field(0).getSelection).setRight(field(0).getSelection)
@@ -134,7 +114,7 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
     assert(df.queryExecution.analyzed.toString.contains("rightHint=(strategy=shuffle_hash)"), df.queryExecution.analyzed.toString)
   }
 
-  test("hash join keys: IS_NOT_DISTINCT_FROM, MIGHT_EQUAL, the deprecated key lists; the post-join predicate joins") {
+  test("hash join keys: IS_NOT_DISTINCT_FROM, MIGHT_EQUAL, the deprecated key lists; the post-join predicate joins (spec < 0.91)") {
     import io.sparksubstrait.proto.ComparisonJoinKey.SimpleComparisonType._
     def check(rel: io.sparksubstrait.proto.Rel, sql: String) = assertSameRows(run(new PlanBuilder().plan(rel, "a", "b", "c", "d")), spark.sql(sql))
     check(hashJoin(1, Seq(key(SIMPLE_COMPARISON_TYPE_IS_NOT_DISTINCT_FROM))), "SELECT * FROM l JOIN r ON l.k <=> r.k")
@@ -163,7 +143,7 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("SELECT * FROM l CROSS JOIN r"))
   }
 
-  test("physical single and mark joins: the same rows as JoinRel's, the post-join predicate deciding the mark") {
+  test("physical single and mark joins: the same rows as JoinRel's, the post-join predicate deciding the mark (spec < 0.91)") {
     val b = new PlanBuilder()
     if (SparkShim.singleJoin.isEmpty) {
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.hash_join.type") {

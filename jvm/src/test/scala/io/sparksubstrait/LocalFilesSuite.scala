@@ -299,13 +299,14 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
-  test("byte slices, arrow and dwrf files are refused; a missing file is named") {
+  test("byte slices and dwrf files are refused; a missing file is named") {
     allow(root.toString)
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
       read(files(s, parquet(_.setUriFolder(data.resolve("p1").toString).setStart(4).setLength(10))), "a", "b")
     }
-    val arrow = FileOrFiles.newBuilder().setUriFile(data.resolve("x.arrow").toString).setArrow(FileOrFiles.ArrowReadOptions.getDefaultInstance).build()
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].arrow") { read(files(s, arrow), "a", "b") }
+    // Arrow files: LocalFilesFormatsSuite.
+    val dwrf = FileOrFiles.newBuilder().setUriFile(data.resolve("x.dwrf").toString).setDwrf(FileOrFiles.DwrfReadOptions.getDefaultInstance).build()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].dwrf") { read(files(s, dwrf), "a", "b") }
     val e = assertPlanError("SUBSTRAIT_FILE_NOT_READABLE", "relations[0].root.input.read.local_files.items[0]") {
       read(files(s, parquet(_.setUriFolder(data.resolve("missing").toString))), "a", "b")
     }

@@ -17,18 +17,43 @@ class PhysicalRelationsSuite extends SparkSuite with SubstraitAssertions {
     ExpandRel.SwitchingField.newBuilder().addAllDuplicates(java.util.Arrays.asList(es: _*))).build()
   private def consistent(e: io.sparksubstrait.proto.Expression) = ExpandRel.ExpandField.newBuilder().setConsistentField(e).build()
 
-  test("expand: switching and consistent fields, NULL padding, pass-through of undefined fields") {
-    val df = run(new PlanBuilder().plan(expand(switching(field(0), litI32(7), litNull(i32())), consistent(field(1))), "x", "v"))
-    assertRows(df, Seq(Row(1, "a"), Row(7, "a"), Row(null, "a"), Row(null, "b"), Row(7, "b"), Row(null, "b"),
-      Row(1, "a"), Row(7, "a"), Row(null, "a")))
+  test("expand: switching and consistent fields, NULL padding, pass-through of undefined fields, the duplicate index") {
+    // Rows worked out by hand: each input row (with a NULL key and a duplicated row) becomes
+    // three, the last column being the index of the duplicate (i32, from 0).
+    val df = run(new PlanBuilder().plan(expand(switching(field(0), litI32(7), litNull(i32())), consistent(field(1))), "x", "v", "i"))
+    assertRows(df, Seq(Row(1, "a", 0), Row(7, "a", 1), Row(null, "a", 2), Row(null, "b", 0), Row(7, "b", 1), Row(null, "b", 2),
+      Row(1, "a", 0), Row(7, "a", 1), Row(null, "a", 2)))
+    assert(df.schema("i").dataType == org.apache.spark.sql.types.IntegerType && !df.schema("i").nullable)
     // Fewer duplicates in one switching field: NULL fills; the second input field passes through.
-    val padded = run(new PlanBuilder().plan(expand(switching(field(0), litI32(5))), "x", "v"))
-    assertRows(padded, Seq(Row(1, "a"), Row(5, "a"), Row(null, "b"), Row(5, "b"), Row(1, "a"), Row(5, "a")))
-    val uneven = run(new PlanBuilder().plan(expand(switching(litI32(1), litI32(2)), switching(litString("z"))), "x", "y"))
-    assertRows(uneven, Seq(Row(1, "z"), Row(2, null), Row(1, "z"), Row(2, null), Row(1, "z"), Row(2, null)))
+    val padded = run(new PlanBuilder().plan(expand(switching(field(0), litI32(5))), "x", "v", "i"))
+    assertRows(padded, Seq(Row(1, "a", 0), Row(5, "a", 1), Row(null, "b", 0), Row(5, "b", 1), Row(1, "a", 0), Row(5, "a", 1)))
+    val uneven = run(new PlanBuilder().plan(expand(switching(litI32(1), litI32(2)), switching(litString("z"))), "x", "y", "i"))
+    assertRows(uneven, Seq(Row(1, "z", 0), Row(2, null, 1), Row(1, "z", 0), Row(2, null, 1), Row(1, "z", 0), Row(2, null, 1)))
+    // Only consistent fields: one duplicate, index 0.
+    val once = run(new PlanBuilder().plan(expand(consistent(field(1))), "v", "v2", "i"))
+    assertRows(once, Seq(Row("a", "a", 0), Row("b", "b", 0), Row("a", "a", 0)))
     assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.expand.fields[0].switching_field") {
-      run(new PlanBuilder().plan(expand(switching(field(0), field(1))), "x", "v"))
+      run(new PlanBuilder().plan(expand(switching(field(0), field(1))), "x", "v", "i"))
     }
+  }
+
+  test("expand: references past the expand fields reach the duplicate index (filter, aggregate by it, empty input)") {
+    val b = new PlanBuilder()
+    val eq = b.fn("functions_comparison", "equal:any_any")
+    // Keep the rows of duplicate 1 only: field 2 is the index.
+    val second = filter(expand(switching(field(0), litI32(7)), consistent(field(1))), b.call(eq, field(2), litI32(1)))
+    assertRows(run(b.plan(second, "x", "v", "i")), Seq(Row(7, "a", 1), Row(7, "b", 1), Row(7, "a", 1)))
+    // Count rows per duplicate index, as Spark SQL counts the same rows built with UNION ALL.
+    val count = b.measure(b.fn("functions_aggregate_generic", "count:any"), Seq(field(1)))
+    val perIndex = aggregate(expand(switching(field(0), litNull(i32()))), Seq(field(2)), Seq(count))
+    spark.sql("CREATE OR REPLACE TEMP VIEW xs AS SELECT * FROM VALUES (1, 'a'), (CAST(NULL AS INT), 'b'), (1, 'a') AS t(k, v)")
+    assertSameRows(run(b.plan(perIndex, "i", "n")),
+      spark.sql("SELECT i, count(v) FROM (SELECT k, v, 0 AS i FROM xs UNION ALL SELECT NULL, v, 1 FROM xs) GROUP BY i"))
+    // Empty input: no rows, and the index column still has its place.
+    val empty = Rel.newBuilder().setExpand(ExpandRel.newBuilder().setInput(readVirtual(s, Nil))
+      .addFields(switching(field(0), litI32(2)))).build()
+    val none = run(b.plan(filter(empty, b.call(eq, field(2), litI32(0))), "x", "v", "i"))
+    assert(none.collect().isEmpty && none.columns.length == 3)
   }
 
   test("exchange: scatter by fields and round robin keep the rows; other kinds are refused") {

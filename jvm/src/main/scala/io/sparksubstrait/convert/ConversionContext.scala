@@ -29,7 +29,9 @@ final class ConversionContext(
     /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
     val trace: ExplainTrace = null,
     /** How often execution context variables (current_date, …) are evaluated. */
-    val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior = io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance) {
+    val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior = io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance,
+    /** The spec release the plan says it was written against (all zeros: not stamped). */
+    val specVersion: io.sparksubstrait.proto.Version = io.sparksubstrait.proto.Version.getDefaultInstance) {
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 

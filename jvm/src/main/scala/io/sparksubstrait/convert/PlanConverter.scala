@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, RelConverter, SharedSubtrees, WriteConverter}
+import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteConverter}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
@@ -51,7 +51,7 @@ object PlanConverter {
       }))
     val proto = plan.proto
     val producer = Option(proto.getVersion).map(_.getProducer).getOrElse("")
-    if (trace != null) trace.plan(producer, plan.readings)
+    if (trace != null) trace.plan(producer, plan.readings, PostJoinFilter.writtenBefore(proto.getVersion))
     ReadingWarnings.log(plan.readings)
     val relations = proto.getRelationsList.asScala.toSeq
     val bindings = proto.getParameterBindingsList.asScala.toSeq.zipWithIndex.map { case (b, i) =>
@@ -60,7 +60,7 @@ object PlanConverter {
     }
     implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan),
       SparkShim.sqlConf(session), new SharedSubtrees(relations), tables, bindings.toMap,
-      plan.parameters, trace, plan.proto.getExecutionBehavior)
+      plan.parameters, trace, plan.proto.getExecutionBehavior, proto.getVersion)
     checkPlanLevelFields(plan)
     val roots = relations.zipWithIndex.filter(_._1.getRelTypeCase == PlanRel.RelTypeCase.ROOT)
     val (planRel, index) = rootIndex match {

@@ -34,6 +34,8 @@ final class ExplainTrace {
   private val owners = new java.util.IdentityHashMap[LogicalPlan, Integer]
   private var appliedReadings: Seq[AppliedReading] = Nil
   private var producerName: String = ""
+  /** Whether the plan is stamped with a spec release before 0.91 (see PostJoinFilter). */
+  private var beforePostJoinFilterClarified = false
 
   def relations: Seq[RelationRecord] = relationRecords.toSeq
   def functions: Seq[FunctionRecord] = functionRecords.toSeq
@@ -45,15 +47,33 @@ final class ExplainTrace {
   /** The producer readings that applied to this plan (readings.ProducerReadings). */
   def readings: Seq[AppliedReading] = appliedReadings
 
-  def plan(producer: String, readings: Seq[AppliedReading]): Unit = {
+  def plan(producer: String, readings: Seq[AppliedReading], beforePostJoinFilterClarified: Boolean = false): Unit = {
     producerName = producer
     appliedReadings = readings
+    this.beforePostJoinFilterClarified = beforePostJoinFilterClarified
   }
 
   /** Relation `rel` at `at` converted to `plan`. */
   def relation(rel: Rel, at: PlanPath, plan: LogicalPlan): Unit = {
     val kind = rel.getRelTypeCase.name.toLowerCase
-    record(s"$at.$kind", kind, RelationDetails.of(rel), Nil, plan)
+    record(s"$at.$kind", kind, RelationDetails.of(rel), postJoinFilterNote(rel).toSeq, plan)
+  }
+
+  /** How a join's post_join_filter was read: the spec changed its meaning in 0.91. */
+  private def postJoinFilterNote(rel: Rel): Option[String] = {
+    val (has, keepsBoth) = rel.getRelTypeCase match {
+      case RelTypeCase.JOIN =>
+        import io.sparksubstrait.proto.JoinRel.JoinType._
+        (rel.getJoin.hasPostJoinFilter, Set(JOIN_TYPE_INNER, JOIN_TYPE_OUTER, JOIN_TYPE_LEFT, JOIN_TYPE_RIGHT, JOIN_TYPE_LEFT_SINGLE,
+          JOIN_TYPE_RIGHT_SINGLE).contains(rel.getJoin.getType))
+      case RelTypeCase.HASH_JOIN => (rel.getHashJoin.hasPostJoinFilter, false)
+      case RelTypeCase.MERGE_JOIN => (rel.getMergeJoin.hasPostJoinFilter, false)
+      case _ => (false, false)
+    }
+    if (!has) None
+    else if (beforePostJoinFilterClarified && !keepsBoth) {
+      Some("post_join_filter read as a match predicate ANDed to the join condition (a plan stamped before spec 0.91)")
+    } else Some("post_join_filter read as a filter over the join's output (spec 0.91's meaning)")
   }
 
   /** The root relation at `at`, named `names`, became the whole `plan`. */

@@ -13,15 +13,12 @@ private[plan] object SpecCoverageTable {
     val unbound = "an unbound type has no values"
     val func = "a function type has no Spark column type (lambdas are read where a function takes them)"
     val iceberg = "Spark reads Iceberg tables through a catalog, not from a metadata file (read them as a NamedTable)"
-    val residual = "not yet read (issue 16)"
     val exchange = "a record sent to several partitions, or to every one, is a duplicated row as a relation; exchange targets are outside Spark"
     val alias = "type aliases are not read"
     val params = "user-defined types with parameters: only the spec's unsigned integer types are read"
     val lambdainv = "an immediately invoked lambda: Spark has no such expression"
     val mapkeyexpr = "the spec defines no pattern language for map key expressions"
     val dwrf = "Spark has no DWRF reader"
-    val arrow = "not yet read (issue 16)"
-    val uuid = "not yet read (issue 16)"
     val enh = "an enhancement changes the plan's meaning in a way only its producer knows"
     val urls = "the type URLs a plan may use, informational"
     val git = "the producer's build, informational"
@@ -57,8 +54,8 @@ private[plan] object SpecCoverageTable {
     message("substrait.Rel")(read("read", "filter", "fetch", "aggregate", "sort", "join", "lateral_join", "project", "set", "cross", "reference", "write", "ddl", "update", "hash_join", "merge_join", "nested_loop_join", "window", "exchange", "expand", "top_n"), refused(Why.ext)("extension_single", "extension_multi", "extension_leaf"), inlined("detached_rel_ordinal")),
     message("substrait.RelRoot")(read("input", "names")),
     message("substrait.Expression")(read("literal", "selection", "scalar_function", "window_function", "if_then", "switch_expression", "singular_or_list", "multi_or_list", "cast", "subquery", "nested", "dynamic_parameter", "lambda"), refused(Why.lambdainv)("lambda_invocation"), read("execution_context_variable"), inlined("detached_expression_ordinal", "named_lambda_reference"), lifted("enum")),
-    message("substrait.Expression.Literal")(read("boolean", "i8", "i16", "i32", "i64", "fp32", "fp64", "string", "binary", "date", "interval_year_to_month", "interval_day_to_second", "interval_compound", "fixed_char", "var_char", "fixed_binary", "decimal", "precision_time", "precision_timestamp", "precision_timestamp_tz", "struct", "map", "null", "list", "empty_list", "empty_map", "user_defined", "type_variation_reference"), refused(Why.uuid)("uuid"), advisory(Why.nullable)("nullable"), lifted("timestamp", "time", "timestamp_tz")),
-    message("substrait.Type")(read("bool", "i8", "i16", "i32", "i64", "fp32", "fp64", "string", "binary", "date", "interval_year", "interval_day", "interval_compound", "fixed_char", "varchar", "fixed_binary", "decimal", "precision_time", "precision_timestamp", "precision_timestamp_tz", "struct", "list", "map", "user_defined"), refused(Why.uuid)("uuid"), refused(Why.func)("func"), refused(Why.unbound)("unbound"), refused(Why.alias)("alias"), lifted("timestamp", "time", "timestamp_tz", "user_defined_type_reference")),
+    message("substrait.Expression.Literal")(read("boolean", "i8", "i16", "i32", "i64", "fp32", "fp64", "string", "binary", "date", "interval_year_to_month", "interval_day_to_second", "interval_compound", "fixed_char", "var_char", "fixed_binary", "decimal", "precision_time", "precision_timestamp", "precision_timestamp_tz", "struct", "map", "null", "list", "empty_list", "empty_map", "user_defined", "type_variation_reference", "uuid"), advisory(Why.nullable)("nullable"), lifted("timestamp", "time", "timestamp_tz")),
+    message("substrait.Type")(read("bool", "i8", "i16", "i32", "i64", "fp32", "fp64", "string", "binary", "date", "interval_year", "interval_day", "interval_compound", "fixed_char", "varchar", "fixed_binary", "decimal", "precision_time", "precision_timestamp", "precision_timestamp_tz", "struct", "list", "map", "user_defined", "uuid"), refused(Why.func)("func"), refused(Why.unbound)("unbound"), refused(Why.alias)("alias"), lifted("timestamp", "time", "timestamp_tz", "user_defined_type_reference")),
     message("substrait.Expression.Lambda")(read("parameters", "body")),
     message("substrait.ReadRel")(read("common", "base_schema", "filter", "best_effort_filter", "projection", "advanced_extension", "virtual_table", "local_files", "named_table"), refused(Why.ext)("extension_table"), refused(Why.iceberg)("iceberg_table")),
     message("substrait.FilterRel")(read("common", "input", "condition", "advanced_extension")),
@@ -77,8 +74,8 @@ private[plan] object SpecCoverageTable {
     message("substrait.WriteRel")(read("named_table", "table_schema", "op", "input", "create_mode", "output", "common", "advanced_extension"), refused(Why.ext)("extension_table")),
     message("substrait.DdlRel")(read("named_object", "table_schema", "table_defaults", "object", "op", "view_definition", "common", "advanced_extension"), refused(Why.ext)("extension_object")),
     message("substrait.UpdateRel")(read("named_table", "table_schema", "condition", "transformations", "common", "advanced_extension")),
-    message("substrait.HashJoinRel")(read("common", "left", "right", "keys", "post_join_filter", "type", "build_input", "advanced_extension"), refused(Why.residual)("residual_expression"), lifted("left_keys", "right_keys")),
-    message("substrait.MergeJoinRel")(read("common", "left", "right", "keys", "post_join_filter", "type", "advanced_extension"), refused(Why.residual)("residual_expression"), lifted("left_keys", "right_keys")),
+    message("substrait.HashJoinRel")(read("common", "left", "right", "keys", "post_join_filter", "type", "build_input", "advanced_extension", "residual_expression"), lifted("left_keys", "right_keys")),
+    message("substrait.MergeJoinRel")(read("common", "left", "right", "keys", "post_join_filter", "type", "advanced_extension", "residual_expression"), lifted("left_keys", "right_keys")),
     message("substrait.NestedLoopJoinRel")(read("common", "left", "right", "expression", "type", "advanced_extension")),
     message("substrait.ConsistentPartitionWindowRel")(read("common", "input", "window_functions", "partition_expressions", "sorts", "advanced_extension")),
     message("substrait.ExchangeRel")(read("common", "input", "partition_count", "scatter_by_fields", "single_target", "round_robin", "advanced_extension"), refused(Why.exchange)("targets", "multi_target", "broadcast")),
@@ -124,7 +121,7 @@ private[plan] object SpecCoverageTable {
     message("substrait.Type.IntervalYear")(read("type_variation_reference", "nullability")),
     message("substrait.Type.IntervalDay")(read("type_variation_reference", "nullability", "precision")),
     message("substrait.Type.IntervalCompound")(read("type_variation_reference", "nullability", "precision")),
-    message("substrait.Type.UUID")(refused(Why.uuid)("type_variation_reference", "nullability")),
+    message("substrait.Type.UUID")(read("type_variation_reference", "nullability")),
     message("substrait.Type.FixedChar")(read("length", "type_variation_reference", "nullability")),
     message("substrait.Type.VarChar")(read("length", "type_variation_reference", "nullability")),
     message("substrait.Type.FixedBinary")(read("length", "type_variation_reference", "nullability")),
@@ -184,7 +181,7 @@ private[plan] object SpecCoverageTable {
     message("substrait.RelCommon.Emit")(read("output_mapping")),
     message("substrait.RelCommon.Hint")(advisory(Why.hint)("stats", "constraint", "alias", "output_names", "advanced_extension", "saved_computations", "loaded_computations")),
     message("substrait.Expression.MaskExpression.StructSelect")(read("struct_items")),
-    message("substrait.ReadRel.LocalFiles.FileOrFiles")(read("uri_path", "uri_path_glob", "uri_file", "uri_folder", "start", "length", "parquet", "orc", "extension", "text"), advisory(Why.partition_index)("partition_index"), refused(Why.arrow)("arrow"), refused(Why.dwrf)("dwrf")),
+    message("substrait.ReadRel.LocalFiles.FileOrFiles")(read("uri_path", "uri_path_glob", "uri_file", "uri_folder", "start", "length", "parquet", "orc", "extension", "text", "arrow"), advisory(Why.partition_index)("partition_index"), refused(Why.dwrf)("dwrf")),
     message("substrait.ReadRel.IcebergTable.MetadataFileRead")(refused(Why.iceberg)("metadata_uri", "snapshot_id", "snapshot_timestamp")),
     message("substrait.AggregateFunction")(read("function_reference", "arguments", "options", "output_type", "phase", "sorts", "invocation"), lifted("args")),
     message("substrait.ComparisonJoinKey.ComparisonType")(read("simple", "custom_function_reference")),

@@ -32,3 +32,19 @@ object Datasets {
       (1, 'ann', 3.5D, 'a'), (2, 'bob', CAST(NULL AS DOUBLE), 'b'), (3, NULL, 1.0D, 'a'), (3, NULL, 1.0D, 'a'),
       (5, 'cat', 2.0D, 'a'), (4, 'dan', -2.0D, NULL), (NULL, 'eve', 0.0D, 'b') AS t(id, name, score, grp)""")
 }
+
+/**
+ * The join inputs `l` (k, v) and `r` (k, w), with NULL keys, duplicates and matches of
+ * several rows, and `r0`, an empty `r`: registered for the suite that mixes this in.
+ */
+trait JoinTables extends SparkSuite {
+  protected val lSchema = schema("k" -> i32(), "v" -> string())
+  protected val rSchema = schema("k" -> i32(), "w" -> string())
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("CREATE OR REPLACE TEMP VIEW l AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL) AS t(k, v)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW r AS SELECT * FROM VALUES (2, 'x'), (2, 'y'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW r0 AS SELECT * FROM r WHERE false")
+  }
+}

@@ -9,9 +9,9 @@ import io.sparksubstrait.proto.Expression.{FieldReference, Literal, ReferenceSeg
 
 /**
  * A small DSL to write Substrait plans by hand in tests. Each instance collects the
- * function declarations of one plan.
+ * function declarations of one plan, stamped with spec release 0.`minor`.
  */
-class PlanBuilder(producer: String = "spark-substrait-tests") {
+class PlanBuilder(producer: String = "spark-substrait-tests", minor: Int = 87) {
   private val urns = mutable.LinkedHashMap.empty[String, Int]
   private val functions = mutable.LinkedHashMap.empty[(String, String), Int]
 
@@ -24,7 +24,7 @@ class PlanBuilder(producer: String = "spark-substrait-tests") {
 
   def plan(root: Rel, names: String*): Plan = {
     val b = Plan.newBuilder()
-      .setVersion(Version.newBuilder().setMinorNumber(87).setProducer(producer))
+      .setVersion(Version.newBuilder().setMinorNumber(minor).setProducer(producer))
     urns.foreach { case (urn, a) => b.addExtensionUrns(SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(a)) }
     functions.foreach { case ((urn, name), a) =>
       b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
@@ -87,6 +87,7 @@ object PlanBuilder {
   def fp64(nullable: Boolean = true): Type = Type.newBuilder().setFp64(Type.FP64.newBuilder().setNullability(n(nullable))).build()
   def string(nullable: Boolean = true): Type = Type.newBuilder().setString(Type.String.newBuilder().setNullability(n(nullable))).build()
   def binary(nullable: Boolean = true): Type = Type.newBuilder().setBinary(Type.Binary.newBuilder().setNullability(n(nullable))).build()
+  def uuid(nullable: Boolean = true): Type = Type.newBuilder().setUuid(Type.UUID.newBuilder().setNullability(n(nullable))).build()
   def date(nullable: Boolean = true): Type = Type.newBuilder().setDate(Type.Date.newBuilder().setNullability(n(nullable))).build()
   def varchar(len: Int, nullable: Boolean = true): Type = Type.newBuilder().setVarchar(Type.VarChar.newBuilder().setLength(len).setNullability(n(nullable))).build()
   def fixedChar(len: Int, nullable: Boolean = true): Type = Type.newBuilder().setFixedChar(Type.FixedChar.newBuilder().setLength(len).setNullability(n(nullable))).build()
@@ -116,6 +117,12 @@ object PlanBuilder {
   def litVarchar(v: String, len: Int): Expression = lit(_.setVarChar(Literal.VarChar.newBuilder().setValue(v).setLength(len)))
   def litFixedChar(v: String): Expression = lit(_.setFixedChar(v))
   def litBinary(v: Array[Byte]): Expression = lit(_.setBinary(ByteString.copyFrom(v)))
+  /** A uuid literal from its text, as its 16 bytes (big-endian). */
+  def litUuid(text: String): Expression = {
+    val u = java.util.UUID.fromString(text)
+    val bytes = java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits).putLong(u.getLeastSignificantBits).array()
+    lit(_.setUuid(ByteString.copyFrom(bytes)))
+  }
   def litDate(days: Int): Expression = lit(_.setDate(days))
   def litPrecisionTimestamp(value: Long, precision: Int): Expression =
     lit(_.setPrecisionTimestamp(Literal.PrecisionTimestamp.newBuilder().setValue(value).setPrecision(precision)))

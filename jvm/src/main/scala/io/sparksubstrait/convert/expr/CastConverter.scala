@@ -2,16 +2,20 @@ package io.sparksubstrait.convert.expr
 
 import io.sparksubstrait.proto.Expression.Cast.FailureBehavior
 import io.sparksubstrait.proto.Expression.{Cast => SCast}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, EvalMode, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, EvalMode, Literal, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
+import org.apache.spark.sql.types.{DataType, NullType, StringType}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.types.TypeConverter
+import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter, UuidType}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
  * Cast. The failure behaviour maps to Spark's evaluation modes: RETURN_NULL is Spark's
  * TRY cast, THROW_EXCEPTION its ANSI cast, UNSPECIFIED whatever the session's SQL would do.
+ * A uuid casts only to and from string, as its canonical text (a string of another form is
+ * NULL under RETURN_NULL, else an error); any other cast of a uuid is refused.
  */
 object CastConverter {
   def convert(c: SCast, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
@@ -26,6 +30,16 @@ object CastConverter {
       case other => throw SubstraitErrors.invalidPlan(at / "failure_behavior", s"failure behaviour ${other.getNumber}",
         "UNSPECIFIED, RETURN_NULL or THROW_EXCEPTION")
     }
+    if (child.resolved) (child.dataType, target) match {
+      case (_: UuidType, _: UuidType) => return child
+      case (NullType, _: UuidType) => return Literal(null, target)
+      case (_: UuidType, _: StringType) => return uuidText(child, "toText", StringType, Nil)
+      case (_: StringType, _: UuidType) => return uuidText(child, "parse", target, Seq(Literal(mode == EvalMode.TRY)))
+      case (_: UuidType, _) | (_, _: UuidType) =>
+        throw SubstraitErrors.unsupported(at, s"a cast from ${SparkTypeNames.of(child.dataType)} to ${SparkTypeNames.of(target)}",
+          "a cast of uuid to or from string (its canonical text)")
+      case _ =>
+    }
     val cast = Cast(child, target, Option(ctx.conf.sessionLocalTimeZone), mode)
     if (child.resolved && cast.checkInputDataTypes().isFailure) {
       throw SubstraitErrors.unsupported(at, s"a cast from ${child.dataType.simpleString} to ${target.simpleString}",
@@ -33,4 +47,8 @@ object CastConverter {
     }
     cast
   }
+
+  /** A cast between uuid and its text, in [[io.sparksubstrait.runtime.UuidText]]. */
+  private def uuidText(child: CExpression, method: String, result: DataType, more: Seq[CExpression]): CExpression =
+    StaticInvoke(classOf[io.sparksubstrait.runtime.UuidText], result, method, child +: more)
 }

@@ -13,7 +13,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String}
 
-import io.sparksubstrait.convert.types.{TypeConverter, TypeEnv}
+import io.sparksubstrait.convert.types.{TypeConverter, TypeEnv, UuidType}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
@@ -38,6 +38,9 @@ object LiteralConverter {
       case LiteralTypeCase.BINARY => Literal(lit.getBinary.toByteArray, BinaryType)
       case LiteralTypeCase.FIXED_BINARY => Literal(lit.getFixedBinary.toByteArray, BinaryType)
       case LiteralTypeCase.DATE => Literal(lit.getDate, DateType)
+      case LiteralTypeCase.UUID =>
+        if (lit.getUuid.size != 16) throw SubstraitErrors.invalidPlan(at / "uuid", s"a uuid of ${lit.getUuid.size} bytes", "16 bytes")
+        Literal(lit.getUuid.toByteArray, UuidType.Instance)
       case LiteralTypeCase.PRECISION_TIMESTAMP =>
         val p = lit.getPrecisionTimestamp
         Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp"), TimestampNTZType)

@@ -5,7 +5,7 @@ import scala.jdk.CollectionConverters._
 import io.sparksubstrait.proto.ExpandRel
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Cast, Literal, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Expand, LogicalPlan}
-import org.apache.spark.sql.types.NullType
+import org.apache.spark.sql.types.{IntegerType, NullType}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
@@ -19,6 +19,12 @@ import io.sparksubstrait.plan.PlanPath
  * switching fields; row i takes each switching field's i-th expression (NULL where a field
  * has fewer) and every consistent field's one expression. Input fields beyond the given
  * definitions pass through unchanged. Catalyst's Expand is exactly this.
+ *
+ * The output is the expand fields followed by a non-nullable i32 column holding the index
+ * (from 0) of the duplicate each row came from: the spec page's "direct output order". The
+ * proto's comment calls that column int64; the spec page, which defines the output order of
+ * every relation, says i32, and so do we (docs/supported.md). A plan without switching
+ * fields has one duplicate, index 0.
  */
 object ExpandConverter {
   def convert(rel: ExpandRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -50,7 +56,9 @@ object ExpandConverter {
       val typed = exprs.find(_.dataType != NullType).getOrElse(exprs.head)
       AttributeReference(s"expand$i", typed.dataType, exprs.exists(_.nullable))()
     }
-    Expand(columns.transpose, output, child)
+    val ordinal = AttributeReference("duplicate_index", IntegerType, nullable = false)()
+    val projections = Seq.tabulate(rows)(i => columns.map(_(i)) :+ Literal(i, IntegerType))
+    Expand(projections, output :+ ordinal, child)
   }
 
   private def oneType(exprs: Seq[CExpression], at: PlanPath): Seq[CExpression] = {

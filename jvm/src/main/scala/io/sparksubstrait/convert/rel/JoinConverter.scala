@@ -16,7 +16,7 @@ import io.sparksubstrait.util.Options
 
 /**
  * JoinRel and CrossRel, and the join building the physical joins share. Conditions see the
- * left fields followed by the right ones. Right semi / anti joins are left ones with the
+ * left fields followed by the right ones; the post-join filter is read by [[PostJoinFilter]]. Right semi / anti joins are left ones with the
  * sides swapped (their output is the right input's fields).
  */
 object JoinConverter {
@@ -63,15 +63,15 @@ object JoinConverter {
     }
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val both = left.output ++ right.output
-    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
-    val join = build(left, right, kind, condition, JoinHint.NONE)
-    // The post-join filter applies to each joined record, after NULL extension.
-    if (!rel.hasPostJoinFilter) join
-    else if (kind.keepsOneSide) {
-      // After a semi or anti join the other side's fields no longer exist to filter on.
-      throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
-        "a post-join filter only on inner and outer joins")
-    } else Filter(FilterConverter.condition(rel.getPostJoinFilter, both, at / "post_join_filter"), join)
+    val expression = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+    val postAt = at / "post_join_filter"
+    if (rel.hasPostJoinFilter && PostJoinFilter.isMatchPredicate(kind.keepsOneSide, physical = false)) {
+      val predicate = FilterConverter.condition(rel.getPostJoinFilter, both, postAt)
+      build(left, right, kind, Some(PostJoinFilter.and(expression, predicate)), JoinHint.NONE)
+    } else {
+      val join = build(left, right, kind, expression, JoinHint.NONE)
+      if (rel.hasPostJoinFilter) PostJoinFilter.above(join, rel.getPostJoinFilter, postAt) else join
+    }
   }
 
   /**
@@ -81,13 +81,16 @@ object JoinConverter {
    * is NULL, else false. Two correlated EXISTS, which Spark decorrelates into joins.
    */
   private def mark(rel: JoinRel, markLeft: Boolean, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
-    if (rel.hasPostJoinFilter) {
-      throw SubstraitErrors.unsupported(at / "post_join_filter", s"a post-join filter on a ${rel.getType.name()} join",
-        "a post-join filter only on inner and outer joins")
-    }
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
-    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
-    markJoin(left, right, condition, markLeft)
+    val both = left.output ++ right.output
+    val expression = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+    val postAt = at / "post_join_filter"
+    if (rel.hasPostJoinFilter && PostJoinFilter.isMatchPredicate(keepsOneSide = true, physical = false)) {
+      markJoin(left, right, Some(PostJoinFilter.and(expression, FilterConverter.condition(rel.getPostJoinFilter, both, postAt))), markLeft)
+    } else {
+      val marked = markJoin(left, right, expression, markLeft)
+      if (rel.hasPostJoinFilter) PostJoinFilter.above(marked, rel.getPostJoinFilter, postAt) else marked
+    }
   }
 
   /** The mark join over converted sides; no condition means every pair matches. */

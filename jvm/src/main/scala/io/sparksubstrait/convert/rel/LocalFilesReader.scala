@@ -19,7 +19,8 @@ import io.sparksubstrait.plan.{FileAccessPolicy, PlanPath}
 import io.sparksubstrait.util.Options
 
 /**
- * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources,
+ * LocalFiles: Parquet, ORC and delimiter-separated text, read by Spark's own data sources, and
+ * Arrow IPC files, read by ours ([[io.sparksubstrait.arrow.ArrowIpcSource]], a partition per record batch),
  * each item as a file, folder or glob, several items as their union; byte slices of Parquet,
  * ORC and text files, and text after several header lines. Only paths under
  * `spark.substrait.localFiles.allowedPrefixes` are read.
@@ -64,12 +65,18 @@ object LocalFilesReader {
       case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC if sliced =>
         val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart, item.getLength, at)
-        NamedTableReader.layout(rows, schema, at, s"orc $path")
-      case FileFormatCase.ORC => NamedTableReader.layout(load("orc", Map.empty, None, path, at), schema, at, s"orc $path")
+        NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, at, s"orc $path")
+      case FileFormatCase.ORC =>
+        NamedTableReader.layout(OrcTimestamps.asDeclared(load("orc", Map.empty, None, path, at), schema), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, at)
+      case FileFormatCase.ARROW if sliced =>
+        throw SubstraitErrors.unsupported(at / "start", "a byte slice of an Arrow file", "the whole file (it is split by record batch)")
+      case FileFormatCase.ARROW =>
+        NamedTableReader.layout(load(classOf[io.sparksubstrait.arrow.ArrowIpcSource].getName, Map.empty, None, path, at), schema, at,
+          s"arrow $path")
       case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
-        "parquet, orc or delimiter-separated text (Spark has no reader for the others)")
+        "parquet, orc, arrow or delimiter-separated text (Spark has no reader for the others)")
     }
   }
 
@@ -118,7 +125,8 @@ object LocalFilesReader {
       "mode" -> "FAILFAST")
     val strings = StructType(schema.fields.map(_.copy(nullable = true)))
     val raw =
-      if (sliced || skip > 1) {
+      if (EscapedText.applies(options)) EscapedText.read(item, strings, path, at)
+      else if (sliced || skip > 1) {
         val (start, end) = if (sliced) (item.getStart, item.getStart + item.getLength) else (0L, Long.MaxValue)
         TextSlices.read(path, strings, spark, start, end, skip, at)
       } else if (skip == 1) withHeaderLines(path, spark, strings, at)
@@ -151,10 +159,10 @@ object LocalFilesReader {
       loadFrame("csv", withHeader, Some(schema), headed, at).queryExecution.analyzed)
   }
 
-  private def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
+  private[rel] def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, Seq(path), at).queryExecution.analyzed
 
-  private def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], paths: Seq[String], at: PlanPath)
+  private[rel] def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], paths: Seq[String], at: PlanPath)
       (implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)

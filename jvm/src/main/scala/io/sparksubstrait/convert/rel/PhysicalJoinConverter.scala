@@ -15,30 +15,52 @@ import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.util.Options
 
 /**
- * The physical joins become the same Catalyst joins as JoinRel: key comparisons AND the post-join predicate, which the spec
- * defines as a secondary join condition. Hash and merge joins carry their strategy as a
- * Spark join hint (shuffle-hash on the build side, sort-merge), advisory as hints are.
+ * The physical joins become the same Catalyst joins as JoinRel: key comparisons AND the
+ * residual expression decide the matches; the post-join filter filters the output (its
+ * meaning before spec 0.91 in [[PostJoinFilter]]). Hash and merge joins carry their strategy
+ * as a Spark join hint (shuffle-hash on the build side, sort-merge), advisory as hints are.
  */
 object PhysicalJoinConverter {
   def convertHash(rel: HashJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val keys = keyCondition(rel.getKeysList.asScala.toSeq, left, right, at)
-    val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
     val shuffleHash = Some(HintInfo(strategy = Some(SHUFFLE_HASH)))
     val hint = rel.getBuildInput match {
       case HashJoinRel.BuildInput.BUILD_INPUT_LEFT => JoinHint(shuffleHash, None)
       case _ => JoinHint(None, shuffleHash)
     }
-    join(left, right, kind, Some(and(keys +: post.toSeq)), hint)
+    val residual = Options.when(rel.hasResidualExpression)(rel.getResidualExpression)
+    val post = Options.when(rel.hasPostJoinFilter)(rel.getPostJoinFilter)
+    keyed(left, right, kind, keys, residual, post, hint, at)
   }
 
   def convertMerge(rel: MergeJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val keys = keyCondition(rel.getKeysList.asScala.toSeq, left, right, at)
-    val post = Options.when(rel.hasPostJoinFilter)(FilterConverter.condition(rel.getPostJoinFilter, left.output ++ right.output, at / "post_join_filter"))
-    join(left, right, kind, Some(and(keys +: post.toSeq)), JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None))
+    val residual = Options.when(rel.hasResidualExpression)(rel.getResidualExpression)
+    val post = Options.when(rel.hasPostJoinFilter)(rel.getPostJoinFilter)
+    keyed(left, right, kind, keys, residual, post, JoinHint(Some(HintInfo(strategy = Some(SHUFFLE_MERGE))), None), at)
+  }
+
+  /**
+   * A hash or merge join: a pair matches when every key comparison and the residual
+   * expression are true (both over the left fields, then the right ones); the post-join
+   * filter then filters the join's output (before spec 0.91: one more match predicate,
+   * see [[PostJoinFilter]]).
+   */
+  private def keyed(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, keys: CExpression, residual: Option[Expression],
+      post: Option[Expression], hint: JoinHint, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    val both = left.output ++ right.output
+    val matching = keys +: residual.map(FilterConverter.condition(_, both, at / "residual_expression")).toSeq
+    val postAt = at / "post_join_filter"
+    post match {
+      case Some(p) if PostJoinFilter.isMatchPredicate(keepsOneSide = false, physical = true) =>
+        join(left, right, kind, Some(and(matching :+ FilterConverter.condition(p, both, postAt))), hint)
+      case Some(p) => PostJoinFilter.above(join(left, right, kind, Some(and(matching)), hint), p, postAt)
+      case None => join(left, right, kind, Some(and(matching)), hint)
+    }
   }
 
   def convertNestedLoop(rel: NestedLoopJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
@@ -51,8 +73,7 @@ object PhysicalJoinConverter {
 
   /**
    * Mark joins have no Catalyst join type: they become JoinRel's EXISTS form, where a strategy
-   * hint has nothing to attach to. The post-join predicate is part of the condition here (the
-   * spec's secondary join condition), so it applies before the mark is decided.
+   * hint has nothing to attach to; the match condition decides the mark.
    */
   private def join(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
     kind match {

@@ -3,7 +3,8 @@ package io.sparksubstrait.convert.rel
 import scala.collection.mutable
 
 import io.sparksubstrait.proto.{PlanRel, ReferenceRel}
-import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, CTERelationRef, LogicalPlan, WithCTE}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Literal, Rand}
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, CTERelationRef, LogicalPlan, Project, WithCTE}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
@@ -11,9 +12,15 @@ import io.sparksubstrait.plan.PlanPath
 
 /**
  * Subtrees defined once in `Plan.relations` and referenced by ReferenceRel. Each becomes
- * one Catalyst CTE definition, converted once, and every reference a CTE reference to it,
- * so Spark plans it as it plans a SQL WITH clause: one shared computation (inlined only
- * where Spark judges that cheaper, and then deduplicated by exchange reuse).
+ * one Catalyst CTE definition, converted once, and every reference a CTE reference to it.
+ *
+ * Computed once per query: Spark's optimizer (InlineCTE) inlines every CTE whose definition
+ * is deterministic, after which each copy is optimized on its own (filters and column
+ * pruning pushed in differently) and the subtree runs once per reference. It keeps a
+ * non-deterministic CTE as one definition, planned as one shuffle that every reference
+ * reuses. So each definition carries one non-deterministic column, [[SharedMarker]], that no
+ * reference reads: InlineCTE sees a non-deterministic definition and keeps it shared, then
+ * column pruning drops the unread column, so the rows and the plan below are unchanged.
  *
  * Lives for one conversion only: the memo is per plan, never shared between plans.
  */
@@ -32,7 +39,8 @@ final class SharedSubtrees(relations: Seq[PlanRel]) {
         "references that form no cycle")
     }
     val definition = definitions.getOrElse(ordinal, define(ordinal))
-    CTERelationRef(definition.id, _resolved = true, output = definition.output.map(_.newInstance()), isStreaming = false)
+    val use = CTERelationRef(definition.id, _resolved = true, output = definition.output.map(_.newInstance()), isStreaming = false)
+    Project(use.output.init, use)
   }
 
   private def define(ordinal: Int)(implicit ctx: ConversionContext): CTERelationDef = {
@@ -46,11 +54,14 @@ final class SharedSubtrees(relations: Seq[PlanRel]) {
     inProgress += ordinal
     val child = try RelConverter.convert(rel, if (planRel.hasRel) relAt / "rel" else relAt / "root" / "input")
     finally inProgress -= ordinal
-    val definition = CTERelationDef(child)
+    val definition = CTERelationDef(Project(child.output :+ Alias(Rand(Literal(0L)), SharedMarker)(), child))
     // Completed definitions come after the ones they use: the order WithCTE needs.
     definitions += ordinal -> definition
     definition
   }
+
+  /** The name of the unread non-deterministic column that keeps a definition shared. */
+  val SharedMarker = "__substrait_shared"
 
   /** The root plan with the definitions it uses, if any. */
   def wrap(plan: LogicalPlan): LogicalPlan =

@@ -8,6 +8,7 @@ import org.apache.hadoop.io.compress.CompressionCodecFactory
 import org.apache.hadoop.util.LineReader
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.execution.datasources.FileFormat
 import org.apache.spark.sql.execution.datasources.csv.CSVFileFormat
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
@@ -18,7 +19,7 @@ import io.sparksubstrait.plan.PlanPath
 
 /**
  * Delimiter-separated text of one file, from a byte slice and/or after more than one header
- * line, read by Spark's own CSV reader over one file split.
+ * line, read by Spark's own CSV reader (or its text reader, for [[EscapedText]]) over one file split.
  *
  * Lines are indivisible. A line belongs to the slice [start, end) when its first byte p has
  * start < p <= end (p = 0 belongs to a slice from 0): Hadoop's rule for file splits, so slices
@@ -29,8 +30,8 @@ import io.sparksubstrait.plan.PlanPath
  * kept: a split starting at byte s > 0 skips the line holding byte s.
  */
 object TextSlices {
-  def read(path: String, schema: StructType, options: Map[String, String], start: Long, end: Long, skip: Long, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  def read(path: String, schema: StructType, options: Map[String, String], start: Long, end: Long, skip: Long, at: PlanPath,
+      format: FileFormat = new CSVFileFormat())(implicit ctx: ConversionContext): LogicalPlan = {
     val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
     val file = new Path(path)
     val (size, headerEnd) = try {
@@ -57,7 +58,7 @@ object TextSlices {
     // Spark's CSV reader skips empty lines. Spark's own header option is never used here: it
     // drops the first non-empty line, not the first line.
     val splitStart = math.max(exclusive, 0L)
-    ExplicitSplits.read(new CSVFileFormat(), file, size, Seq((splitStart, last - splitStart)), schema,
+    ExplicitSplits.read(format, file, size, Seq((splitStart, last - splitStart)), schema,
       options ++ Map("header" -> "false"), conf)
   }
 

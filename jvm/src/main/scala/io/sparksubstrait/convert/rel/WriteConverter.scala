@@ -2,8 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{DdlRel, NamedStruct, Rel, WriteRel}
-import io.sparksubstrait.proto.DdlRel.{DdlObject, DdlOp}
+import io.sparksubstrait.proto.{NamedStruct, Rel, WriteRel}
 import io.sparksubstrait.proto.WriteRel.{CreateMode, OutputMode, WriteOp}
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
@@ -17,14 +16,13 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.plan.PlanPath
 
 /**
- * A root that writes: WriteRel (INSERT, CTAS, DELETE), UpdateRel and DdlRel (CREATE, CREATE
- * OR REPLACE and DROP of tables; DROP of views) into the session catalog, as the Spark SQL
- * command the same statement parses to, so the catalog, the table format and access control
- * act as for SQL (DELETE and UPDATE: [[RowLevelWriteConverter]]). The command runs when the
- * DataFrame is created, and only when `spark.substrait.allowWrites` is true. What Spark cannot
- * do as the spec says is refused: returning the modified records, WriteRel UPDATE (its records
- * do not say which rows they replace), ALTER, and creating catalog views (Spark stores a view
- * as SQL text, which a plan does not have).
+ * A root that writes: WriteRel (INSERT, CTAS, DELETE), UpdateRel and DdlRel ([[DdlConverter]])
+ * into the session catalog, as the Spark SQL command the same statement parses to, so the
+ * catalog, the table format and access control act as for SQL (DELETE and UPDATE:
+ * [[RowLevelWriteConverter]]). The command runs when the DataFrame is created, and only when
+ * `spark.substrait.allowWrites` is true. What Spark cannot do as the spec says is refused:
+ * returning the modified records and WriteRel UPDATE (its records do not say which rows they
+ * replace).
  */
 object WriteConverter {
   val AllowWritesKey = "spark.substrait.allowWrites"
@@ -32,7 +30,7 @@ object WriteConverter {
   /** The command for a root relation that writes, or None for a query. */
   def convertRoot(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): Option[LogicalPlan] = rel.getRelTypeCase match {
     case Rel.RelTypeCase.WRITE => Some(guarded(at / "write", "a write (WriteRel)")(write(rel.getWrite, at / "write")))
-    case Rel.RelTypeCase.DDL => Some(guarded(at / "ddl", "a DDL statement (DdlRel)")(ddl(rel.getDdl, at / "ddl")))
+    case Rel.RelTypeCase.DDL => Some(guarded(at / "ddl", "a DDL statement (DdlRel)")(DdlConverter.convert(rel.getDdl, at / "ddl")))
     case Rel.RelTypeCase.UPDATE => Some(guarded(at / "update", "an update (UpdateRel)")(RowLevelWriteConverter.update(rel.getUpdate, at / "update")))
     case _ => None
   }
@@ -90,36 +88,11 @@ object WriteConverter {
     }
   }
 
-  private def ddl(d: DdlRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
-    val name = identifier(d.hasNamedObject, d.getNamedObject.getNamesList.asScala.toSeq, at, "named_object")
-    if (d.hasTableDefaults) throw SubstraitErrors.unsupported(at / "table_defaults", "column defaults", "a table without defaults")
-    (d.getObject, d.getOp) match {
-      case (DdlObject.DDL_OBJECT_TABLE, op @ (DdlOp.DDL_OP_CREATE | DdlOp.DDL_OP_CREATE_OR_REPLACE)) =>
-        if (!d.hasTableSchema) throw SubstraitErrors.missingField(at, "table_schema", "the new table's columns")
-        val schema = ReadConverter.baseSchema(d.getTableSchema, at / "table_schema")
-        val columns = schema.fields.map(f => s"${quote(f.name)} ${f.dataType.sql}${if (f.nullable) "" else " NOT NULL"}").mkString(", ")
-        val create = if (op == DdlOp.DDL_OP_CREATE) "CREATE TABLE" else "CREATE OR REPLACE TABLE"
-        command(s"$create $name ($columns) $using", query = None)
-      case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP) => command(s"DROP TABLE $name", query = None)
-      case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP_IF_EXIST) => command(s"DROP TABLE IF EXISTS $name", query = None)
-      case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_DROP) => command(s"DROP VIEW $name", query = None)
-      case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_DROP_IF_EXIST) => command(s"DROP VIEW IF EXISTS $name", query = None)
-      case (DdlObject.DDL_OBJECT_VIEW, DdlOp.DDL_OP_CREATE | DdlOp.DDL_OP_CREATE_OR_REPLACE | DdlOp.DDL_OP_ALTER) =>
-        throw SubstraitErrors.unsupported(at / "op", s"${d.getOp.name()} of a view",
-          "DROP of a view: Spark keeps a catalog view as SQL text, which a plan does not have (read the plan as a DataFrame and create a temporary view of it)")
-      case (DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_ALTER) =>
-        throw SubstraitErrors.unsupported(at / "op", "ALTER of a table", "CREATE, CREATE_OR_REPLACE, DROP or DROP_IF_EXIST")
-      case (DdlObject.DDL_OBJECT_UNSPECIFIED, _) => throw SubstraitErrors.missingField(at, "object", "TABLE or VIEW")
-      case (_, DdlOp.DDL_OP_UNSPECIFIED) => throw SubstraitErrors.missingField(at, "op", "a DDL operation")
-      case (obj, op) => throw SubstraitErrors.invalidPlan(at, s"object ${obj.getNumber} with op ${op.getNumber}", "a TABLE or VIEW operation")
-    }
-  }
-
   /**
    * The session's default table format (spark.sql.sources.default), named: without USING,
    * Spark 3.5 would create a Hive table.
    */
-  private def using(implicit ctx: ConversionContext): String = s"USING ${quote(ctx.conf.defaultDataSourceName)}"
+  private[rel] def using(implicit ctx: ConversionContext): String = s"USING ${quote(ctx.conf.defaultDataSourceName)}"
 
   // Stands for the converted input in a parsed statement; replaced before anything resolves it.
   private val Placeholder = "`__substrait_write_input__`"
@@ -127,7 +100,7 @@ object WriteConverter {
   /** The statement Spark SQL parses `sql` to, with the placeholder relation replaced by `query`. */
   private def command(sql: String, query: LogicalPlan)(implicit ctx: ConversionContext): LogicalPlan = command(sql, Some(query))
 
-  private def command(sql: String, query: Option[LogicalPlan])(implicit ctx: ConversionContext): LogicalPlan = {
+  private[rel] def command(sql: String, query: Option[LogicalPlan])(implicit ctx: ConversionContext): LogicalPlan = {
     val parsed = SparkShim.sessionState(ctx.session).sqlParser.parsePlan(sql)
     query.fold(parsed)(q => parsed.transformDown {
       case u: UnresolvedRelation if u.multipartIdentifier == Seq("__substrait_write_input__") => q
@@ -135,7 +108,7 @@ object WriteConverter {
   }
 
   /** The input's columns named as the new table's schema says; their types must agree. */
-  private def withSchema(query: LogicalPlan, schema: NamedStruct, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+  private[rel] def withSchema(query: LogicalPlan, schema: NamedStruct, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val target: StructType = ReadConverter.baseSchema(schema, at)
     if (target.size != query.output.size) {
       throw SubstraitErrors.invalidPlan(at, s"a table of ${target.size} columns", s"as many columns as the input's ${query.output.size}")
@@ -150,7 +123,7 @@ object WriteConverter {
     Project(columns, query)
   }
 
-  private def identifier(has: Boolean, names: Seq[String], at: PlanPath, field: String): String = {
+  private[rel] def identifier(has: Boolean, names: Seq[String], at: PlanPath, field: String): String = {
     if (!has) throw SubstraitErrors.unsupported(at, "a write to an extension object", s"a $field (a catalog name)")
     if (names.isEmpty || names.exists(_.isEmpty)) {
       throw SubstraitErrors.invalidPlan(at / field / "names", s"the name [${names.mkString(", ")}]", "a non-empty multi-part name")
@@ -158,5 +131,5 @@ object WriteConverter {
     names.map(quote).mkString(".")
   }
 
-  private def quote(name: String): String = "`" + name.replace("`", "``") + "`"
+  private[rel] def quote(name: String): String = "`" + name.replace("`", "``") + "`"
 }

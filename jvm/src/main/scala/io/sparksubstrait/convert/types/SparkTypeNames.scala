@@ -15,6 +15,7 @@ object SparkTypeNames {
     case DoubleType => "fp64"
     case _: StringType => "string"
     case BinaryType => "binary"
+    case _: UuidType => "uuid"
     case DateType => "date"
     case TimestampNTZType => "precision_timestamp<6>"
     case TimestampType => "precision_timestamp_tz<6>"

@@ -43,6 +43,7 @@ object TypeConverter {
       case KindCase.STRING => simple(StringType, t.getString.getNullability, t.getString.getTypeVariationReference, "string")
       case KindCase.BINARY => simple(BinaryType, t.getBinary.getNullability, t.getBinary.getTypeVariationReference, "binary")
       case KindCase.DATE => simple(DateType, t.getDate.getNullability, t.getDate.getTypeVariationReference, "date")
+      case KindCase.UUID => simple(UuidType.Instance, t.getUuid.getNullability, t.getUuid.getTypeVariationReference, "uuid")
       case KindCase.PRECISION_TIMESTAMP =>
         val p = t.getPrecisionTimestamp
         checkPrecision(p.getPrecision, at / "precision_timestamp", "precision_timestamp")

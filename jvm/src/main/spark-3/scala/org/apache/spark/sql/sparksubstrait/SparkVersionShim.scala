@@ -17,6 +17,16 @@ import org.apache.spark.sql.types.DataType
 private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   def sessionState(session: SparkSession): SessionState = session.sessionState
 
+  /**
+   * Spark 3.5 builds a row encoder for a user-defined type only when its user class is
+   * annotated or registered; registers `userClass` (once) with `udtClass`. Spark 4 needs none.
+   */
+  def registerUserType(userClass: String, udtClass: String): Unit = synchronized {
+    if (!org.apache.spark.sql.types.UDTRegistration.exists(userClass)) {
+      org.apache.spark.sql.types.UDTRegistration.register(userClass, udtClass)
+    }
+  }
+
   def sessionOf(reader: DataFrameReader): SparkSession = {
     val f = classOf[DataFrameReader].getDeclaredField("sparkSession")
     f.setAccessible(true)

@@ -22,6 +22,9 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
       s"spark-substrait needs a classic (non-Connect) SparkSession here, got ${other.getClass.getName}")
   }
 
+  /** Spark 4 encodes a user-defined type by its own class: nothing to register. */
+  def registerUserType(userClass: String, udtClass: String): Unit = ()
+
   def sessionState(session: SparkSession): SessionState = classicSession(session).sessionState
 
   def sessionOf(reader: DataFrameReader): SparkSession = reader match {
