@@ -1,13 +1,14 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Complete, Corr, Count, First, HyperLogLogPlusPlus, Last, Max, Min, StddevPop, StddevSamp, VariancePop, VarianceSamp}
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 /**
  * The one declarative table of function mappings: Substrait (extension, name) to Catalyst.
- * To add a function, add one line here and a row test (docs/adding-functions.md).
+ * To add a function, add one line here (or to the part of the table in AggregateFunctions,
+ * WindowFunctions, StringFunctions, …) and a row test (docs/adding-functions.md).
  *
  * Each builder receives the converted arguments and returns the Catalyst expression with
  * the function's Substrait semantics, including NULL handling; it reads every option it
@@ -35,12 +36,6 @@ object FunctionCatalog {
   private val Comparison = Set("functions_comparison")
   private val Ordering = Comparison + "functions_datetime"
   private val Boolean = Set("functions_boolean")
-  private val Generic = Set("functions_aggregate_generic")
-  private val BooleanAggregates = Set("functions_boolean")
-  private val Approximate = Set("functions_aggregate_approx")
-  /** count and approx_count_distinct again, with a DECIMAL(38, 0) result. */
-  private val DecimalOutput = Set("functions_aggregate_decimal_output")
-  private val MinMax = Arithmetic + "functions_datetime"
 
   // ---- scalar table -------------------------------------------------------------------
   private val scalarEntries: Seq[ScalarEntry] = Seq(
@@ -124,93 +119,8 @@ object FunctionCatalog {
     ScalarEntry("and_not", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(a, Not(b)) })
   )
 
-  // ---- aggregate table ----------------------------------------------------------------
-  private val aggregateEntries: Seq[AggregateEntry] = Seq(
-    AggregateEntry("sum", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) }),
-    AggregateEntry("avg", Arithmetic, c => {
-      c.expectArity(1)
-      numericArg(c)
-      // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
-      // computed in floating point, not a decimal mean rounded and then converted.
-      val arg = c.declaredType match {
-        case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
-        case _ => c.arg(0)
-      }
-      SparkShim.average(arg, c.overflowMode)
-    }),
-    AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
-    AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
-    // sum0: the sum, or zero of the sum's type when there is nothing to add.
-    AggregateEntry("sum0", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) },
-      finish = (_, total) => Coalesce(Seq(total, Cast(Literal(0), total.dataType)))),
-    AggregateEntry("count", Generic, count),
-    AggregateEntry("count", DecimalOutput, count, finish = (_, n) => Cast(n, DecimalType(38, 0))),
-    // false < true: the minimum is AND over the non-NULL values, the maximum OR.
-    AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) }),
-    AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) }),
-    AggregateEntry("variance", FloatingArithmetic, c => statistic(c)(VarianceSamp(_, true), VariancePop(_, true)), keepFloat),
-    AggregateEntry("std_dev", FloatingArithmetic, c => statistic(c)(StddevSamp(_, true), StddevPop(_, true)), keepFloat),
-    AggregateEntry("corr", FloatingArithmetic, c => {
-      c.expectArity(2)
-      c.acceptIeeeRounding()
-      val Seq(x, y) = numericArgs(c)
-      Corr(asDouble(x), asDouble(y), true)
-    }, keepFloat),
-    AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
-    AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct, finish = (_, n) => Cast(n, DecimalType(38, 0)))
-  )
-
-  /**
-   * count() with no argument is COUNT(*). A count is a long, which no number of rows can
-   * overflow: every overflow choice gives the same count.
-   */
-  private def count(c: FunctionCall): AggregateFunction = {
-    c.option("overflow", Map("ERROR" -> (), "SILENT" -> (), "SATURATE" -> ()))
-    if (c.args.isEmpty) Count(Literal(1)) else { c.expectArity(1); Count(c.args) }
-  }
-
-  /** HyperLogLog++ with Spark's default relative error (5%); small inputs count exactly. */
-  private def approxCountDistinct(c: FunctionCall): AggregateFunction = { c.expectArity(1); HyperLogLogPlusPlus(c.arg(0)) }
-
-  /** Statistics Spark computes in double: of fp32 values, the fp32 result the YAML declares. */
-  private def keepFloat(c: FunctionCall, result: Expression): Expression =
-    if (c.args.headOption.exists(_.dataType == FloatType)) Cast(result, FloatType) else result
-
-  /**
-   * variance / std_dev: the distribution (SAMPLE, the default, or POPULATION) as an
-   * option, or as the enum argument some plans put first. Computed in double.
-   */
-  private def statistic(c: FunctionCall)(sample: Expression => AggregateFunction, population: Expression => AggregateFunction): AggregateFunction = {
-    val choices = Map("SAMPLE" -> true, "POPULATION" -> false)
-    val fromEnum = if (c.enumCount > 0) Some(c.enumArg(0, "distribution", choices)) else None
-    val isSample = fromEnum.orElse(c.option("distribution", choices)).getOrElse(true)
-    c.acceptIeeeRounding()
-    c.expectArity(1)
-    numericArg(c)
-    if (isSample) sample(asDouble(c.arg(0))) else population(asDouble(c.arg(0)))
-  }
-
-  // ---- window table -------------------------------------------------------------------
-  private val Window = Set("functions_arithmetic")
-  private val windowEntries: Seq[WindowEntry] = Seq(
-    WindowEntry("row_number", Window, framed = false, c => { c.expectArity(0); RowNumber() }),
-    WindowEntry("rank", Window, framed = false, c => { c.expectArity(0); new Rank() }),
-    WindowEntry("dense_rank", Window, framed = false, c => { c.expectArity(0); new DenseRank() }),
-    WindowEntry("percent_rank", Window, framed = false, c => { c.expectArity(0); new PercentRank() }),
-    WindowEntry("cume_dist", Window, framed = false, c => { c.expectArity(0); CumeDist() }),
-    WindowEntry("ntile", Window, framed = false, c => { c.expectArity(1); NTile(constant(c, 0, "bucket count")) }),
-    // NULLs are values here (respect nulls), as in the spec and Spark's default.
-    WindowEntry("first_value", Window, framed = true, c => { c.expectArity(1); overWindow(First(c.arg(0), false)) }),
-    WindowEntry("last_value", Window, framed = true, c => { c.expectArity(1); overWindow(Last(c.arg(0), false)) }),
-    WindowEntry("nth_value", Window, framed = true, c => {
-      c.expectArity(2)
-      c.option("on_domain_error", Map("NAN" -> ()))
-      NthValue(c.arg(0), constant(c, 1, "position"), false)
-    }),
-    WindowEntry("lead", Window, framed = false, c => offsetFunction(c)(Lead(_, _, _, false))),
-    WindowEntry("lag", Window, framed = false, c => offsetFunction(c)(Lag(_, _, _, false)))
-  )
-
+  private val aggregateEntries = AggregateFunctions.entries
+  private val windowEntries = WindowFunctions.entries
   private val allScalarEntries = scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
     DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
@@ -316,27 +226,6 @@ object FunctionCatalog {
     } else truncated
   }
 
-  /** An aggregate function computed over the window frame. */
-  private def overWindow(f: AggregateFunction): Expression = AggregateExpression(f, Complete, isDistinct = false)
-
-  /** lead / lag (value [, offset [, default]]): offset 1 and default NULL when absent. */
-  private def offsetFunction(c: FunctionCall)(f: (Expression, Expression, Expression) => Expression): Expression = {
-    if (c.args.isEmpty || c.args.size > 3) c.wrongArguments("1 to 3 arguments")
-    val value = c.arg(0)
-    val offset = if (c.args.size > 1) constant(c, 1, "offset") else Literal(1)
-    val default = c.args.lift(2).map(d => if (d.dataType == value.dataType) d else Cast(d, value.dataType)).getOrElse(Literal(null, value.dataType))
-    f(value, offset, default)
-  }
-
-  /** Argument `i`, which Spark's window function takes only as a constant. */
-  private def constant(c: FunctionCall, i: Int, what: String): Expression = {
-    if (!c.arg(i).foldable) {
-      throw io.sparksubstrait.errors.SubstraitErrors.unsupported(c.at.at("arguments", i), s"a $what of ${c.name} that is not a constant",
-        s"a constant $what (Spark's ${c.name} takes no other)")
-    }
-    c.arg(i)
-  }
-
   private def singleMode(c: FunctionCall, modes: Seq[EvalMode.Value]): EvalMode.Value = modes.distinct match {
     case Seq() => c.ctx.defaultEvalMode
     case Seq(one) => one
@@ -389,7 +278,7 @@ object FunctionCatalog {
     resultFloat(l.dataType, f(asDouble(l), asDouble(r)))
   }
 
-  private def asDouble(e: Expression): Expression = if (e.dataType == DoubleType) e else Cast(e, DoubleType)
+  private[functions] def asDouble(e: Expression): Expression = if (e.dataType == DoubleType) e else Cast(e, DoubleType)
   private def resultFloat(argType: DataType, e: Expression): Expression = if (argType == FloatType) Cast(e, FloatType) else e
   private def sameTypeAs(arg: Expression, e: Expression): Expression = if (e.dataType == arg.dataType) e else Cast(e, arg.dataType)
 
@@ -413,16 +302,16 @@ object FunctionCatalog {
   private def nullIfAnyNull(args: Seq[Expression], e: Expression): Expression =
     If(args.map(a => IsNull(a): Expression).reduce(Or(_, _)), Literal(null, e.dataType), e)
 
-  private def numericArgs(c: FunctionCall): Seq[Expression] = {
+  private[functions] def numericArgs(c: FunctionCall): Seq[Expression] = {
     if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType)) c.wrongArguments("numeric arguments")
     // Spark's decimal arithmetic takes any two decimals and derives the result type from
     // both; widening them first would change the result's scale (and its rounding).
     if (c.args.forall(_.dataType.isInstanceOf[DecimalType])) c.args else unifyOrFail(c, c.args)
   }
-  private def numericArg(c: FunctionCall): Unit =
+  private[functions] def numericArg(c: FunctionCall): Unit =
     if (!NumericCoercion.isNumeric(c.arg(0).dataType) && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")
 
-  private def booleanArgs(c: FunctionCall): Seq[Expression] = {
+  private[functions] def booleanArgs(c: FunctionCall): Seq[Expression] = {
     if (!c.args.forall(a => a.dataType == BooleanType || a.dataType == NullType)) c.wrongArguments("boolean arguments")
     c.args.map(a => if (a.dataType == NullType) Cast(a, BooleanType) else a)
   }

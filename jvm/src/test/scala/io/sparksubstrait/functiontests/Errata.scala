@@ -55,9 +55,9 @@ object Errata {
       s"$Var5b; sqrt(6250/5) = 35.3553"),
 
     value("extract(SUNDAY_DAY_OF_WEEK::enum, 2016-12-25T13:30:15::pts<6>) = 7::i64", "1::i64",
-      "2016-12-25 is a Sunday, the first day of a week from Sunday: 1 with indexing ONE (0 with ZERO, never 7); the case omits indexing, read as ONE"),
+      "2016-12-25 is a Sunday, the first day of a week from Sunday: 1 counting from 1 (0 with indexing ZERO, never 7); the case omits indexing, read as before spec 0.30 (from 1)"),
     value("extract(MONDAY_DAY_OF_WEEK::enum, 2016-12-25T13:30:15::pts<6>) = 0::i64", "7::i64",
-      "2016-12-25 is a Sunday, the seventh day of a week from Monday: 7 with indexing ONE (6 with ZERO, never 0); the case omits indexing, read as ONE"),
+      "2016-12-25 is a Sunday, the seventh day of a week from Monday: 7 counting from 1 (6 with indexing ZERO, never 0); the case omits indexing, read as before spec 0.30 (from 1)"),
     value("extract(MILLISECOND::enum, 2016-12-31T13:30:15::pts<6>) = 15000::i64", "0::i64",
       "the YAML's MILLISECOND counts milliseconds since the last full second: 15.000 s has 0 (the case counts the 15 s too)"),
     value("extract(MICROSECOND::enum, 2016-12-31T13:30:15.220000::pts<6>) = 15220000::i64", "0::i64",

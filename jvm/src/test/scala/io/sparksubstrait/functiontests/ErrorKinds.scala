@@ -41,7 +41,7 @@ object ErrorKind {
    * names no kind and none is listed for it in [[UnoptionedErrors]].
    */
   def expected(c: FunctionTestCase): Either[String, Set[ErrorKind]] = {
-    val asked: Set[ErrorKind] = c.options.collect { case (name, v) if v.equalsIgnoreCase("ERROR") => name.toLowerCase }.flatMap[ErrorKind] {
+    def kinds(option: String): Seq[ErrorKind] = option match {
       case "overflow" => Seq(Overflow)
       case "on_division_by_zero" => Seq(DivisionByZero)
       // modulus: the YAML's on_domain_error governs a zero divisor, Spark's DIVIDE_BY_ZERO.
@@ -49,7 +49,9 @@ object ErrorKind {
       case "on_domain_error" | "complex_number_result" => Seq(Domain)
       case "on_log_zero" => Seq(LogOfZero)
       case _ => Nil
-    }.toSet
+    }
+    val asked: Set[ErrorKind] = c.options.collect { case (name, v) if v.equalsIgnoreCase("ERROR") => name.toLowerCase }
+      .flatMap(kinds).toSet
     if (asked.nonEmpty) Right(asked)
     else UnoptionedErrors.kinds.get(c.source).map(k => Right(Set(k._1)))
       .getOrElse(Left("the case asks for an error without an ERROR option, and no kind is listed for it (UnoptionedErrors)"))
