@@ -87,10 +87,12 @@ class StandardOverloadsSuite extends SparkSuite with SubstraitAssertions {
       "CAST(bit_length(s) AS BIGINT), CAST(locate('y', s) AS BIGINT) FROM nums"))
     val agg = new PlanBuilder()
     val ms = Seq(agg.measure(agg.fn("functions_arithmetic", "variance:fp32"), Seq(cast(field(x), fp32()))),
-      agg.measure(agg.fn("functions_arithmetic", "std_dev:fp32"), Seq(cast(field(y), fp32()))))
-    val stats = run(agg.plan(aggregate(nums, Nil, ms), "v", "d"))
+      agg.measure(agg.fn("functions_arithmetic", "std_dev:fp32"), Seq(cast(field(y), fp32()))),
+      agg.measure(agg.fn("functions_arithmetic", "avg:fp32"), Seq(cast(field(x), fp32()))))
+    val stats = run(agg.plan(aggregate(nums, Nil, ms), "v", "d", "m"))
     assert(stats.schema.fields.forall(_.dataType == FloatType), stats.schema)
-    assertSameRows(stats, spark.sql("SELECT CAST(var_samp(CAST(x AS FLOAT)) AS FLOAT), CAST(stddev_samp(CAST(y AS FLOAT)) AS FLOAT) FROM nums"))
+    assertSameRows(stats, spark.sql("SELECT CAST(var_samp(CAST(x AS FLOAT)) AS FLOAT), CAST(stddev_samp(CAST(y AS FLOAT)) AS FLOAT), " +
+      "CAST(avg(CAST(x AS FLOAT)) AS FLOAT) FROM nums"))
   }
 
   test("logb(x, base): x first as the YAML says; bases that are not positive or are 1 are domain errors") {
@@ -108,14 +110,20 @@ class StandardOverloadsSuite extends SparkSuite with SubstraitAssertions {
     assert(got(7).contains(Double.NegativeInfinity) && got(8).exists(_.asInstanceOf[Double].isNaN), got.toSeq)
   }
 
-  test("window functions whose argument Spark takes only as a constant: a column there is unsupported") {
-    val pb = new PlanBuilder()
-    val f = Expression.WindowFunction.newBuilder().setFunctionReference(pb.fn("functions_arithmetic", "ntile:i32"))
+  private def ntile(pb: PlanBuilder, sig: String, buckets: Expression): Expression = {
+    val f = Expression.WindowFunction.newBuilder().setFunctionReference(pb.fn("functions_arithmetic", sig))
       .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
-      .addArguments(FunctionArgument.newBuilder().setValue(field(a)))
-      .addSorts(SortField.newBuilder().setExpr(field(b)).setDirection(SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))
-    val w = Expression.newBuilder().setWindowFunction(f).build()
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE",
-      "relations[0].root.input.project.expressions[0].window_function.arguments[0]")(run(pb.plan(emit(project(nums, w), 10), "r")))
+      .addArguments(FunctionArgument.newBuilder().setValue(buckets))
+      .addSorts(SortField.newBuilder().setExpr(field(x)).setDirection(SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))
+    Expression.newBuilder().setWindowFunction(f).build()
+  }
+
+  test("ntile of an i64 bucket count; a column there, which Spark cannot take, is unsupported") {
+    val pb = new PlanBuilder()
+    assertSameRows(run(pb.plan(emit(project(nums, ntile(pb, "ntile:i64", litI64(3))), 2, 10), "x", "r")),
+      spark.sql("SELECT x, ntile(3) OVER (ORDER BY x ASC NULLS FIRST) FROM nums"))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.project.expressions[0].window_function.arguments[0]") {
+      run(pb.plan(emit(project(nums, ntile(pb, "ntile:i32", field(a))), 10), "r"))
+    }
   }
 }

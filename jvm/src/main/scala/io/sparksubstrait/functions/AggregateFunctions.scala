@@ -31,7 +31,9 @@ private[functions] object AggregateFunctions {
         case _ => c.arg(0)
       }
       SparkShim.average(arg, c.overflowMode)
-    }),
+    }, finish = (c, mean) =>
+      // The mean of fp32 values is fp32 in the YAML (Spark's is double), unless the plan declares another type.
+      if (c.arg(0).dataType == FloatType && c.declaredType.forall(_ == FloatType)) Cast(mean, FloatType) else mean),
     AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
     AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
     // sum0: the sum, or zero of the sum's type when there is nothing to add.

@@ -77,16 +77,19 @@ object OverloadAudit {
     }
     typed.collectFirst { case Left(why) => why }.map(Left(_)).getOrElse {
       val args = typed.collect { case Right(a) => a }
-      val values = args.collect { case v: TypedValue => v }
       val (call, table) = o.kind match {
         case "scalar" => (Call(o.function, args), None)
         case _ =>
-          var column = -1
-          val refs = args.map {
-            case TypedValue(_, t) => column += 1; ColumnRef(column, Some(t))
-            case other => other
+          // The value an aggregate or window function reads is a column; what follows it (a
+          // separator, an offset, a default) is a constant, as plans write them; ntile's bucket
+          // count is a constant too.
+          val first = if (o.function == "ntile") -1 else args.indexWhere(_.isInstanceOf[TypedValue])
+          val columns = if (first < 0) Nil else Seq(args(first).asInstanceOf[TypedValue])
+          val refs = args.zipWithIndex.map {
+            case (v: TypedValue, i) if i == first => ColumnRef(0, Some(v.tpe))
+            case (other, _) => other
           }
-          (Call(o.function, refs), Some(TestTable(values.map(_.tpe), Seq(values.map(_.value)))))
+          (Call(o.function, refs), Some(TestTable(columns.map(_.tpe), Seq(columns.map(_.value)))))
       }
       val kind = o.kind match { case "scalar" => ScalarCase; case "aggregate" => AggregateCase; case _ => WindowCase }
       Right(FunctionTestCase("audit", 0, "", kind, call, Nil, ExpectUndefined, table, o.signature))
