@@ -38,6 +38,17 @@ class StandardOverloadsSuite extends SparkSuite with SubstraitAssertions {
     assertRows(counted, Seq(Row(new java.math.BigDecimal(0))))
   }
 
+  test("negate of decimals (functions_arithmetic_decimal): exact at 38 digits, NULLs kept, the type kept") {
+    val pb = new PlanBuilder()
+    val neg = pb.fn("functions_arithmetic_decimal", "negate:dec")
+    assertSameRows(run(pb.plan(emit(project(nums, pb.call(neg, field(6))), 10), "r")), spark.sql("SELECT -d FROM nums"))
+    val big = new java.math.BigDecimal("123456789012345678901234567890123456.78")
+    val rows = table(decimal(38, 2), litDecimal(big, 38, 2), litDecimal(big.negate, 38, 2), litNull(decimal(38, 2)))
+    val df = run(pb.plan(emit(project(rows, pb.call(neg, field(0))), 1), "r"))
+    assert(df.schema.head.dataType == DecimalType(38, 2))
+    assertRows(df, Seq(Row(big.negate), Row(big), Row(null)), ordered = true)
+  }
+
   test("divide of fp32: the quotient in double, rounded once to fp32, NULLs kept") {
     val pb = new PlanBuilder()
     val call = pb.call(pb.fn("functions_arithmetic", "divide:fp32_fp32"), cast(field(x), fp32()), cast(field(y), fp32()))
