@@ -133,6 +133,11 @@ lazy val jvm = (project in file("jvm"))
       IO.write(out, s"version=${version.value}\nsparkVersion=$sparkVersion\nsubstraitSpecVersion=$substraitSpecVersion\n")
       Seq(out)
     }.taskValue,
+    // The option values each standard function allows, from the pinned spec's YAMLs.
+    Compile / resourceGenerators += Def.task {
+      FunctionOptionDomains.generate(substraitSpecDir.value / "extensions",
+        (Compile / resourceManaged).value / "io" / "sparksubstrait" / "function-options.tsv")
+    }.taskValue,
 
     Test / fork := true,
     Test / javaOptions ++= sparkJavaOptions ++ Seq("-Xmx3g", "-Xss8m"),

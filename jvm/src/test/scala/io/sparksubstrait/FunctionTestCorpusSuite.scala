@@ -13,7 +13,8 @@ import io.sparksubstrait.functiontests._
 /**
  * The spec's own function test cases (the pinned substrait-extensions package in .venv, or
  * $SUBSTRAIT_TESTCASES), every one run through the extension: per extension YAML, no case
- * may return a wrong value, and overall at least 90% must pass. dev/function-tests runs the
+ * may return a wrong value, every listed erratum must give its hand-worked value, and overall
+ * at least 90% must pass. dev/function-tests runs the
  * same cases and writes the counts to docs/function-tests.md.
  */
 class FunctionTestCorpusSuite extends AnyFunSuite with BeforeAndAfterAll {
@@ -44,6 +45,36 @@ class FunctionTestCorpusSuite extends AnyFunSuite with BeforeAndAfterAll {
     val counts = FunctionTestReport.Counts.of(results)
     assert(counts.total > 1000)
     assert(counts.passed >= 0.9 * counts.total, FunctionTestReport.summary(results, syntaxErrors).table)
+  }
+
+  test("every listed erratum and ambiguity is a case of the pinned spec, and no case is wrong or failed among them") {
+    requireCases()
+    val sources = results.map(_.c.source).toSet
+    assert(Errata.all.map(_.source).filterNot(sources).isEmpty, "errata no longer in the spec's files: remove them")
+    assert(Ambiguities.all.map(_.source).filterNot(sources).isEmpty, "ambiguities no longer in the spec's files: remove them")
+    val listed = (Errata.all.map(_.source) ++ Ambiguities.all.map(_.source)).toSet
+    val unconfirmed = results.filter(r => listed(r.c.source) && (r.outcome match {
+      case _: Outcome.Erratum | _: Outcome.Ambiguous | _: Outcome.Unsupported => false
+      case _ => true
+    }))
+    assert(unconfirmed.isEmpty, unconfirmed.map(r => s"${r.c.source}: ${r.outcome}").mkString("\n"))
+  }
+
+  test("every standard function is mapped or has a reason for not being mapped (and only those)") {
+    requireCases()
+    val standard = StandardFunctions.list(cases.get.resolveSibling("extensions"))
+    assert(standard.nonEmpty)
+    val unmapped = standard.filterNot(_.mapped).map(f => (f.extension, f.name)).toSet
+    assert(unmapped.filterNot(UnmappedFunctions.all.contains).isEmpty, "unmapped without a reason in UnmappedFunctions")
+    assert(UnmappedFunctions.all.keySet.filterNot(unmapped).isEmpty, "mapped, or not a standard function, yet listed in UnmappedFunctions")
+  }
+
+  test("every catalog entry names only extensions whose YAML defines the function") {
+    requireCases()
+    val defined = StandardFunctions.list(cases.get.resolveSibling("extensions")).map(f => (f.extension, f.name)).toSet
+    val entries = io.sparksubstrait.functions.FunctionCatalog
+    val claimed = (entries.scalarNames ++ entries.aggregateNames ++ entries.windowNames).flatMap { case (n, exts) => exts.map(_ -> n) }
+    assert(claimed.filterNot(defined).isEmpty, "claimed by the catalog, not defined by that YAML")
   }
 
   FunctionTestCorpusSuite.Extensions.foreach { ext =>

@@ -95,7 +95,7 @@ class FunctionTestRunnerSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(got(0) == Outcome.Passed)
     assert(got(1) == Outcome.Wrong("expected 4, got 3"))
     assert(got(2).isInstanceOf[Outcome.Wrong])
-    assert(got(3) == Outcome.Passed)
+    assert(got(3) == Outcome.Passed, "Spark's ANSI overflow is the overflow the option asks for")
     assert(got(4).isInstanceOf[Outcome.Failed])
     assert(got(5).isInstanceOf[Outcome.Unsupported])
     assert(got(6) == Outcome.Passed)
@@ -104,16 +104,12 @@ class FunctionTestRunnerSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("aggregate and window cases run as plans with rows, NULLs and empty input") {
-    val agg = TestFileParser.parse(
-      """### SUBSTRAIT_AGGREGATE_TEST: v1.0
-        |### SUBSTRAIT_INCLUDE: extension:io.substrait:functions_arithmetic
-        |count((1, Null, 3, 3)::i16) = 3::i64
-        |sum(()::i32) = Null::i64?
-        |max((Null, Null)::i32) = Null::i32?
-        |count((1, Null)::i16) = 2::i64""".stripMargin, "a.test")
-    val got = outcomes(agg)
-    assert(got.take(3) == Seq(Outcome.Passed, Outcome.Passed, Outcome.Passed))
-    assert(got(3).isInstanceOf[Outcome.Wrong])
+    def aggregates(ext: String, lines: String) =
+      outcomes(TestFileParser.parse(s"### SUBSTRAIT_AGGREGATE_TEST: v1.0\n### SUBSTRAIT_INCLUDE: extension:io.substrait:$ext\n$lines", "a.test"))
+    val counts = aggregates("functions_aggregate_generic", "count((1, Null, 3, 3)::i16) = 3::i64\ncount((1, Null)::i16) = 2::i64")
+    assert(counts.head == Outcome.Passed && counts(1).isInstanceOf[Outcome.Wrong])
+    assert(aggregates("functions_arithmetic", "sum(()::i32) = Null::i64?\nmax((Null, Null)::i32) = Null::i32?") ==
+      Seq(Outcome.Passed, Outcome.Passed))
     val window = TestFileParser.parse(
       """### SUBSTRAIT_WINDOW_TEST: v1.0
         |### SUBSTRAIT_INCLUDE: extension:io.substrait:functions_arithmetic
@@ -136,5 +132,75 @@ class FunctionTestRunnerSuite extends AnyFunSuite with BeforeAndAfterAll {
         |add(('200')::u!u8, null::u!u8?) [overflow:SATURATE] = null::u!u8?
         |subtract(('0')::u!u8, ('1')::u!u8) [overflow:SATURATE] = ('0')::u!u8""".stripMargin, "u.test")
     assert(outcomes(unsigned) == Seq(Outcome.Passed, Outcome.Passed, Outcome.Passed))
+  }
+
+  private def arithmetic(line: String): (FunctionTestFile, FunctionTestCase) = {
+    val f = scalarFile(line)
+    (f, f.cases.head)
+  }
+
+  test("an <!ERROR> case passes only on the kind of error its options ask for, told by the condition") {
+    val runner = new CaseRunner(spark)
+    val (_, overflow) = arithmetic("add(127::i8, 1::i8) [overflow:ERROR] = <!ERROR>")
+    def substraitError(condition: String) = Left(io.sparksubstrait.errors.SubstraitErrors.functionError(
+      condition, "relations[0]", "add", "made up for the test"))
+    assert(runner.judge(overflow, substraitError("SUBSTRAIT_ARITHMETIC_OVERFLOW")) == Outcome.Passed)
+    assert(runner.judge(overflow, substraitError("SUBSTRAIT_DOMAIN_ERROR")).isInstanceOf[Outcome.Failed])
+    assert(runner.judge(overflow, Left(new RuntimeException("a conversion bug"))).isInstanceOf[Outcome.Failed])
+    assert(runner.judge(overflow, Left(new IllegalStateException("overflow"))).isInstanceOf[Outcome.Failed],
+      "the word is not the condition")
+    // Real runs: each option's error from the product, with its condition.
+    assert(outcomes(scalarFile("divide(5::i8, 0::i8) [on_division_by_zero:ERROR] = <!ERROR>")) == Seq(Outcome.Passed))
+    val logs = TestFileParser.parse(
+      """### SUBSTRAIT_SCALAR_TEST: v1.0
+        |### SUBSTRAIT_INCLUDE: extension:io.substrait:functions_logarithmic
+        |ln(-1.0::fp64) [on_domain_error:ERROR] = <!ERROR>
+        |ln(0.0::fp64) [on_log_zero:ERROR] = <!ERROR>
+        |ln(0.0::fp64) [on_domain_error:ERROR] = <!ERROR>""".stripMargin, "l.test")
+    val got = outcomes(logs)
+    assert(got.take(2) == Seq(Outcome.Passed, Outcome.Passed))
+    assert(got(2).isInstanceOf[Outcome.Wrong], "ln(0) is not a domain error: -inf (on_log_zero's default), not an error")
+    val (_, unnamed) = arithmetic("add(1::i8, 1::i8) = <!ERROR>")
+    assert(runner.judge(unnamed, substraitError("SUBSTRAIT_ARITHMETIC_OVERFLOW")).detail.contains("no kind is listed"))
+  }
+
+  test("an erratum is judged against its hand-worked value: the same value is an erratum, another is wrong") {
+    val runner = new CaseRunner(spark)
+    val (f, saturate) = arithmetic("multiply(-13::i8, -10::i8) [overflow:SATURATE] = -128::i8")
+    val erratum = Errata.of(saturate).getOrElse(fail("multiply saturate is a listed erratum"))
+    assert(erratum.answer == ValueAnswer("127::i8"))
+    assert(runner.run(f, saturate).isInstanceOf[Outcome.Erratum], "the product saturates to 127, the hand-worked value")
+    assert(runner.judge(saturate, Right(Seq(java.lang.Byte.valueOf(127.toByte)))).isInstanceOf[Outcome.Erratum])
+    assert(runner.judge(saturate, Right(Seq(java.lang.Byte.valueOf(-128.toByte)))).isInstanceOf[Outcome.Wrong],
+      "the spec's own value is wrong too")
+    // The computation changed (SILENT wraps 130 to -126) under the same case text: wrong, not an erratum.
+    val changed = runner.run(f, saturate.copy(options = Seq("overflow" -> "SILENT")))
+    assert(changed == Outcome.Wrong("erratum (hand-worked 127::i8): expected 127, got -126"))
+  }
+
+  test("an erratum of an aggregate: a changed computation under the same case text is wrong") {
+    val agg = TestFileParser.parse(
+      """### SUBSTRAIT_AGGREGATE_TEST: v1.0
+        |### SUBSTRAIT_INCLUDE: extension:io.substrait:functions_arithmetic
+        |((-5.0), (-3.0), (-1.0), (1.0), (3.0), (5.0)) variance(SAMPLE::enum, col0::fp64) = 15.166666666666666::fp64?""".stripMargin, "v.test")
+    val runner = new CaseRunner(spark)
+    val c = agg.cases.head
+    assert(runner.run(agg, c).isInstanceOf[Outcome.Erratum], "70 / 5 = 14, the hand-worked sample variance")
+    val population = c.copy(call = c.call.copy(args = EnumValue("POPULATION") +: c.call.args.tail))
+    assert(runner.run(agg, population).isInstanceOf[Outcome.Wrong], "70 / 6 is not the hand-worked 14")
+  }
+
+  test("an ambiguous case is reported with its readings when ours holds, and wrong when it does not") {
+    val f = TestFileParser.parse(
+      """### SUBSTRAIT_SCALAR_TEST: v1.0
+        |### SUBSTRAIT_INCLUDE: extension:io.substrait:functions_string
+        |regexp_replace('abc'::str, '(.*)c'::str, '\1e'::str) = 'abe'::str""".stripMargin, "r.test")
+    val runner = new CaseRunner(spark)
+    val c = f.cases.head
+    runner.run(f, c) match {
+      case a: Outcome.Ambiguous => assert(a.detail.contains("ICU") && a.detail.contains("'1e'"))
+      case other => fail(s"expected ambiguous, got $other")
+    }
+    assert(runner.judge(c, Right(Seq("1e"))).isInstanceOf[Outcome.Wrong], "the other reading's value is not ours")
   }
 }

@@ -23,21 +23,41 @@ object SubstraitErrors {
     "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED",
     "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION")
 
+  /** Conditions a function raises at execution, as its options ask: [[SubstraitFunctionException]]. */
+  private[sparksubstrait] val functionConditions = Set(
+    "SUBSTRAIT_ARITHMETIC_OVERFLOW", "SUBSTRAIT_DIVISION_BY_ZERO", "SUBSTRAIT_DOMAIN_ERROR", "SUBSTRAIT_LOG_OF_ZERO")
+
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 
   private def raise(
       condition: String,
       at: Option[PlanPath],
+      params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException =
+    raiseAt(condition, at.map(_.toString), params: _*)
+
+  private def raiseAt(
+      condition: String,
+      location: Option[String],
       params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException = {
-    val all = (at.map(p => "location" -> p.toString).toSeq ++
+    val all = (location.map("location" -> _).toSeq ++
       params.map { case (k, v) => k -> String.valueOf(v) }).toMap
     val message = s"[$condition] ${reader.getErrorMessage(condition, all)}"
-    val location = at.map(_.toString)
     if (unsupportedConditions(condition)) {
       new SubstraitUnsupportedException(condition, all, message, location, cause)
+    } else if (functionConditions(condition)) {
+      new SubstraitFunctionException(condition, all, message, location, cause)
     } else {
       new SubstraitInvalidPlanException(condition, all, message, location, cause)
     }
+  }
+
+  /**
+   * At execution: the function at `location` (a plan path) raised the error its options ask
+   * for. `condition` is one of [[functionConditions]]; `detail` says what happened.
+   */
+  def functionError(condition: String, location: String, function: String, detail: String): SubstraitException = {
+    require(functionConditions(condition), condition)
+    raiseAt(condition, Some(location), "function" -> function, "detail" -> detail)
   }
 
   /** The whole input could not be decoded: the location is the plan itself. */

@@ -7,7 +7,8 @@ import scala.jdk.CollectionConverters._
  * [[SubstraitErrors]]; the condition names live in `error-conditions.json`.
  *
  * Two kinds, so callers can tell "fix the plan" from "use another engine":
- * [[SubstraitInvalidPlanException]] and [[SubstraitUnsupportedException]].
+ * [[SubstraitInvalidPlanException]] and [[SubstraitUnsupportedException]]; and, at execution,
+ * [[SubstraitFunctionException]]: the error a function's options ask for.
  */
 sealed abstract class SubstraitException(
     val condition: String,
@@ -31,6 +32,16 @@ final class SubstraitInvalidPlanException private[errors] (
 
 /** The plan is valid Substrait, but asks for something Spark or this consumer cannot do. */
 final class SubstraitUnsupportedException private[errors] (
+    condition: String, parameters: Map[String, String], message: String,
+    location: Option[String], cause: Throwable)
+  extends SubstraitException(condition, parameters, message, location, cause)
+
+/**
+ * A function of the plan raised, while the query ran, the error its options ask for: an
+ * overflow under `overflow` ERROR, a domain error under `on_domain_error` ERROR, … The plan
+ * is valid and supported; its data made the function fail, as the plan wanted.
+ */
+final class SubstraitFunctionException private[errors] (
     condition: String, parameters: Map[String, String], message: String,
     location: Option[String], cause: Throwable)
   extends SubstraitException(condition, parameters, message, location, cause)

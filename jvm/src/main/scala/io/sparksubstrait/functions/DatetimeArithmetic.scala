@@ -11,10 +11,21 @@ import org.apache.spark.sql.types._
 private[functions] object DatetimeArithmetic {
   private val MicrosPerDay = 86400L * 1000000L
 
+  /**
+   * x plus or minus an interval; precision_timestamp_tz plus a year-month interval takes the
+   * time zone whose calendar the months are counted in (the two-argument form, removed in
+   * spec 0.108, counts in the session's zone).
+   */
   def shift(c: FunctionCall, negate: Boolean): Expression = {
-    val Seq(x, interval) = c.args
+    if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a date-time, an interval (and a time zone)")
+    val Seq(x, interval) = c.args.take(2)
     val signed = if (negate) UnaryMinus(interval, failOnError = true) else interval
-    val zone = Option(c.ctx.conf.sessionLocalTimeZone)
+    val zone = if (c.args.size == 3) {
+      if (x.dataType != TimestampType || !interval.dataType.isInstanceOf[YearMonthIntervalType]) {
+        c.wrongArguments("a precision_timestamp_tz, an interval_year and a time zone")
+      }
+      Some(DatetimeFunctions.zone(c, 2))
+    } else Option(c.ctx.conf.sessionLocalTimeZone)
     (x.dataType, interval.dataType) match {
       case (DateType, _: YearMonthIntervalType) => DateAddYMInterval(x, signed)
       case (DateType, _: DayTimeIntervalType) =>
@@ -27,6 +38,15 @@ private[functions] object DatetimeArithmetic {
       case (_: TimestampType | TimestampNTZType, _: YearMonthIntervalType) => TimestampAddYMInterval(x, signed, zone)
       case (_: TimestampType | TimestampNTZType, _: DayTimeIntervalType) => SparkShim.timestampAddInterval(x, signed, zone)
       case _ => c.wrongArguments("a date or timestamp and an interval")
+    }
+  }
+
+  /** An integer times an interval (functions_datetime's multiply): exact; an overflow is Spark's error. */
+  def scale(c: FunctionCall): Expression = {
+    val Seq(n, interval) = c.args
+    interval.dataType match {
+      case _: YearMonthIntervalType => MultiplyYMInterval(interval, n)
+      case _ => MultiplyDTInterval(interval, n)
     }
   }
 

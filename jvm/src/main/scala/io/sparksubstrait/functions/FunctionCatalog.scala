@@ -1,13 +1,14 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Complete, Corr, Count, First, HyperLogLogPlusPlus, Last, Max, Min, StddevPop, StddevSamp, VariancePop, VarianceSamp}
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 /**
  * The one declarative table of function mappings: Substrait (extension, name) to Catalyst.
- * To add a function, add one line here and a row test (docs/adding-functions.md).
+ * To add a function, add one line here (or to the part of the table in AggregateFunctions,
+ * WindowFunctions, StringFunctions, …) and a row test (docs/adding-functions.md).
  *
  * Each builder receives the converted arguments and returns the Catalyst expression with
  * the function's Substrait semantics, including NULL handling; it reads every option it
@@ -28,14 +29,13 @@ object FunctionCatalog {
   final case class WindowEntry(name: String, extensions: Set[String], framed: Boolean, build: FunctionCall => Expression)
 
   private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)
+  // Each entry claims exactly the extensions whose YAML defines the function
+  // (FunctionTestCorpusSuite checks them against the pinned spec's YAMLs).
   private val Arithmetic = Set("functions_arithmetic", "functions_arithmetic_decimal")
-  private val Comparison = Set("functions_comparison", "functions_datetime")
+  private val FloatingArithmetic = Set("functions_arithmetic")
+  private val Comparison = Set("functions_comparison")
+  private val Ordering = Comparison + "functions_datetime"
   private val Boolean = Set("functions_boolean")
-  private val Aggregates = Set("functions_arithmetic", "functions_arithmetic_decimal",
-    "functions_aggregate_generic", "functions_aggregate_decimal_output")
-  private val BooleanAggregates = Set("functions_boolean")
-  private val Approximate = Set("functions_aggregate_approx", "functions_aggregate_decimal_output")
-  private val MinMax = Aggregates + "functions_datetime"
 
   // ---- scalar table -------------------------------------------------------------------
   private val scalarEntries: Seq[ScalarEntry] = Seq(
@@ -55,7 +55,7 @@ object FunctionCatalog {
     ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
       if (Integral(x.dataType) && mode == Saturate) saturated(x.dataType, Abs(wide(x), true)) else Abs(x, mode == EvalMode.ANSI)
     }),
-    ScalarEntry("sign", Arithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
+    ScalarEntry("sign", FloatingArithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
     ScalarEntry("sqrt", Arithmetic, c => {
       c.expectArity(1)
       c.arg(0).dataType match {
@@ -64,7 +64,7 @@ object FunctionCatalog {
           c.acceptIeeeRounding()
           val x = c.arg(0)
           val d = Cast(x, DoubleType)
-          If(LessThan(d, Literal(0.0)), SparkShim.raiseError("sqrt of a negative number", DoubleType), Sqrt(d))
+          If(LessThan(d, Literal(0.0)), FunctionErrors.domain(c, "the square root of a negative number", DoubleType), Sqrt(d))
         case _ => floatingFunction(c, Sqrt)
       }
     }),
@@ -74,7 +74,7 @@ object FunctionCatalog {
     floating("asin", Asin), floating("acos", Acos), floating("atan", Atan),
     floating("asinh", Asinh), floating("acosh", Acosh), floating("atanh", Atanh),
     floating("radians", ToRadians), floating("degrees", ToDegrees),
-    ScalarEntry("atan2", Arithmetic, c => floatingBinary(c)(Atan2(_, _))),
+    ScalarEntry("atan2", FloatingArithmetic, c => floatingBinary(c)(Atan2(_, _))),
 
     comparison("equal")(EqualTo(_, _)),
     comparison("not_equal")((l, r) => Not(EqualTo(l, r))),
@@ -119,80 +119,8 @@ object FunctionCatalog {
     ScalarEntry("and_not", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(a, Not(b)) })
   )
 
-  // ---- aggregate table ----------------------------------------------------------------
-  private val aggregateEntries: Seq[AggregateEntry] = Seq(
-    AggregateEntry("sum", Aggregates, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) }),
-    AggregateEntry("avg", Aggregates, c => {
-      c.expectArity(1)
-      numericArg(c)
-      // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
-      // computed in floating point, not a decimal mean rounded and then converted.
-      val arg = c.declaredType match {
-        case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
-        case _ => c.arg(0)
-      }
-      SparkShim.average(arg, c.overflowMode)
-    }),
-    AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
-    AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
-    // sum0: the sum, or zero of the sum's type when there is nothing to add.
-    AggregateEntry("sum0", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) },
-      finish = (_, total) => Coalesce(Seq(total, Cast(Literal(0), total.dataType)))),
-    // count() with no argument is COUNT(*). Spark's count cannot overflow a long.
-    AggregateEntry("count", Aggregates, c => {
-      c.option("overflow", Map("ERROR" -> (), "SILENT" -> ()))
-      if (c.args.isEmpty) Count(Literal(1)) else { c.expectArity(1); Count(c.args) }
-    }),
-    // false < true: the minimum is AND over the non-NULL values, the maximum OR.
-    AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) }),
-    AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) }),
-    AggregateEntry("variance", Aggregates, c => statistic(c)(VarianceSamp(_, true), VariancePop(_, true))),
-    AggregateEntry("std_dev", Aggregates, c => statistic(c)(StddevSamp(_, true), StddevPop(_, true))),
-    AggregateEntry("corr", Aggregates, c => {
-      c.expectArity(2)
-      c.acceptIeeeRounding()
-      val Seq(x, y) = numericArgs(c)
-      Corr(asDouble(x), asDouble(y), true)
-    }),
-    // HyperLogLog++ with Spark's default relative error (5%); small inputs count exactly.
-    AggregateEntry("approx_count_distinct", Approximate, c => { c.expectArity(1); HyperLogLogPlusPlus(c.arg(0)) })
-  )
-
-  /**
-   * variance / std_dev: the distribution (SAMPLE, the default, or POPULATION) as an
-   * option, or as the enum argument some plans put first. Computed in double.
-   */
-  private def statistic(c: FunctionCall)(sample: Expression => AggregateFunction, population: Expression => AggregateFunction): AggregateFunction = {
-    val choices = Map("SAMPLE" -> true, "POPULATION" -> false)
-    val fromEnum = if (c.enumCount > 0) Some(c.enumArg(0, "distribution", choices)) else None
-    val isSample = fromEnum.orElse(c.option("distribution", choices)).getOrElse(true)
-    c.acceptIeeeRounding()
-    c.expectArity(1)
-    numericArg(c)
-    if (isSample) sample(asDouble(c.arg(0))) else population(asDouble(c.arg(0)))
-  }
-
-  // ---- window table -------------------------------------------------------------------
-  private val Window = Set("functions_arithmetic")
-  private val windowEntries: Seq[WindowEntry] = Seq(
-    WindowEntry("row_number", Window, framed = false, c => { c.expectArity(0); RowNumber() }),
-    WindowEntry("rank", Window, framed = false, c => { c.expectArity(0); new Rank() }),
-    WindowEntry("dense_rank", Window, framed = false, c => { c.expectArity(0); new DenseRank() }),
-    WindowEntry("percent_rank", Window, framed = false, c => { c.expectArity(0); new PercentRank() }),
-    WindowEntry("cume_dist", Window, framed = false, c => { c.expectArity(0); CumeDist() }),
-    WindowEntry("ntile", Window, framed = false, c => { c.expectArity(1); NTile(c.arg(0)) }),
-    // NULLs are values here (respect nulls), as in the spec and Spark's default.
-    WindowEntry("first_value", Window, framed = true, c => { c.expectArity(1); overWindow(First(c.arg(0), false)) }),
-    WindowEntry("last_value", Window, framed = true, c => { c.expectArity(1); overWindow(Last(c.arg(0), false)) }),
-    WindowEntry("nth_value", Window, framed = true, c => {
-      c.expectArity(2)
-      c.option("on_domain_error", Map("NAN" -> ()))
-      NthValue(c.arg(0), c.arg(1), false)
-    }),
-    WindowEntry("lead", Window, framed = false, c => offsetFunction(c)(Lead(_, _, _, false))),
-    WindowEntry("lag", Window, framed = false, c => offsetFunction(c)(Lag(_, _, _, false)))
-  )
-
+  private val aggregateEntries = AggregateFunctions.entries
+  private val windowEntries = WindowFunctions.entries
   private val allScalarEntries = scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
     DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
@@ -226,9 +154,11 @@ object FunctionCatalog {
 
   /** add / subtract / multiply: numbers (functions_arithmetic*), or a date-time and an interval (functions_datetime). */
   private def arithmetic(name: String, f: Binary): ScalarEntry = ScalarEntry(name, Arithmetic + "functions_datetime", c => {
-    c.expectArity(2)
-    (c.arg(0).dataType, c.arg(1).dataType) match {
+    if (c.args.size != 3 || name == "multiply") c.expectArity(2)
+    (c.arg(0).dataType, c.args.lift(1).map(_.dataType).orNull) match {
+      case _ if c.args.size == 3 => DatetimeArithmetic.shift(c, negate = name == "subtract")
       case (DateType | TimestampType | TimestampNTZType, _: YearMonthIntervalType | _: DayTimeIntervalType) if name != "multiply" => DatetimeArithmetic.shift(c, negate = name == "subtract")
+      case (n, _: YearMonthIntervalType | _: DayTimeIntervalType) if name == "multiply" && Integral(n) => DatetimeArithmetic.scale(c)
       case _ =>
         c.acceptIeeeRounding()
         val Seq(l, r) = numericArgs(c)
@@ -272,6 +202,9 @@ object FunctionCatalog {
       // Substrait integer division truncates and keeps the argument type.
       case t if Integral(t) =>
         Cast(SparkShim.integralDivide(Cast(l, LongType), Cast(r, LongType), mode, c.ctx.conf), t, None, mode)
+      // Spark divides doubles only; a float quotient computed in double and rounded once is
+      // the correctly rounded float quotient.
+      case FloatType => Cast(SparkShim.divide(Cast(l, DoubleType), Cast(r, DoubleType), mode, c.ctx.conf), FloatType)
       case _ => SparkShim.divide(l, r, mode, c.ctx.conf)
     }
   }
@@ -293,18 +226,6 @@ object FunctionCatalog {
     } else truncated
   }
 
-  /** An aggregate function computed over the window frame. */
-  private def overWindow(f: AggregateFunction): Expression = AggregateExpression(f, Complete, isDistinct = false)
-
-  /** lead / lag (value [, offset [, default]]): offset 1 and default NULL when absent. */
-  private def offsetFunction(c: FunctionCall)(f: (Expression, Expression, Expression) => Expression): Expression = {
-    if (c.args.isEmpty || c.args.size > 3) c.wrongArguments("1 to 3 arguments")
-    val value = c.arg(0)
-    val offset = c.args.lift(1).getOrElse(Literal(1))
-    val default = c.args.lift(2).map(d => if (d.dataType == value.dataType) d else Cast(d, value.dataType)).getOrElse(Literal(null, value.dataType))
-    f(value, offset, default)
-  }
-
   private def singleMode(c: FunctionCall, modes: Seq[EvalMode.Value]): EvalMode.Value = modes.distinct match {
     case Seq() => c.ctx.defaultEvalMode
     case Seq(one) => one
@@ -322,12 +243,12 @@ object FunctionCatalog {
   }
 
   /** Functions Spark computes in double; the result keeps the argument's float width. */
-  private def floating(name: String, f: Expression => Expression): ScalarEntry = ScalarEntry(name, Arithmetic, c => floatingFunction(c, f))
+  private def floating(name: String, f: Expression => Expression): ScalarEntry = ScalarEntry(name, FloatingArithmetic, c => floatingFunction(c, f))
 
   private def floatingFunction(c: FunctionCall, f: Expression => Expression): Expression = {
     c.expectArity(1)
     c.acceptIeeeRounding()
-    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "NONE" -> "null", "ERROR" -> "error")).getOrElse("nan")
+    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "ERROR" -> "error")).getOrElse("nan")
     val x = c.arg(0)
     if (!NumericCoercion.isNumeric(x.dataType) && x.dataType != NullType) {
       c.wrongArguments("a numeric argument")
@@ -339,7 +260,7 @@ object FunctionCatalog {
     val checked = onDomain match {
       case "nan" => result
       case "null" => If(outsideDomain, Literal(null, DoubleType), result)
-      case _ => If(outsideDomain, SparkShim.raiseError(s"${c.name}: argument outside the domain", DoubleType), result)
+      case _ => If(outsideDomain, FunctionErrors.domain(c, "the argument is outside the domain", DoubleType), result)
     }
     resultFloat(x.dataType, checked)
   }
@@ -357,12 +278,13 @@ object FunctionCatalog {
     resultFloat(l.dataType, f(asDouble(l), asDouble(r)))
   }
 
-  private def asDouble(e: Expression): Expression = if (e.dataType == DoubleType) e else Cast(e, DoubleType)
+  private[functions] def asDouble(e: Expression): Expression = if (e.dataType == DoubleType) e else Cast(e, DoubleType)
   private def resultFloat(argType: DataType, e: Expression): Expression = if (argType == FloatType) Cast(e, FloatType) else e
   private def sameTypeAs(arg: Expression, e: Expression): Expression = if (e.dataType == arg.dataType) e else Cast(e, arg.dataType)
 
+  /** lt, gt, lte and gte are functions_datetime's too (for its date-time types). */
   private def comparison(name: String)(f: (Expression, Expression) => Expression): ScalarEntry =
-    ScalarEntry(name, Comparison, c => {
+    ScalarEntry(name, if (Set("lt", "gt", "lte", "gte")(name)) Ordering else Comparison, c => {
       c.expectArity(2)
       val Seq(l, r) = unifyOrFail(c, c.args)
       f(l, r)
@@ -380,16 +302,16 @@ object FunctionCatalog {
   private def nullIfAnyNull(args: Seq[Expression], e: Expression): Expression =
     If(args.map(a => IsNull(a): Expression).reduce(Or(_, _)), Literal(null, e.dataType), e)
 
-  private def numericArgs(c: FunctionCall): Seq[Expression] = {
+  private[functions] def numericArgs(c: FunctionCall): Seq[Expression] = {
     if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType)) c.wrongArguments("numeric arguments")
     // Spark's decimal arithmetic takes any two decimals and derives the result type from
     // both; widening them first would change the result's scale (and its rounding).
     if (c.args.forall(_.dataType.isInstanceOf[DecimalType])) c.args else unifyOrFail(c, c.args)
   }
-  private def numericArg(c: FunctionCall): Unit =
+  private[functions] def numericArg(c: FunctionCall): Unit =
     if (!NumericCoercion.isNumeric(c.arg(0).dataType) && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")
 
-  private def booleanArgs(c: FunctionCall): Seq[Expression] = {
+  private[functions] def booleanArgs(c: FunctionCall): Seq[Expression] = {
     if (!c.args.forall(a => a.dataType == BooleanType || a.dataType == NullType)) c.wrongArguments("boolean arguments")
     c.args.map(a => if (a.dataType == NullType) Cast(a, BooleanType) else a)
   }

@@ -23,11 +23,14 @@ private[functions] object MathFunctions {
     logarithm("log10", lowest = 0)(Log10(_)),
     logarithm("log2", lowest = 0)(Log2(_)),
     logarithm("log1p", lowest = -1)(Log1p(_)),
+    // logb(x, base) = ln(x) / ln(base), x first as the YAML's arguments are (and DataFusion
+    // writes them); the spec's test file puts the base first (docs/function-tests.md, errata).
+    // A base that is not positive, or is 1, has no logarithms: a domain error like a negative x.
     ScalarEntry("logb", Logarithmic, c => {
       c.expectArity(2)
-      val Seq(base, x) = floats(c)
-      // log_b(x) = ln(x) / ln(b): the domain is x's (the base is a constant of the formula).
-      logOf(c, x, lowest = 0, resultType(c), v => Divide(Log(v), Log(base)))
+      val Seq(x, base) = floats(c)
+      logOf(c, x, lowest = 0, resultType(c), v => Divide(Log(v), Log(base)),
+        badBase = Or(LessThanOrEqual(base, Literal(0.0)), EqualTo(base, Literal(1.0))))
     }),
 
     ScalarEntry("ceil", Rounding, c => roundToIntegral(c, "ceil", SparkShim.ceil)),
@@ -51,15 +54,25 @@ private[functions] object MathFunctions {
     x.dataType match {
       case d: DecimalType if d.scale == 0 =>
         c.option("overflow", Map("ERROR" -> ()))
-        exact(DecimalType(38, 0), "decimalFactorial", x)
+        // 33! has 37 digits, 34! 39: beyond DECIMAL(38, 0).
+        val whole = DecimalType(38, 0)
+        val n = Cast(x, whole)
+        CaseWhen(Seq(
+          LessThan(n, Literal(Decimal(0), whole)) -> FunctionErrors.domain(c, "the factorial of a negative number", whole),
+          GreaterThan(n, Literal(Decimal(33), whole)) -> FunctionErrors.overflow(c, "the factorial exceeds 38 digits", whole)),
+          Some(exact(whole, "decimalFactorial", x)))
       case _ =>
         integral(c, x)
         // Spark's factorial is NULL beyond 20! (the largest long) and for negatives: with
-        // overflow ERROR (or no choice, under ANSI) that NULL becomes the overflow error.
+        // overflow ERROR (or no choice, under ANSI) that NULL becomes the error, a domain
+        // error below 0 and an overflow above 20.
         val mode = c.overflowMode
         val f = Factorial(Cast(x, IntegerType, None, EvalMode.ANSI))
         val checked = if (mode == EvalMode.ANSI)
-          If(And(IsNotNull(x), IsNull(f)), SparkShim.raiseError(s"${c.name}: overflow or negative argument", LongType), f)
+          CaseWhen(Seq(
+            LessThan(x, Cast(Literal(0), x.dataType)) -> FunctionErrors.domain(c, "the factorial of a negative number", LongType),
+            And(IsNotNull(x), IsNull(f)) -> FunctionErrors.overflow(c, "the factorial exceeds i64", LongType)),
+            Some(f))
         else f
         Cast(checked, x.dataType, None, mode)
     }
@@ -80,7 +93,8 @@ private[functions] object MathFunctions {
     if (integers) {
       val checked = c.overflowMode == EvalMode.ANSI
       val t = NumericCoercion.unify(c.args).getOrElse(c.wrongArguments("integers of one type")).head.dataType
-      Cast(exact(LongType, if (checked) "power" else "powerWrapping", Cast(x, LongType), Cast(y, LongType)), t, None, c.overflowMode)
+      Cast(exact(LongType, if (checked) "power" else "powerWrapping", Cast(x, LongType), Cast(y, LongType), Literal(c.at.toString)),
+        t, None, c.overflowMode)
     } else {
       c.acceptIeeeRounding()
       c.option("on_domain_error", Map("NAN" -> ()))
@@ -88,7 +102,7 @@ private[functions] object MathFunctions {
       val Seq(dx, dy) = floats(c)
       val result = Pow(dx, dy)
       val checked = if (complexIsError)
-        If(And(IsNaN(result), Not(Or(IsNaN(dx), IsNaN(dy)))), SparkShim.raiseError("power: complex result", DoubleType), result)
+        If(And(IsNaN(result), Not(Or(IsNaN(dx), IsNaN(dy)))), FunctionErrors.domain(c, "a negative base to a fractional power has a complex result", DoubleType), result)
       else result
       if (resultType(c) == FloatType) Cast(checked, FloatType) else checked
     }
@@ -103,22 +117,24 @@ private[functions] object MathFunctions {
 
   /**
    * `f(x)` for x above `lowest`; at `lowest` the on_log_zero choice (default -infinity, as
-   * IEEE), below it the on_domain_error choice (default NaN, as IEEE).
+   * IEEE), below it (or for a `badBase`) the on_domain_error choice (default NaN, as IEEE).
    */
-  private def logOf(c: FunctionCall, x: Expression, lowest: Int, result: DataType, f: Expression => Expression): Expression = {
+  private def logOf(c: FunctionCall, x: Expression, lowest: Int, result: DataType, f: Expression => Expression,
+      badBase: Expression = Literal.FalseLiteral): Expression = {
     c.acceptIeeeRounding()
     val onZero = c.option("on_log_zero", Map("MINUS_INFINITY" -> "-inf", "NAN" -> "nan", "ERROR" -> "error")).getOrElse("-inf")
-    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "NONE" -> "null", "ERROR" -> "error")).getOrElse("nan")
-    def choice(what: String, problem: String): Expression = what match {
+    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "ERROR" -> "error")).getOrElse("nan")
+    def choice(what: String, error: => Expression): Expression = what match {
       case "-inf" => Literal(Double.NegativeInfinity)
       case "nan" => Literal(Double.NaN)
       case "null" => Literal(null, DoubleType)
-      case _ => SparkShim.raiseError(s"${c.name}: $problem", DoubleType)
+      case _ => error
     }
     val at = Literal(lowest.toDouble)
     val value = CaseWhen(Seq(
-      LessThan(x, at) -> choice(onDomain, "argument out of domain"),
-      EqualTo(x, at) -> choice(onZero, "logarithm of zero")),
+      badBase -> choice(onDomain, FunctionErrors.domain(c, "the base is not positive, or is 1", DoubleType)),
+      LessThan(x, at) -> choice(onDomain, FunctionErrors.domain(c, s"the argument is below $lowest", DoubleType)),
+      EqualTo(x, at) -> choice(onZero, FunctionErrors.logOfZero(c, s"the argument is $lowest", DoubleType))),
       Some(f(x)))
     if (result == FloatType) Cast(value, FloatType) else value
   }

@@ -51,16 +51,17 @@ private[functions] object StringFunctions {
     ScalarEntry("contains", Strings, c => caseAware(c)(Contains(_, _))),
     ScalarEntry("starts_with", Strings, c => caseAware(c)(StartsWith(_, _))),
     ScalarEntry("ends_with", Strings, c => caseAware(c)(EndsWith(_, _))),
-    ScalarEntry("strpos", Strings, c => caseAware(c)((s, sub) => new StringLocate(sub, s))),
+    // Positions and lengths are i64 in the YAML; Spark's are int.
+    ScalarEntry("strpos", Strings, c => caseAware(c)((s, sub) => Cast(new StringLocate(sub, s), LongType))),
     ScalarEntry("substring", Strings, substring),
     ScalarEntry("left", Strings, c => { c.expectArity(2); Left(string(c, 0), int(c.arg(1))) }),
     ScalarEntry("right", Strings, c => { c.expectArity(2); Right(string(c, 0), int(c.arg(1))) }),
     ScalarEntry("lower", Strings, c => { c.expectArity(1); unicode(c); Lower(string(c, 0)) }),
     ScalarEntry("upper", Strings, c => { c.expectArity(1); unicode(c); Upper(string(c, 0)) }),
     ScalarEntry("initcap", Strings, c => { c.expectArity(1); unicode(c); InitCap(string(c, 0)) }),
-    ScalarEntry("char_length", Strings, c => { c.expectArity(1); Length(string(c, 0)) }),
-    ScalarEntry("octet_length", Strings, c => { c.expectArity(1); OctetLength(string(c, 0)) }),
-    ScalarEntry("bit_length", Strings, c => { c.expectArity(1); BitLength(string(c, 0)) }),
+    ScalarEntry("char_length", Strings, c => { c.expectArity(1); Cast(Length(string(c, 0)), LongType) }),
+    ScalarEntry("octet_length", Strings, c => { c.expectArity(1); Cast(OctetLength(string(c, 0)), LongType) }),
+    ScalarEntry("bit_length", Strings, c => { c.expectArity(1); Cast(BitLength(string(c, 0)), LongType) }),
     ScalarEntry("reverse", Strings, c => { c.expectArity(1); Reverse(string(c, 0)) }),
     ScalarEntry("repeat", Strings, c => { c.expectArity(2); StringRepeat(string(c, 0), int(c.arg(1))) }),
     ScalarEntry("replace", Strings, c => {
@@ -82,13 +83,13 @@ private[functions] object StringFunctions {
       c.expectArity(2)
       StringSplit(string(c, 0), pattern(c, string(c, 1)), Literal(-1))
     }),
+    // The replacement is in the spec's syntax (\1 a group, $ itself): RegexReplacement.
     ScalarEntry("regexp_replace", Strings, c => {
       if (c.args.size != 3 && c.args.size != 5) c.wrongArguments("3 or 5 arguments")
       val Seq(s, p, rep) = strings(c, c.args.take(3))
-      val position = c.args.lift(3).map(int).getOrElse(Literal(1))
-      // occurrence 0 replaces every match, as Spark does; one chosen match is not expressible.
-      c.args.lift(4).foreach(o => requireLiteral(c, o, 0L, "occurrence 0 (every match)"))
-      RegExpReplace(s, pattern(c, p), rep, position)
+      RegexReplacements.checkLiterals(c, p, rep)
+      val Seq(position, occurrence) = Seq(3 -> 1, 4 -> 0).map { case (i, default) => c.args.lift(i).map(int).getOrElse(Literal(default)) }
+      text("regexpReplace", StringType, s, pattern(c, p), rep, position, occurrence, Literal(c.at.toString))
     }),
     ScalarEntry("regexp_match_substring", Strings, c => {
       if (c.args.size != 2 && c.args.size != 5) c.wrongArguments("2 or 5 arguments")
@@ -222,11 +223,6 @@ private[functions] object StringFunctions {
       c.option("lookaround", Map("TRUE" -> ""))
     ).flatten.mkString
     if (flags.isEmpty) p else Concat(Seq(Literal(s"(?$flags)"), p))
-  }
-
-  private def requireLiteral(c: FunctionCall, e: Expression, value: Long, expected: String): Unit = e match {
-    case Literal(v: Number, _) if v.longValue == value =>
-    case other => throw io.sparksubstrait.errors.SubstraitErrors.unsupported(c.at, s"${c.name} with ${other.sql}", expected)
   }
 
   private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType

@@ -29,7 +29,7 @@ private[functions] object UnsignedFunctions {
       // Unsigned division truncates; the quotient always fits.
       val quotient = Cast(IntegralDivide(l, r, EvalMode.LEGACY), t.sparkType)
       val zero = EqualTo(r, Literal(Decimal(0), Wide))
-      If(zero, if (byZero) SparkShim.raiseError(s"${c.name}: division by zero", t.sparkType) else Literal(null, t.sparkType), quotient)
+      If(zero, if (byZero) FunctionErrors.divisionByZero(c, "the divisor is 0", t.sparkType) else Literal(null, t.sparkType), quotient)
     })
   )
 
@@ -45,7 +45,7 @@ private[functions] object UnsignedFunctions {
     }, finish = (c, total) => {
       val u64 = UnsignedTypes.holding(DecimalType(20, 0)).get
       val max = Literal(Decimal(BigDecimal(u64.max), 38, 0), Wide)
-      Cast(If(GreaterThan(total, max), SparkShim.raiseError(s"${c.name}: u64 overflow", total.dataType), total), u64.sparkType)
+      Cast(If(GreaterThan(total, max), FunctionErrors.overflow(c, "the sum exceeds u64", total.dataType), total), u64.sparkType)
     })
   )
 
@@ -71,7 +71,7 @@ private[functions] object UnsignedFunctions {
     val zero = Literal(Decimal(0), Wide)
     val outside = Or(LessThan(exact, zero), GreaterThan(exact, max))
     val inRange = c.option("overflow", Map("ERROR" -> "error", "SATURATE" -> "saturate", "SILENT" -> "wrap")).getOrElse("error") match {
-      case "error" => If(outside, SparkShim.raiseError(s"${c.name}: ${t.name} overflow", Wide), exact)
+      case "error" => If(outside, FunctionErrors.overflow(c, s"the result is outside ${t.name}", Wide), exact)
       // least/greatest skip NULLs: a NULL result must stay NULL.
       case "saturate" => If(IsNull(exact), Literal(null, Wide), Least(Seq(Greatest(Seq(exact, zero)), max)))
       case _ => Pmod(exact, Literal(Decimal(BigDecimal(t.max + 1), 38, 0), Wide))

@@ -3,42 +3,57 @@ package io.sparksubstrait.runtime
 import java.math.BigInteger
 
 import org.apache.spark.sql.types.Decimal
+import org.apache.spark.unsafe.types.UTF8String
+
+import io.sparksubstrait.errors.SubstraitErrors
 
 /**
  * Exact integer arithmetic that Spark has no expression for, called from generated code
  * through StaticInvoke (so executors need this jar, which a cluster library provides).
- * Every method is pure; overflow and domain errors throw ArithmeticException.
+ * Every method is pure. The power functions raise the plan's overflow and domain errors
+ * (SUBSTRAIT_ARITHMETIC_OVERFLOW, SUBSTRAIT_DOMAIN_ERROR) at `location`, the function's place
+ * in the plan; the callers of the others rule out their errors first.
  */
 /** Holds the static forwarders of [[ExactMath$]] that generated code calls. */
 final class ExactMath private ()
 
 object ExactMath {
   /** base^exponent for a non-negative exponent; overflow is an error. */
-  def power(base: Long, exponent: Long): Long = {
-    if (exponent < 0) throw new ArithmeticException(s"power: negative exponent $exponent of an integer")
+  def power(base: Long, exponent: Long, location: UTF8String): Long = {
+    nonNegative(exponent, location)
     var result = 1L
     var b = base
     var e = exponent
     // Square-and-multiply; a square that overflows is only an error if it is still needed.
-    while (e > 0) {
-      if ((e & 1) == 1) result = Math.multiplyExact(result, b)
-      e >>= 1
-      if (e > 0) b = Math.multiplyExact(b, b)
+    try {
+      while (e > 0) {
+        if ((e & 1) == 1) result = Math.multiplyExact(result, b)
+        e >>= 1
+        if (e > 0) b = Math.multiplyExact(b, b)
+      }
+    } catch {
+      case _: ArithmeticException => throw SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW",
+        location.toString, "power", s"$base^$exponent exceeds i64")
     }
     result
   }
 
   /** base^exponent modulo 2^64 (overflow SILENT). */
-  def powerWrapping(base: Long, exponent: Long): Long = {
-    if (exponent < 0) throw new ArithmeticException(s"power: negative exponent $exponent of an integer")
-    BigInteger.valueOf(base).pow(Math.toIntExact(exponent)).longValue
+  def powerWrapping(base: Long, exponent: Long, location: UTF8String): Long = {
+    nonNegative(exponent, location)
+    BigInteger.valueOf(base).modPow(BigInteger.valueOf(exponent), BigInteger.ONE.shiftLeft(64)).longValue
   }
+
+  /** An integer to a negative power is not an integer. */
+  private def nonNegative(exponent: Long, location: UTF8String): Unit =
+    if (exponent < 0) throw SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString, "power",
+      s"the integer power has a negative exponent $exponent")
 
   def decimalAnd(a: Decimal, b: Decimal): Decimal = Decimal(new java.math.BigDecimal(integer(a).and(integer(b))))
   def decimalOr(a: Decimal, b: Decimal): Decimal = Decimal(new java.math.BigDecimal(integer(a).or(integer(b))))
   def decimalXor(a: Decimal, b: Decimal): Decimal = Decimal(new java.math.BigDecimal(integer(a).xor(integer(b))))
 
-  /** n! of a whole decimal: an error below 0 or beyond 38 digits. */
+  /** n! of a whole decimal from 0 to 33 (the callers raise the plan's errors for the others). */
   def decimalFactorial(n: Decimal): Decimal = {
     val k = integer(n)
     if (k.signum < 0) throw new ArithmeticException(s"factorial of a negative number $k")

@@ -4,6 +4,8 @@ import java.util.regex.Pattern
 
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.sparksubstrait.errors.SubstraitErrors
+
 /** Holds the static forwarders of [[TextFunctions$]] that generated code calls. */
 final class TextFunctions private ()
 
@@ -68,6 +70,44 @@ object TextFunctions {
     0L
   }
 
+  /**
+   * regexp_replace: the `occurrence`-th match of `pattern` (0: every match) searching from
+   * character `position`, replaced by `replacement`, written in the spec's syntax
+   * ([[RegexReplacement]]). Matching starts at `position` as if the string began there
+   * (`^` matches there; lookbehind does not see before it), as in Spark's regexp_replace. A
+   * position beyond the end leaves the string as it is; a position below 1, a negative
+   * occurrence, an undefined escape or a group the pattern lacks are the domain errors the
+   * spec leaves undefined, raised at `location`.
+   */
+  def regexpReplace(s: UTF8String, pattern: UTF8String, replacement: UTF8String, position: Int, occurrence: Int,
+      location: UTF8String): UTF8String = {
+    def undefined(detail: String) = SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString, "regexp_replace", detail)
+    if (position < 1) throw undefined(s"position $position is not positive")
+    if (occurrence < 0) throw undefined(s"occurrence $occurrence is negative")
+    val rewrite = translated(replacement.toString).fold(e => throw undefined(e), identity)
+    val text = s.toString
+    if (position - 1 > text.codePointCount(0, text.length)) return s
+    val regex = try compiled(pattern.toString) catch {
+      case e: java.util.regex.PatternSyntaxException => throw undefined(s"the pattern does not compile (${e.getDescription})")
+    }
+    val m = regex.matcher(text)
+    if (rewrite.maxGroup > m.groupCount) {
+      throw undefined(s"the replacement refers to group ${rewrite.maxGroup}; the pattern has ${m.groupCount}")
+    }
+    m.region(text.offsetByCodePoints(0, position - 1), text.length)
+    val out = new java.lang.StringBuilder(text.length)
+    var found = 0
+    var replaced = false
+    while ((occurrence == 0 || !replaced) && m.find()) {
+      found += 1
+      if (occurrence == 0 || found == occurrence) {
+        m.appendReplacement(out, rewrite.replacement)
+        replaced = true
+      }
+    }
+    if (!replaced) s else UTF8String.fromString(m.appendTail(out).toString)
+  }
+
   private def mapCodePoints(text: String, asciiOnly: Boolean, f: Int => Int): UTF8String = {
     val out = new java.lang.StringBuilder(text.length)
     var i = 0
@@ -77,6 +117,19 @@ object TextFunctions {
       i += Character.charCount(cp)
     }
     UTF8String.fromString(out.toString)
+  }
+
+  // One translated replacement per thread, as for patterns.
+  private val lastReplacement = new ThreadLocal[(String, Either[String, RegexReplacement.Java])]
+
+  private def translated(spec: String): Either[String, RegexReplacement.Java] = {
+    val last = lastReplacement.get()
+    if (last != null && last._1 == spec) last._2
+    else {
+      val java = RegexReplacement.toJava(spec)
+      lastReplacement.set((spec, java))
+      java
+    }
   }
 
   // One compiled pattern per thread: a column's pattern is almost always one constant.

@@ -1,12 +1,10 @@
 package io.sparksubstrait.functiontests
 
-import java.math.{BigDecimal => JBigDecimal}
-import java.time.{Duration, Instant, LocalDate, LocalDateTime, LocalTime, OffsetDateTime, Period, ZoneOffset}
-
-import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.SparkSession
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.errors.{SubstraitException, SubstraitUnsupportedException}
+import io.sparksubstrait.functiontests.ValueMatch.{render, same}
 
 /** What running one case gave, judged against what the case expects. */
 sealed trait Outcome { def detail: String }
@@ -14,16 +12,22 @@ object Outcome {
   case object Passed extends Outcome { def detail = "" }
   /** A value came back and it is not the expected one (or an error was expected). */
   final case class Wrong(detail: String) extends Outcome
-  /** An error where a value was expected. */
+  /** An error where a value was expected, or an error of another kind than the case asks for. */
   final case class Failed(detail: String) extends Outcome
   /** Refused as unsupported (function, signature, option or type), or not expressible as a plan. */
   final case class Unsupported(detail: String) extends Outcome
+  /** The case's expected answer is wrong ([[Errata]]) and ours is the hand-worked one. */
+  final case class Erratum(erratum: io.sparksubstrait.functiontests.Erratum, detail: String) extends Outcome
+  /** The spec allows two readings ([[Ambiguities]]) and ours gives our reading's answer. */
+  final case class Ambiguous(ambiguity: Ambiguity, detail: String) extends Outcome
 }
 
 /**
- * Runs one case through the extension (plan bytes → DataFrame → collect) and compares.
- * The session must have `spark.sql.datetime.java8API.enabled` so that dates, timestamps
- * and intervals come back as java.time values.
+ * Runs one case through the extension (plan bytes → DataFrame → collect) and judges it: a
+ * value against the case's value (or, for an erratum, the hand-worked one; for an ambiguous
+ * case, our reading's), an error against the kind of error asked for ([[ErrorKinds]]). The
+ * session must have `spark.sql.datetime.java8API.enabled` so that dates, timestamps and
+ * intervals come back as java.time values.
  */
 final class CaseRunner(spark: SparkSession) {
   import Outcome._
@@ -37,25 +41,61 @@ final class CaseRunner(spark: SparkSession) {
         case e: TestValues.UnsupportedTestType => return Unsupported(s"runner: ${e.getMessage}")
         case e: Throwable if scala.util.control.NonFatal(e) || e.isInstanceOf[StackOverflowError] => Left(e)
       }
-    judge(c.expected, result) match {
-      case Wrong(detail) if Errata.reason(c.source).nonEmpty => Failed(s"erratum: ${Errata.reason(c.source).get} ($detail)")
-      case other => other
+    judge(c, result)
+  }
+
+  /** The judgement of `result` for case `c` (public so that tests can feed it other results). */
+  def judge(c: FunctionTestCase, result: Either[Throwable, Seq[Any]]): Outcome = (c.expected, result) match {
+    case (ExpectUndefined, _) => Passed
+    case (_, Left(e)) if unsupported(e) => Unsupported(message(e))
+    case _ => (Errata.of(c), Ambiguities.of(c)) match {
+      case (Some(erratum), _) => check(asExpected(erratum.answer, c), errorKinds(erratum.answer, c), result) match {
+        case Passed => Erratum(erratum, s"the case expects ${c.expected.render}; hand-worked: ${erratum.answer.render} (${erratum.derivation}); ours agrees")
+        case other => prefixed(other, s"erratum (hand-worked ${erratum.answer.render}): ")
+      }
+      case (None, Some(ambiguity)) =>
+        val readings = ambiguity.readings.map(r => s"${r.name}: ${r.answer.render}").mkString("; ")
+        check(asExpected(ambiguity.ours.answer, c), errorKinds(ambiguity.ours.answer, c), result) match {
+          case Passed => Ambiguous(ambiguity, s"$readings. Ours: ${ambiguity.ours.name}")
+          case other => prefixed(other, s"ambiguous, our reading (${ambiguity.ours.name}) gives ${ambiguity.ours.answer.render}: ")
+        }
+      case (None, None) => check(c.expected, ErrorKind.expected(c), result)
     }
   }
 
-  private def judge(expected: Expected, result: Either[Throwable, Seq[Any]]): Outcome = (expected, result) match {
-    case (ExpectUndefined, _) => Passed
-    case (_, Left(e)) if unsupported(e) => Unsupported(message(e))
-    case (ExpectError, Left(_)) => Passed
-    case (ExpectError, Right(values)) => Wrong(s"expected an error, got ${values.map(render).mkString(", ")}")
-    case (_, Left(e)) => Failed(message(e))
-    case (ExpectValue(v), Right(Seq(actual))) =>
-      if (same(actual, v.value, v.tpe)) Passed else Wrong(s"expected ${render(v.value)}, got ${render(actual)}")
-    case (ExpectValue(v), Right(values)) => Wrong(s"expected one row, got ${values.size}")
-    case (ExpectColumn(want, t), Right(values)) =>
-      if (values.size == want.size && values.zip(want).forall { case (a, w) => same(a, w, t) }) Passed
-      else Wrong(s"expected ${want.map(render).mkString("(", ", ", ")")}, got ${values.map(render).mkString("(", ", ", ")")}")
+  private def asExpected(answer: Answer, c: FunctionTestCase): Expected = answer match {
+    case v: ValueAnswer => ExpectValue(v.value)
+    case _: ErrorAnswer => ExpectError
   }
+  private def errorKinds(answer: Answer, c: FunctionTestCase): Either[String, Set[ErrorKind]] = answer match {
+    case ErrorAnswer(kind) => Right(Set(kind))
+    case _ => ErrorKind.expected(c)
+  }
+
+  private def prefixed(o: Outcome, prefix: String): Outcome = o match {
+    case Wrong(d) => Wrong(prefix + d)
+    case Failed(d) => Failed(prefix + d)
+    case other => other
+  }
+
+  /** `result` against `expected`; an error must be of one of `kinds`. */
+  private def check(expected: Expected, kinds: Either[String, Set[ErrorKind]], result: Either[Throwable, Seq[Any]]): Outcome =
+    (expected, result) match {
+      case (ExpectUndefined, _) => Passed
+      case (ExpectError, Left(e)) => (kinds, ErrorKind.of(e)) match {
+        case (Right(wanted), Some(kind)) if wanted(kind) => Passed
+        case (Right(wanted), got) => Failed(s"expected ${wanted.mkString(" or ")}, got ${got.getOrElse("another error")}: ${message(e)}")
+        case (Left(why), _) => Failed(s"runner: $why; got ${message(e)}")
+      }
+      case (ExpectError, Right(values)) => Wrong(s"expected an error, got ${values.map(render).mkString(", ")}")
+      case (_, Left(e)) => Failed(message(e))
+      case (ExpectValue(v), Right(Seq(actual))) =>
+        if (same(actual, v.value, v.tpe)) Passed else Wrong(s"expected ${render(v.value)}, got ${render(actual)}")
+      case (ExpectValue(_), Right(values)) => Wrong(s"expected one row, got ${values.size}")
+      case (ExpectColumn(want, t), Right(values)) =>
+        if (values.size == want.size && values.zip(want).forall { case (a, w) => same(a, w, t) }) Passed
+        else Wrong(s"expected ${want.map(render).mkString("(", ", ", ")")}, got ${values.map(render).mkString("(", ", ", ")")}")
+    }
 
   /** Unsupported: our error for an unsupported feature, or a function/signature the catalog lacks. */
   private def unsupported(e: Throwable): Boolean = substrait(e).exists {
@@ -69,98 +109,5 @@ final class CaseRunner(spark: SparkSession) {
   private def message(e: Throwable): String = {
     val root = substrait(e).getOrElse(Iterator.iterate(e)(_.getCause).takeWhile(_ != null).toSeq.last)
     s"${root.getClass.getSimpleName}: ${Option(root.getMessage).getOrElse("").linesIterator.take(2).mkString(" ")}"
-  }
-
-  // ---- comparing --------------------------------------------------------------------
-  private def same(actual: Any, want: RawValue, t: TestType): Boolean = (actual, want) match {
-    case (null, NullValue) => true
-    case (null, _) | (_, NullValue) => false
-    case (a, Token(x)) => t.name match {
-      case "i8" | "i16" | "i32" | "i64" => integral(a).contains(new JBigDecimal(x).longValueExact())
-      case "fp32" => floating(a).exists(d => close(d, TestValues.float(x), 1e-6))
-      case "fp64" => floating(a).exists(d => close(d, TestValues.float(x), 1e-12))
-      case "dec" => a match {
-        case d: JBigDecimal => d.compareTo(new JBigDecimal(x)) == 0
-        case d: scala.math.BigDecimal => d.bigDecimal.compareTo(new JBigDecimal(x)) == 0
-        case _ => false
-      }
-      case "bool" => a == x.toBoolean
-      case "date" => a == LocalDate.parse(x)
-      case "pts" => a == LocalDateTime.parse(x.takeWhile(_ != 'Z'))
-      case "ptstz" => a match {
-        case i: Instant => i == (if (x.length > 19 && !x.endsWith("Z") && x.lastIndexOf('-') < 10 && x.lastIndexOf('+') < 0)
-          LocalDateTime.parse(x).toInstant(ZoneOffset.UTC) else if (x.length == 19) LocalDateTime.parse(x).toInstant(ZoneOffset.UTC)
-          else OffsetDateTime.parse(x).toInstant)
-        case _ => false
-      }
-      case "pt" => a == LocalTime.parse(x)
-      case "iyear" => a match {
-        case p: Period => val (y, m) = Durations.yearMonth(x); p.toTotalMonths == y * 12L + m
-        case _ => false
-      }
-      case "iday" => a match {
-        case d: Duration => val (days, s, n) = Durations.daySecond(x); d == Duration.ofDays(days).plusSeconds(s).plusNanos(n)
-        case _ => false
-      }
-      case _ => false
-    }
-    case (a, StructValue(Seq(QuotedString(s)))) if t.name.startsWith("u!") => unsignedValue(a).contains(BigInt(s))
-    case (a, QuotedString(s)) if t.name.startsWith("u!") => unsignedValue(a).contains(BigInt(s))
-    case (a: String, QuotedString(s)) => a == s
-    case (a: Array[Byte], QuotedString(s)) => a.sameElements(s.getBytes("UTF-8"))
-    case (a: scala.collection.Seq[_], ListValue(items)) =>
-      val elem = t.params.collectFirst { case TypeParam(e) => e }
-      elem.exists(e => a.size == items.size && a.zip(items).forall { case (x, y) => same(x, y, e) })
-    case (a: Row, StructValue(items)) =>
-      val types = t.params.collect { case TypeParam(e) => e }
-      a.size == items.size && types.size == items.size && items.indices.forall(i => same(a.get(i), items(i), types(i)))
-    case (a: scala.collection.Map[_, _], MapValue(entries)) =>
-      val types = t.params.collect { case TypeParam(e) => e }
-      types.size == 2 && a.size == entries.size && entries.forall { case (k, v) =>
-        a.exists { case (ak, av) => same(ak, k, types(0)) && same(av, v, types(1)) }
-      }
-    case _ => false
-  }
-
-  /** Unsigned integers come back in the wider signed type that holds them. */
-  private def unsignedValue(a: Any): Option[BigInt] = a match {
-    case d: JBigDecimal => scala.util.Try(BigInt(d.toBigIntegerExact)).toOption
-    case other => integral(other).map(BigInt(_))
-  }
-
-  private def integral(a: Any): Option[Long] = a match {
-    case b: java.lang.Byte => Some(b.longValue)
-    case s: java.lang.Short => Some(s.longValue)
-    case i: java.lang.Integer => Some(i.longValue)
-    case l: java.lang.Long => Some(l.longValue)
-    case _ => None
-  }
-
-  private def floating(a: Any): Option[Double] = a match {
-    case f: java.lang.Float => Some(f.doubleValue)
-    case d: java.lang.Double => Some(d.doubleValue)
-    case _ => None
-  }
-
-  /**
-   * Floating results match to a relative 1e-12 (fp64) or 1e-6 (fp32): the expected values
-   * are decimal renderings, and libm implementations differ in the last bits.
-   */
-  private def close(actual: Double, want: Double, relative: Double): Boolean =
-    if (want.isNaN) actual.isNaN
-    else if (want.isInfinite || actual.isInfinite) actual == want
-    else actual == want || math.abs(actual - want) <= relative * math.max(math.abs(want), math.abs(actual))
-
-  private def render(v: Any): String = v match {
-    case null | NullValue => "null"
-    case Token(x) => x
-    case QuotedString(s) => s"'$s'"
-    case ListValue(items) => items.map(render).mkString("[", ", ", "]")
-    case StructValue(items) => items.map(render).mkString("(", ", ", ")")
-    case MapValue(es) => es.map { case (k, x) => s"${render(k)}: ${render(x)}" }.mkString("{", ", ", "}")
-    case s: String => s"'$s'"
-    case b: Array[Byte] => b.map("%02x".format(_)).mkString("0x", "", "")
-    case s: scala.collection.Seq[_] => s.map(render).mkString("[", ", ", "]")
-    case other => other.toString
   }
 }

@@ -7,7 +7,8 @@ import org.apache.spark.sql.SparkSession
 
 /**
  * `dev/function-tests`: runs every case of the spec's function test files through the
- * extension and reports, per extension YAML, how many passed, failed or are unsupported.
+ * extension and reports, per extension YAML, how many passed, are errata (our value the
+ * hand-worked one), ambiguous, failed, wrong or unsupported.
  *
  * Usage: FunctionTests TESTCASES_DIR [--report docs/function-tests.md] [--check]
  * `--check` exits non-zero when any case returned a wrong value, or a file did not parse.
@@ -20,14 +21,19 @@ object FunctionTests {
     val report = args.sliding(2).collectFirst { case Array("--report", f) => Paths.get(f) }
     val check = args.contains("--check")
     val spark = session()
-    val (results, syntaxErrors) = try runAll(spark, root) finally spark.stop()
+    val (results, syntaxErrors, audit) = try {
+      val (rs, errors) = runAll(spark, root)
+      (rs, errors, OverloadAudit.audit(spark, root.resolveSibling("extensions")))
+    } finally spark.stop()
     val summary = FunctionTestReport.summary(results, syntaxErrors)
     println(summary.table)
     syntaxErrors.foreach(e => println(s"syntax error: ${e.getMessage}"))
     report.foreach { f =>
-      Files.write(f, FunctionTestReport.markdown(results, syntaxErrors, root).getBytes(StandardCharsets.UTF_8))
+      Files.write(f, FunctionTestReport.markdown(results, syntaxErrors, root, audit).getBytes(StandardCharsets.UTF_8))
       println(s"report written to $f")
     }
+    println(s"overloads of the standard YAMLs: ${audit.count(_.refused.isEmpty)} convert, ${audit.count(_.refused.nonEmpty)} refused, " +
+      s"${audit.count(_.typeDiffers.nonEmpty)} with another result type than the YAML's")
     val wrong = results.count(_.outcome.isInstanceOf[Outcome.Wrong])
     println(s"wrong values: $wrong")
     println(summary.lastLine)

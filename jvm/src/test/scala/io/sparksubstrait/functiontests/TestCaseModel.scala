@@ -45,7 +45,15 @@ final case class ColumnRef(index: Int, tpe: Option[TestType]) extends Argument
 /** A nested call, as in a lambda body. */
 final case class Call(function: String, args: Seq[Argument]) extends Argument
 
-sealed trait Expected
+sealed trait Expected {
+  /** As the test files write it. */
+  def render: String = this match {
+    case ExpectValue(v) => s"${ValueMatch.render(v.value)}::${v.tpe}"
+    case ExpectError => "<!ERROR>"
+    case ExpectUndefined => "<!UNDEFINED>"
+    case ExpectColumn(vs, t) => s"${vs.map(ValueMatch.render).mkString("(", ", ", ")")}::$t"
+  }
+}
 final case class ExpectValue(value: TypedValue) extends Expected
 /** `<!ERROR>`: the call must fail. */
 case object ExpectError extends Expected

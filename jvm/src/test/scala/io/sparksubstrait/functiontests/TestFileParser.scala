@@ -58,6 +58,12 @@ object TestFileParser {
     FunctionTestFile(file, urn.stripPrefix(UrnPrefix), urn, dependencies.toSeq, cases.toSeq)
   }
 
+  /** One typed value as the test files write it, e.g. `127::i8` or `', ,'::str` (the errata's hand-worked values). */
+  def typedValue(text: String): TypedValue = {
+    val p = new LineParser(TestFileLexer.tokenize(text, "value", 1), "value", 1, text)
+    p.valueOnly()
+  }
+
   /** A recursive-descent parser over one line's tokens. */
   private final class LineParser(toks: IndexedSeq[Tok], file: String, lineNo: Int, line: String) {
     private var pos = 0
@@ -147,6 +153,15 @@ object TestFileParser {
       }
       end()
       FunctionTestCase(file, lineNo, "", kind, call, options, expected, table, line)
+    }
+
+    def valueOnly(): TypedValue = {
+      val v = argument(aggregate = false) match {
+        case t: TypedValue => t
+        case other => fail(s"expected a typed value, found $other")
+      }
+      end()
+      v
     }
 
     /** Multi-argument aggregate over a DEFINEd table: `f(t1.col0, t1.col1)`. */

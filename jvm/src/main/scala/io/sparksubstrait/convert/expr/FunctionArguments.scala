@@ -11,7 +11,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.functions.{DeclaredFunction, FunctionCall}
+import io.sparksubstrait.functions.{DeclaredFunction, FunctionCall, OptionDomains}
 import io.sparksubstrait.plan.PlanPath
 
 /** What scalar and aggregate function invocations share: arguments, options, output type. */
@@ -58,6 +58,7 @@ object FunctionArguments {
     val found = entry.getOrElse(throw SubstraitErrors.unknownFunction(at, fn.compoundName, fn.describeExtension,
       args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
     val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.types).dataType)
+    OptionDomains.check(fn, opts, at)
     val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums, sorts)
     val built = build(found, call)
     call.checkAllOptionsConsumed()

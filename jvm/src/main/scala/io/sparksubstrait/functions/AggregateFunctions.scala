@@ -1,0 +1,88 @@
+package io.sparksubstrait.functions
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Corr, Count, HyperLogLogPlusPlus, Max, Min, StddevPop, StddevSamp, VariancePop, VarianceSamp}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types._
+
+import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs}
+
+/** The aggregate functions of the arithmetic, generic, approximate and boolean YAMLs (part of the catalog's table). */
+private[functions] object AggregateFunctions {
+  // Each entry claims exactly the extensions whose YAML defines the function.
+  private val Arithmetic = Set("functions_arithmetic", "functions_arithmetic_decimal")
+  private val FloatingArithmetic = Set("functions_arithmetic")
+  private val MinMax = Arithmetic + "functions_datetime"
+  private val Generic = Set("functions_aggregate_generic")
+  private val BooleanAggregates = Set("functions_boolean")
+  private val Approximate = Set("functions_aggregate_approx")
+  /** count and approx_count_distinct again, with a DECIMAL(38, 0) result. */
+  private val DecimalOutput = Set("functions_aggregate_decimal_output")
+
+  val entries: Seq[AggregateEntry] = Seq(
+    AggregateEntry("sum", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) }),
+    AggregateEntry("avg", Arithmetic, c => {
+      c.expectArity(1)
+      numericArg(c)
+      // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
+      // computed in floating point, not a decimal mean rounded and then converted.
+      val arg = c.declaredType match {
+        case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
+        case _ => c.arg(0)
+      }
+      SparkShim.average(arg, c.overflowMode)
+    }, finish = (c, mean) =>
+      // The mean of fp32 values is fp32 in the YAML (Spark's is double), unless the plan declares another type.
+      if (c.arg(0).dataType == FloatType && c.declaredType.forall(_ == FloatType)) Cast(mean, FloatType) else mean),
+    AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
+    AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
+    // sum0: the sum, or zero of the sum's type when there is nothing to add.
+    AggregateEntry("sum0", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) },
+      finish = (_, total) => Coalesce(Seq(total, Cast(Literal(0), total.dataType)))),
+    AggregateEntry("count", Generic, count),
+    AggregateEntry("count", DecimalOutput, count, finish = (_, n) => Cast(n, DecimalType(38, 0))),
+    // false < true: the minimum is AND over the non-NULL values, the maximum OR.
+    AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) }),
+    AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) }),
+    AggregateEntry("variance", FloatingArithmetic, c => statistic(c)(VarianceSamp(_, true), VariancePop(_, true)), keepFloat),
+    AggregateEntry("std_dev", FloatingArithmetic, c => statistic(c)(StddevSamp(_, true), StddevPop(_, true)), keepFloat),
+    AggregateEntry("corr", FloatingArithmetic, c => {
+      c.expectArity(2)
+      c.acceptIeeeRounding()
+      val Seq(x, y) = numericArgs(c)
+      Corr(asDouble(x), asDouble(y), true)
+    }, keepFloat),
+    AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
+    AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct, finish = (_, n) => Cast(n, DecimalType(38, 0)))
+  )
+
+  /**
+   * count() with no argument is COUNT(*). A count is a long, which no number of rows can
+   * overflow: every overflow choice gives the same count.
+   */
+  private def count(c: FunctionCall): AggregateFunction = {
+    c.option("overflow", Map("ERROR" -> (), "SILENT" -> (), "SATURATE" -> ()))
+    if (c.args.isEmpty) Count(Literal(1)) else { c.expectArity(1); Count(c.args) }
+  }
+
+  /** HyperLogLog++ with Spark's default relative error (5%); small inputs count exactly. */
+  private def approxCountDistinct(c: FunctionCall): AggregateFunction = { c.expectArity(1); HyperLogLogPlusPlus(c.arg(0)) }
+
+  /** Statistics Spark computes in double: of fp32 values, the fp32 result the YAML declares. */
+  private def keepFloat(c: FunctionCall, result: Expression): Expression =
+    if (c.args.headOption.exists(_.dataType == FloatType)) Cast(result, FloatType) else result
+
+  /**
+   * variance / std_dev: the distribution (SAMPLE, the default, or POPULATION) as an
+   * option, or as the enum argument some plans put first. Computed in double.
+   */
+  private def statistic(c: FunctionCall)(sample: Expression => AggregateFunction, population: Expression => AggregateFunction): AggregateFunction = {
+    val choices = Map("SAMPLE" -> true, "POPULATION" -> false)
+    val fromEnum = if (c.enumCount > 0) Some(c.enumArg(0, "distribution", choices)) else None
+    val isSample = fromEnum.orElse(c.option("distribution", choices)).getOrElse(true)
+    c.acceptIeeeRounding()
+    c.expectArity(1)
+    numericArg(c)
+    if (isSample) sample(asDouble(c.arg(0))) else population(asDouble(c.arg(0)))
+  }
+}
