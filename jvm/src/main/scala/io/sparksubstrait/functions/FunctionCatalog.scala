@@ -189,12 +189,16 @@ object FunctionCatalog {
   private def divide(c: FunctionCall): Expression = {
     c.expectArity(2)
     c.acceptIeeeRounding()
-    val Seq(l, r) = numericArgs(c)
+    val Seq(l, divisor) = numericArgs(c)
     val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
     val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
     val saturate = Integral(l.dataType) && c.saturates
     val overflow = if (saturate) None else c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
-    val mode = singleMode(c, Seq(byZero, domain, overflow).flatten)
+    // A NULL quotient by zero with errors otherwise (DuckDB's integer division): Spark has no
+    // such mode, so a zero divisor becomes NULL first and the other options pick the mode.
+    val nullByZero = byZero.contains(EvalMode.LEGACY) && Seq(domain, overflow).flatten.contains(EvalMode.ANSI)
+    val r = if (nullByZero) If(EqualTo(divisor, Cast(Literal(0), divisor.dataType)), Literal(null, divisor.dataType), divisor) else divisor
+    val mode = singleMode(c, Seq(if (nullByZero) None else byZero, domain, overflow).flatten)
     l.dataType match {
       // Only MIN / -1 overflows: computed exactly, then clamped.
       case t if saturate =>

@@ -2,19 +2,23 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration}
+import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration, Type}
 
 /**
  * Function names and argument lists a producer writes outside the standard extensions, each
  * with one meaning in that producer's engine, lifted to the standard function: a rename of
  * the declaration (DataFusion's `str_concat` is `concat`) or the argument the producer
  * leaves to its engine's default (DataFusion's one-argument `round(x)` rounds to 0 digits;
- * `median(x)` is exact; DuckDB's one-argument `string_agg(x)` joins with ',').
+ * `median(x)` is exact; DuckDB's one-argument `string_agg(x)` joins with ','), or, where the
+ * name means the standard function for some argument types only, a retarget of the calls
+ * whose declared output type says so (DuckDB's `//` on integers is `divide`; on doubles it
+ * is no standard function) to a declaration of the standard name added to the plan.
  */
 final case class FunctionSpellings(name: String, releases: String, applies: ProducerStamp => Boolean,
-    renames: Map[String, String], defaults: Seq[FunctionSpellings.Default]) extends Reading {
+    renames: Map[String, String], defaults: Seq[FunctionSpellings.Default],
+    retargets: Seq[FunctionSpellings.Retarget] = Nil) extends Reading {
   val meaning: String = "functions outside the standard extensions, read as the standard ones: " +
-    (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ defaults.map(_.describe)).mkString(", ")
+    (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ retargets.map(_.describe) ++ defaults.map(_.describe)).mkString(", ")
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
@@ -32,13 +36,14 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
         renamed.setExtensions(i, SimpleExtensionDeclaration.newBuilder(d).setExtensionFunction(f.toBuilder.setName(to)))
       }
     }
+    val retargeted = retarget(renamed, names, found)
     def default(anchor: Int, arity: Int): Option[FunctionSpellings.Default] =
       names.get(anchor).flatMap(n => defaults.find(d => d.function == n && d.arity == arity))
     def completed(d: FunctionSpellings.Default, args: java.util.List[FunctionArgument]) = {
       found(d.describe)
       d.complete(args.asScala.toSeq).asJava
     }
-    MessageRewrite(renamed.build()) {
+    MessageRewrite(retargeted) {
       case f: Expression.ScalarFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
         val d = default(f.getFunctionReference, f.getArgumentsCount).get
         f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
@@ -47,11 +52,42 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
         f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
     }
   }
+
+  /** Calls a retarget matches point at a new declaration of its standard name (one per retarget used). */
+  private def retarget(plan: Plan.Builder, names: Map[Int, String], found: String => Unit): Plan = {
+    if (retargets.isEmpty) return plan.build()
+    val declarations = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
+    var next = (declarations.map(_.getFunctionAnchor) :+ 0).max
+    val added = scala.collection.mutable.LinkedHashMap.empty[(Int, String), Int]
+    val calls = MessageRewrite(plan.build()) {
+      case f: Expression.ScalarFunction if retargets.exists(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)) =>
+        val r = retargets.find(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)).get
+        found(r.describe)
+        val anchor = added.getOrElseUpdate((f.getFunctionReference, r.to), { next += 1; next })
+        f.toBuilder.setFunctionReference(anchor).build()
+    }
+    if (added.isEmpty) return calls
+    val b = calls.toBuilder
+    added.foreach { case ((from, to), anchor) =>
+      // The same extension reference as the producer's declaration: DuckDB's folder URI resolves names among the standard ones.
+      val original = declarations.find(_.getFunctionAnchor == from).get
+      b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(original.toBuilder.setFunctionAnchor(anchor).setName(to)))
+    }
+    b.build()
+  }
 }
 
 object FunctionSpellings {
   /** `function` called with `arity` arguments means the standard call with `complete`'s arguments. */
   final case class Default(function: String, arity: Int, describe: String, complete: Seq[FunctionArgument] => Seq[FunctionArgument])
+
+  /** Calls of `function` for which `when` holds mean the standard `to`. */
+  final case class Retarget(function: String, describe: String, to: String, when: Expression.ScalarFunction => Boolean)
+
+  private val Integers = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
+  /** DuckDB's `//` declared to return an integer divides integers, truncating (-7 // 2 is -3), as the standard divide does. */
+  val integerDivide: Retarget = Retarget("//", "// on integers as divide", "divide",
+    f => f.hasOutputType && Integers(f.getOutputType.getKindCase))
 
   private def value(e: Expression.Literal.Builder): FunctionArgument =
     FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(e.setNullable(false))).build()
@@ -64,10 +100,10 @@ object FunctionSpellings {
 
   val dataFusion: FunctionSpellings = FunctionSpellings("datafusion-function-spellings", "DataFusion, every release (spec 0.33 to 0.85)",
     _.within("datafusion", "0.0", ProducerStamp.Newest),
-    Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring"),
+    Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim"),
     Seq(roundToInteger, exactMedian))
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
     "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)", _.within("duckdb", "0.0", ProducerStamp.Newest),
-    Map.empty, Seq(exactMedian, commaStringAgg))
+    Map("||" -> "concat"), Seq(roundToInteger, exactMedian, commaStringAgg), Seq(integerDivide))
 }

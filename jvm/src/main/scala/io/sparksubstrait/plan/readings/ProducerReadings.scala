@@ -28,7 +28,8 @@ object ProducerReadings {
     FunctionSpellings.dataFusion,
     FunctionSpellings.duckDb,
     SortFetchDropped,
-    StringAggOrderDropped)
+    StringAggOrderDropped,
+    TypelessNullInCast, DivisionByZeroNull, CompoundIntervalParts)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 

@@ -1,0 +1,169 @@
+package io.sparksubstrait
+
+import io.sparksubstrait.proto.{Expression, Plan, Rel, Type, Version}
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.errors.SubstraitException
+import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/**
+ * Producer readings of function spellings and of what a producer's engine does where its
+ * plans name nothing (plan/readings/): hand-built plans in the shapes DuckDB 1.0-1.1.3 and
+ * DataFusion write (checked against plans those releases wrote), run over rows with NULLs,
+ * duplicates and an empty table, compared with Spark SQL or with DuckDB's own answers
+ * worked by hand; and the same plan stamped by another producer is not read that way.
+ */
+class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("""CREATE OR REPLACE TEMP VIEW nums AS SELECT * FROM VALUES
+      (7L, 2L, 2.5D, 2.5BD, 'x', 1, DATE'2020-01-31'),
+      (7L, 2L, 2.5D, 2.5BD, 'x', 1, DATE'2020-01-31'),
+      (-7L, 2L, -2.5D, -2.5BD, NULL, 10, DATE'2019-12-31'),
+      (7L, 0L, 0.5D, 0.5BD, '  y ', NULL, NULL),
+      (NULL, 1L, 1.5D, -1.5BD, 'xxzx', 10, DATE'2021-03-01'),
+      (5L, NULL, NULL, NULL, '', 2, DATE'2020-02-29')
+      AS nums(a, b, x, d, s, k, day)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW none AS SELECT * FROM nums WHERE false")
+  }
+
+  private val numsSchema = schema("a" -> i64(), "b" -> i64(), "x" -> fp64(), "d" -> decimal(2, 1), "s" -> string(),
+    "k" -> i32(), "day" -> date())
+  private def nums(table: String = "nums"): Rel = readNamed(numsSchema, table)
+
+  private def stamped(plan: Plan, producer: String, minor: Int): Plan =
+    plan.toBuilder.setVersion(Version.newBuilder().setMinorNumber(minor).setProducer(producer)).build()
+
+  private def readingsOf(plan: Plan): Seq[String] = PlanDecoder.fromBytes(plan.toByteArray, PlanLimits.active).readings.map(_.name)
+
+  private def nullOf(t: Type): Expression = litNull(t)
+  /** DuckDB's untyped NULL: a null literal whose type has no kind. */
+  private val untypedNull: Expression = litNull(Type.newBuilder().build())
+
+  private def outputs(b: PlanBuilder, f: Int, out: Type, args: Expression*): Expression = b.callWith(f, Nil, Some(out), args: _*)
+
+  /** SELECT s || '-', a // b, round(x) FROM `table`, as DuckDB 1.1.3 writes it (a project without emit). */
+  private def duckDbSpellings(table: String): Plan = {
+    val b = new PlanBuilder()
+    val concat = b.fn("functions_string", "||")
+    val intDiv = b.fn("functions_arithmetic", "//")
+    val round = b.fn("functions_rounding", "round")
+    stamped(b.plan(project(nums(table), outputs(b, concat, string(), field(4), litString("-")),
+      outputs(b, intDiv, i64(), field(0), field(1)), outputs(b, round, fp64(), field(2))), "c", "q", "r"), "DuckDB", 53)
+  }
+
+  test("DuckDB: || is concat, // on integers is divide (NULL by zero), round(x) is round(x, 0)") {
+    val plan = duckDbSpellings("nums")
+    assert(readingsOf(plan) == Seq("duckdb-project-without-emit", "duckdb-function-spellings", "duckdb-integer-division-by-zero"))
+    // DuckDB 1.1.3's rows for the same query: -7 // 2 is -3 (truncated), 7 // 0 is NULL, round ties away from zero.
+    assertRows(run(plan), Seq(Row("x-", 3L, 3.0), Row("x-", 3L, 3.0), Row(null, -3L, -3.0), Row("  y -", null, 1.0),
+      Row("xxzx-", null, 2.0), Row("-", null, null)))
+    assertRows(run(duckDbSpellings("none")), Nil)
+    assertSameRows(run(plan).select("c", "r"), spark.sql("SELECT s || '-', round(x) FROM nums"))
+  }
+
+  test("DuckDB's spellings are DuckDB's only: another producer's ||, // and one-argument round stay unknown") {
+    val other = stamped(duckDbSpellings("nums"), "someone", 53)
+    assert(readingsOf(other).isEmpty)
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") { run(other) }
+    val dataFusion = stamped(duckDbSpellings("nums"), "datafusion", 63)
+    assert(!readingsOf(dataFusion).exists(_.startsWith("duckdb")))
+  }
+
+  test("DuckDB: // declared to return a double is no standard function and stays unknown") {
+    val b = new PlanBuilder()
+    val intDiv = b.fn("functions_arithmetic", "//")
+    val plan = stamped(b.plan(project(nums(), outputs(b, intDiv, fp64(), field(2), litFp64(2))), "h"), "DuckDB", 53)
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") { run(plan) }
+  }
+
+  /** SELECT a / b as DuckDB writes integer division under the standard name, without options. */
+  private def integerDivide(producer: String): Plan = {
+    val b = new PlanBuilder()
+    val divide = b.fn("functions_arithmetic", "divide:i64_i64")
+    stamped(b.plan(emit(project(nums(), outputs(b, divide, i64(), field(0), field(1))), 7), "q"), producer, 53)
+  }
+
+  test("DuckDB: integer division without options divides by zero to NULL and still raises on overflow") {
+    assert(readingsOf(integerDivide("DuckDB")).contains("duckdb-integer-division-by-zero"))
+    assertRows(run(integerDivide("DuckDB")), Seq(Row(3L), Row(3L), Row(-3L), Row(null), Row(null), Row(null)))
+    // DuckDB: "Overflow in division of -9223372036854775808 / -1".
+    val b = new PlanBuilder()
+    val divide = b.fn("functions_arithmetic", "divide:i64_i64")
+    val overflow = stamped(b.plan(project(nums(), outputs(b, divide, i64(), litI64(Long.MinValue), litI64(-1))), "q"), "DuckDB", 53)
+    val e = intercept[Exception](run(overflow).collect())
+    assert(Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("ARITHMETIC_OVERFLOW")), e)
+    // Another producer's plan names no option either: Spark's ANSI error on a zero divisor.
+    assert(readingsOf(integerDivide("someone")).isEmpty)
+    val z = intercept[Exception](run(integerDivide("someone")).collect())
+    assert(Iterator.iterate[Throwable](z)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("DIVIDE_BY_ZERO")), z)
+  }
+
+  /** NULLIF(k, 10) as DuckDB writes it: the NULL branch a cast of a NULL without a type. */
+  private def nullIf(producer: String): Plan = {
+    val b = new PlanBuilder()
+    val eq = b.fn("functions_comparison", "equal:i32_i32")
+    val expr = ifThen(Seq(b.callWith(eq, Nil, Some(PlanBuilder.bool()), field(5), litI32(10)) -> cast(untypedNull, i32())),
+      Some(cast(field(5), i32())))
+    stamped(b.plan(project(nums(), expr), "k"), producer, 53)
+  }
+
+  test("DuckDB: a NULL without a type inside a cast is NULL of the cast's type") {
+    assert(readingsOf(nullIf("DuckDB")).contains("duckdb-typeless-null-in-cast"))
+    assertSameRows(run(nullIf("DuckDB")), spark.sql("SELECT NULLIF(k, 10) FROM nums"))
+    assert(run(nullIf("DuckDB")).schema.head.dataType == org.apache.spark.sql.types.IntegerType)
+    // Outside a cast nothing says its type: the plan's error, for DuckDB too.
+    val bare = stamped(new PlanBuilder().plan(project(nums(), untypedNull), "n"), "DuckDB", 53)
+    assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.project.expressions[0].literal.null") { run(bare) }
+    // Another producer's typeless NULL stays the plan's error.
+    assertPlanError("SUBSTRAIT_MISSING_FIELD",
+      "relations[0].root.input.project.expressions[0].if_then.ifs[0].then.cast.input.literal.null") { run(nullIf("someone")) }
+  }
+
+  /** SELECT trim(s), trim(BOTH 'x' FROM s) as DataFusion writes it: btrim, a project with emit. */
+  private def btrim(producer: String, minor: Int): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_string", "btrim")
+    stamped(b.plan(emit(project(nums(), b.call(f, field(4)), b.call(f, field(4), litString("x"))), 7, 8), "t", "tx"), producer, minor)
+  }
+
+  test("DataFusion: btrim is trim") {
+    Seq(49, 58, 63, 85).foreach { minor =>
+      assert(readingsOf(btrim("datafusion", minor)).contains("datafusion-function-spellings"))
+      assertSameRows(run(btrim("datafusion", minor)), spark.sql("SELECT trim(s), trim(BOTH 'x' FROM s) FROM nums"))
+    }
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(btrim("DuckDB", 53))
+    }
+  }
+
+  private def compound(months: Int, days: Int): Expression = Expression.newBuilder().setLiteral(Expression.Literal.newBuilder()
+    .setIntervalCompound(Expression.Literal.IntervalCompound.newBuilder()
+      .setIntervalYearToMonth(Expression.Literal.IntervalYearToMonth.newBuilder().setMonths(months))
+      .setIntervalDayToSecond(Expression.Literal.IntervalDayToSecond.newBuilder().setDays(days).setPrecision(9)))).build()
+
+  /** day + INTERVAL '1' MONTH, day - INTERVAL '2' DAY as DataFusion 43+ writes them (bare names, compound literals). */
+  private def dateShift(minor: Int, interval: (Int, Int) = (1, 0), table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_datetime", "add")
+    val sub = b.fn("functions_datetime", "subtract")
+    stamped(b.plan(emit(project(nums(table), b.call(add, field(6), compound(interval._1, interval._2)),
+      b.call(sub, field(6), compound(0, 2))), 7, 8), "next", "before"), "datafusion", minor)
+  }
+
+  test("DataFusion 43+: a compound interval literal of months only or days only is an interval_year or interval_day") {
+    assert(readingsOf(dateShift(58)).contains("datafusion-compound-interval-arithmetic"))
+    Seq(58, 85).foreach { minor =>
+      assertSameRows(run(dateShift(minor)), spark.sql("SELECT day + INTERVAL '1' MONTH, day - INTERVAL '2' DAY FROM nums"))
+    }
+    assertRows(run(dateShift(85, table = "none")), Nil)
+    // Months and days at once: no single Spark date step, refused as written.
+    val both = intercept[SubstraitException](run(dateShift(85, (1, 1))))
+    assert(both.getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION", both.getMessage)
+    // DataFusion 42 (spec 0.55) writes no compound literal; the same plan stamped so is not read.
+    assert(!readingsOf(dateShift(55)).contains("datafusion-compound-interval-arithmetic"))
+    assert(intercept[SubstraitException](run(dateShift(55))).getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION")
+  }
+}
