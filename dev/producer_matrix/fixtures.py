@@ -20,7 +20,8 @@ FIXTURE_RELEASES = ("datafusion-31.0.0", "datafusion-39.0.0", "datafusion-42.0.0
 FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_limit", "f20_inner_join",
                    "f21_left_join", "f23_full_join", "f25_semi_exists", "f26_anti_not_exists", "f40_union",
                    "f43_except", "f50_group_by", "f53_global_empty", "f55_grouping_sets", "f56_rollup",
-                   "f60_row_number", "f71_correlated_scalar", "f80_cast_to_string", "f92_concat",
+                   "f60_row_number", "f71_correlated_scalar", "f80_cast_to_string", "f05_nullif", "f81_cast_numbers",
+                   "f92_concat", "f94_length_trim", "f102_date_interval", "f112_round", "f123_integer_division",
                    "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
                    "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch")
 KEEP = ("equal", "as-written")

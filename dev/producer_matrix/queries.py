@@ -137,11 +137,13 @@ FEATURES: Dict[str, str] = {
 }
 
 # Producer-specific spellings: aggregates the known issue names (DuckDB's median, product,
-# string_agg), tried by the producers whose SQL has them.
+# string_agg) and DuckDB's `//`, tried by the producers whose SQL has them.
 DIALECT_FEATURES: Dict[str, str] = {
     "f120_median": "SELECT dept, MEDIAN(bonus) AS m FROM emp GROUP BY dept",
     "f121_string_agg": "SELECT dept, STRING_AGG(name, ',' ORDER BY name) AS names FROM emp GROUP BY dept",
     "f122_product": "SELECT dept, PRODUCT(bonus) AS p FROM emp GROUP BY dept",
+    # DuckDB's integer division: NULL by zero (id 3, twice), NULL inputs, negative quotients truncated.
+    "f123_integer_division": "SELECT id, code // (id - 3) AS q FROM emp",
 }
 
 

@@ -166,4 +166,25 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     assert(!readingsOf(dateShift(55)).contains("datafusion-compound-interval-arithmetic"))
     assert(intercept[SubstraitException](run(dateShift(55))).getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION")
   }
+
+  /**
+   * SELECT CAST(x AS BIGINT), CAST(d AS INTEGER), CAST(2.5 AS BIGINT), CAST(a AS INTEGER), as DuckDB writes it (a
+   * project without emit) or, for other producers, with the emit the spec needs.
+   */
+  private def casts(producer: String, table: String = "nums"): Plan = {
+    val p = project(filter(nums(table), litBool(true)), cast(field(2), i64()), cast(field(3), i32()), cast(litFp64(2.5), i64()),
+      cast(field(0), i32()))
+    stamped(new PlanBuilder().plan(if (producer == "DuckDB") p else emit(p, 7, 8, 9, 10), "x", "d", "lit", "a"), producer, 53)
+  }
+
+  test("DuckDB: a cast of a typed double rounds half to even, of a decimal half away from zero") {
+    assert(readingsOf(casts("DuckDB")).contains("duckdb-rounding-cast"))
+    // DuckDB 1.0.0 and 1.1.3's rows: CAST(2.5::DOUBLE AS BIGINT) is 2, CAST(-2.5::DECIMAL AS INTEGER) is -3.
+    assertRows(run(casts("DuckDB")), Seq(Row(2L, 3, 2L, 7), Row(2L, 3, 2L, 7), Row(-2L, -3, 2L, -7), Row(0L, 1, 2L, 7),
+      Row(2L, -2, 2L, null), Row(null, null, 2L, 5)))
+    assertRows(run(casts("DuckDB", "none")), Nil)
+    // Another producer's cast truncates, as the spec's and Spark's do.
+    assert(readingsOf(casts("someone")).isEmpty)
+    assertSameRows(run(casts("someone")), spark.sql("SELECT CAST(x AS BIGINT), CAST(d AS INT), CAST(2.5D AS BIGINT), CAST(a AS INT) FROM nums"))
+  }
 }

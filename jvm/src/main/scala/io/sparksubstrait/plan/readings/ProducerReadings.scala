@@ -29,7 +29,7 @@ object ProducerReadings {
     FunctionSpellings.duckDb,
     SortFetchDropped,
     StringAggOrderDropped,
-    TypelessNullInCast, DivisionByZeroNull, CompoundIntervalParts)
+    TypelessNullInCast, DivisionByZeroNull, RoundingCast, CompoundIntervalParts)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 

@@ -1,0 +1,78 @@
+package io.sparksubstrait.plan.readings
+
+import scala.jdk.CollectionConverters._
+
+import com.google.protobuf.Message
+import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Plan, Rel, SimpleExtensionDeclaration,
+  SimpleExtensionURN, Type}
+
+/**
+ * DuckDB casts a fractional number to an integer by rounding, where the spec's cast (and
+ * Spark's) truncates: CAST(1.5 AS BIGINT) is 2 in DuckDB. Measured on DuckDB 1.0.0 and
+ * 1.1.3: a double or float rounds half to even (0.5 → 0, 1.5 → 2, 2.5 → 2, -2.5 → -2), a
+ * decimal half away from zero (0.5 → 1, 2.5 → 3, -2.5 → -3). A DuckDB cast to an integer
+ * whose input the plan types as fp or decimal (DeclaredTypes) is read as the cast of the
+ * standard round(x, 0) with that tie rule, which is exact: the cast then drops nothing.
+ * Where the plan does not type the input (a column of an aggregate, a window, an outer
+ * reference) the cast stays as written: still Spark's truncation (docs/producers.md).
+ */
+object RoundingCast extends Reading {
+  val name = "duckdb-rounding-cast"
+  val releases = "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)"
+  val meaning = "casts of fp and decimal to integers round (fp: half to even, decimal: half away from zero); " +
+    "read as the cast of round(x, 0) with that rule where the plan types the input"
+
+  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("duckdb", "0.0", ProducerStamp.Newest)
+
+  private val Integers = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
+
+  def lift(plan: Plan, found: String => Unit): Plan = {
+    val anchor = (plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getFunctionAnchor) :+ 0).max + 1
+    var used = false
+    def rounded(x: Expression, t: Type, rule: String): Expression = {
+      used = true
+      found(s"cast of ${t.getKindCase.name.toLowerCase} to an integer, rounded ${rule.toLowerCase}")
+      val call = Expression.ScalarFunction.newBuilder().setFunctionReference(anchor).setOutputType(t)
+        .addArguments(FunctionArgument.newBuilder().setValue(x))
+        .addArguments(FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI32(0))))
+        .addOptions(FunctionOption.newBuilder().setName("rounding").addPreference(rule))
+      Expression.newBuilder().setScalarFunction(call).build()
+    }
+    // Each relation's own expressions, typed by its inputs; nested relations (inputs, subqueries) have their turn.
+    val lifted = MessageRewrite(plan) {
+      case rel: Rel => scope(rel) match {
+        case Some(input) => MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel]) {
+          case c: Expression.Cast if Integers(c.getType.getKindCase) =>
+            DeclaredTypes.of(c.getInput, input) match {
+              case Some(t) if Set(Type.KindCase.FP32, Type.KindCase.FP64)(t.getKindCase) => c.toBuilder.setInput(rounded(c.getInput, t, "TIE_TO_EVEN")).build()
+              case Some(t) if t.getKindCase == Type.KindCase.DECIMAL => c.toBuilder.setInput(rounded(c.getInput, t, "TIE_AWAY_FROM_ZERO")).build()
+              case _ => c
+            }
+        }
+        case None => rel
+      }
+    }
+    if (!used) plan else declared(lifted, anchor)
+  }
+
+  /** The input columns a relation's expressions see. */
+  private def scope(rel: Rel): Option[Seq[Option[Type]]] = rel.getRelTypeCase match {
+    case Rel.RelTypeCase.PROJECT => DeclaredTypes.of(rel.getProject.getInput)
+    case Rel.RelTypeCase.FILTER => DeclaredTypes.of(rel.getFilter.getInput)
+    case Rel.RelTypeCase.SORT => DeclaredTypes.of(rel.getSort.getInput)
+    case Rel.RelTypeCase.AGGREGATE => DeclaredTypes.of(rel.getAggregate.getInput)
+    case Rel.RelTypeCase.JOIN =>
+      for (l <- DeclaredTypes.of(rel.getJoin.getLeft); r <- DeclaredTypes.of(rel.getJoin.getRight)) yield l ++ r
+    case _ => None
+  }
+
+  /** The plan with `round` of functions_rounding declared at `anchor`, under a URN of its own. */
+  private def declared(plan: Plan, anchor: Int): Plan = {
+    val urn = (plan.getExtensionUrnsList.asScala.map(_.getExtensionUrnAnchor) :+ 0).max + 1
+    plan.toBuilder
+      .addExtensionUrns(SimpleExtensionURN.newBuilder().setExtensionUrnAnchor(urn).setUrn("extension:io.substrait:functions_rounding"))
+      .addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(SimpleExtensionDeclaration.ExtensionFunction.newBuilder()
+        .setExtensionUrnReference(urn).setFunctionAnchor(anchor).setName("round")))
+      .build()
+  }
+}
