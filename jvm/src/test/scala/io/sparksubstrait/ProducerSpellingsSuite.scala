@@ -27,6 +27,8 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
       (5L, NULL, NULL, NULL, '', 2, DATE'2020-02-29')
       AS nums(a, b, x, d, s, k, day)""")
     spark.sql("CREATE OR REPLACE TEMP VIEW none AS SELECT * FROM nums WHERE false")
+    spark.sql("""CREATE OR REPLACE TEMP VIEW grp AS SELECT k, x, CAST(d AS DECIMAL(4,1)) AS d FROM VALUES
+      (1, 0.5D, 0.5BD), (1, 2.0D, 2.0BD), (2, 2.5D, -2.5BD), (2, 2.5D, -2.5BD), (3, NULL, NULL), (NULL, 1.5D, 1.5BD) AS grp(k, x, d)""")
   }
 
   private val numsSchema = schema("a" -> i64(), "b" -> i64(), "x" -> fp64(), "d" -> decimal(2, 1), "s" -> string(),
@@ -186,5 +188,18 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     // Another producer's cast truncates, as the spec's and Spark's do.
     assert(readingsOf(casts("someone")).isEmpty)
     assertSameRows(run(casts("someone")), spark.sql("SELECT CAST(x AS BIGINT), CAST(d AS INT), CAST(2.5D AS BIGINT), CAST(a AS INT) FROM nums"))
+  }
+
+  test("DuckDB: a cast of an aggregate's typed measure rounds too") {
+    // SELECT k, CAST(AVG(x) AS BIGINT), CAST(SUM(d) AS INTEGER) FROM grp GROUP BY k, as DuckDB writes it.
+    val b = new PlanBuilder()
+    val avg = b.fn("functions_arithmetic", "avg:fp64")
+    val sum = b.fn("functions_arithmetic", "sum:decimal")
+    val agg = aggregate(readNamed(schema("k" -> i32(), "x" -> fp64(), "d" -> decimal(4, 1)), "grp"), Seq(field(0)),
+      Seq(b.measure(avg, Seq(field(1)), output = Some(fp64())), b.measure(sum, Seq(field(2)), output = Some(decimal(38, 1)))))
+    val plan = stamped(b.plan(project(agg, field(0), cast(field(1), i64()), cast(field(2), i32())), "k", "a", "s"), "DuckDB", 53)
+    assert(readingsOf(plan).contains("duckdb-rounding-cast"))
+    // DuckDB 1.1.3's rows: AVG 1.25 -> 1, 2.5 -> 2 (half to even), 1.5 -> 2; SUM 2.5 -> 3, -5.0 -> -5 (half away from zero).
+    assertRows(run(plan), Seq(Row(1, 1L, 3), Row(2, 2L, -5), Row(3, null, null), Row(null, 2L, 2)))
   }
 }

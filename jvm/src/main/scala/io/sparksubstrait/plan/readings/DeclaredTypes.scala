@@ -10,7 +10,7 @@ import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
  * before conversion for readings whose meaning depends on a type (a cast's input). Only
  * what the plan states is used: a read's schema, a literal's kind, a function's
  * output_type, a cast's type, and relations that pass columns through (filter, sort,
- * fetch, project, joins, sets). Anything else is None, and a reading leaves it alone.
+ * fetch, project, joins, sets, an aggregate of one grouping set). Anything else is None, and a reading leaves it alone.
  */
 object DeclaredTypes {
   /** The output columns' types (None for a column the plan does not type), or None if not even their number is known. */
@@ -43,6 +43,14 @@ object DeclaredTypes {
           case _ => None
         }
       case Rel.RelTypeCase.SET => rel.getSet.getInputsList.asScala.headOption.flatMap(of)
+      // One grouping set (or none): its distinct keys in order, then the measures; several add an index column.
+      case Rel.RelTypeCase.AGGREGATE if rel.getAggregate.getGroupingsCount <= 1 =>
+        val a = rel.getAggregate
+        of(a.getInput).map { in =>
+          val keys = a.getGroupingsList.asScala.flatMap(_.getExpressionReferencesList.asScala.map(_.intValue)).distinct
+          keys.map(k => a.getGroupingExpressionsList.asScala.lift(k).flatMap(of(_, in))).toSeq ++
+            a.getMeasuresList.asScala.map(m => Option(m.getMeasure).filter(_.hasOutputType).map(_.getOutputType))
+        }
       case _ => None
     }
     direct.flatMap(emitted(common(rel), _))

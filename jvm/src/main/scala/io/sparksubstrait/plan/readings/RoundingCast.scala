@@ -13,8 +13,8 @@ import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Pl
  * decimal half away from zero (0.5 → 1, 2.5 → 3, -2.5 → -3). A DuckDB cast to an integer
  * whose input the plan types as fp or decimal (DeclaredTypes) is read as the cast of the
  * standard round(x, 0) with that tie rule, which is exact: the cast then drops nothing.
- * Where the plan does not type the input (a column of an aggregate, a window, an outer
- * reference) the cast stays as written: still Spark's truncation (docs/producers.md).
+ * Where the plan does not type the input (a window's column, an outer reference, a CASE)
+ * the cast stays as written: still Spark's truncation (docs/producers.md).
  */
 object RoundingCast extends Reading {
   val name = "duckdb-rounding-cast"
