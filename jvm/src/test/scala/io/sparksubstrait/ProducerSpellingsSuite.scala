@@ -101,6 +101,12 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     assert(readingsOf(integerDivide("someone")).isEmpty)
     val z = intercept[Exception](run(integerDivide("someone")).collect())
     assert(Iterator.iterate[Throwable](z)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("DIVIDE_BY_ZERO")), z)
+    // What the reading writes, written by any producer: the spec's options give DuckDB's rows.
+    val named = new PlanBuilder()
+    val div = named.fn("functions_arithmetic", "divide:i64_i64")
+    val options = Seq("on_division_by_zero" -> Seq("NULL"), "overflow" -> Seq("ERROR"))
+    assertRows(run(named.plan(emit(project(nums(), named.callWith(div, options, Some(i64()), field(0), field(1))), 7), "q")),
+      Seq(Row(3L), Row(3L), Row(-3L), Row(null), Row(null), Row(null)))
   }
 
   /** NULLIF(k, 10) as DuckDB writes it: the NULL branch a cast of a NULL without a type. */
