@@ -28,7 +28,11 @@ object ProducerReadings {
     FunctionSpellings.dataFusion,
     FunctionSpellings.duckDb,
     SortFetchDropped,
-    StringAggOrderDropped)
+    StringAggOrderDropped,
+    // ibis-substrait (2.29.1 on: the releases that stamp a producer)
+    ZeroBasedSubstring,
+    SortNullsFirst,
+    DecimalProductType)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
