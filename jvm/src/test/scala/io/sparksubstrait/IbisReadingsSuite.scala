@@ -23,6 +23,52 @@ class IbisReadingsSuite extends SparkSuite with SubstraitAssertions {
       ('Ann', 3L, 10.25, 0.07), ('Ann', 3L, 10.25, 0.07), ('bob', NULL, 1.15, 0.05), (NULL, 1L, NULL, 0.10),
       ('', 2L, 0.05, NULL), ('Cidney', NULL, 999.99, 0.99) AS people(name, k, p, q)""")
     spark.sql("CREATE OR REPLACE TEMP VIEW nobody AS SELECT * FROM people WHERE false")
+    spark.sql("""CREATE OR REPLACE TEMP VIEW hires AS SELECT id, CAST(d AS DATE) AS hired, CAST(x AS DOUBLE) AS x FROM VALUES
+      (1, '2020-01-15', 1.5), (2, '2019-12-31', 2.5), (2, '2019-12-31', 2.5), (3, '2020-01-01', -2.5), (4, NULL, 0.5),
+      (5, '2021-06-30', NULL), (6, '2020-01-01', 2.4999) AS hires(id, d, x)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW nohires AS SELECT * FROM hires WHERE false")
+  }
+
+  private val hires = schema("id" -> i32(), "hired" -> date(), "x" -> fp64())
+
+  /** emp.filter(emp.hired >= "2020-01-01") as ibis-substrait writes it: gte of a date and a string. */
+  private def sinceplan(table: String, text: String, swapped: Boolean = false): Plan = {
+    val b = new PlanBuilder()
+    val cmp = b.fn("functions_comparison", if (swapped) "lte:any_any" else "gte:any_any")
+    val args = if (swapped) Seq(litString(text), field(1)) else Seq(field(1), litString(text))
+    b.plan(project(filter(readNamed(hires, table), b.call(cmp, args: _*)), field(0)), "id", "hired", "x", "out")
+  }
+
+  test("ibis-date-string-comparison: a string literal compared with a date is that date, as ibis compares them") {
+    val plan = ibis(sinceplan("hires", "2020-01-01"))
+    assert(names(plan) == Seq("ibis-date-string-comparison"))
+    val expected = spark.sql("SELECT id FROM hires WHERE hired >= DATE '2020-01-01'")
+    assertSameRows(run(plan).select("out"), expected)
+    assertRows(run(plan).select("out"), Seq(Row(1), Row(3), Row(5), Row(6)))
+    assertSameRows(run(ibis(sinceplan("hires", "2020-01-01", swapped = true), 24)).select("out"), expected)
+    assertSameRows(run(ibis(sinceplan("nohires", "2020-01-01"))).select("out"), spark.sql("SELECT id FROM nohires"))
+    // A string that is no ISO date, and another producer's plan, are not read so: refused as before.
+    Seq(ibis(sinceplan("hires", "soon")), stamped(sinceplan("hires", "2020-01-01"), "isthmus", 87)).foreach { p =>
+      intercept[io.sparksubstrait.errors.SubstraitException](run(p).collect())
+    }
+    assert(names(stamped(sinceplan("hires", "2020-01-01"), "isthmus", 87)).isEmpty)
+  }
+
+  /** emp.x.cast("int64") as ibis-substrait writes it: a plain cast of an fp64 column. */
+  private def castPlan(table: String): Plan =
+    new PlanBuilder().plan(project(readNamed(hires, table), cast(field(2), i64())), "id", "hired", "x", "n")
+
+  test("ibis-float-to-integer-cast: a float cast to an integer rounds ties to even, as ibis' DuckDB engine does") {
+    val plan = ibis(castPlan("hires"))
+    assert(names(plan) == Seq("ibis-float-to-integer-cast"))
+    assertSameRows(run(plan).select("id", "n"), spark.sql("SELECT id, CAST(bround(x, 0) AS BIGINT) FROM hires"))
+    // DuckDB: CAST(1.5 AS BIGINT) = 2, CAST(2.5 AS BIGINT) = 2, CAST(-2.5 AS BIGINT) = -2, CAST(0.5 AS BIGINT) = 0.
+    assertRows(run(plan).select("id", "n"), Seq(Row(1, 2L), Row(2, 2L), Row(2, 2L), Row(3, -2L), Row(4, 0L), Row(5, null), Row(6, 2L)))
+    assertSameRows(run(ibis(castPlan("nohires"))).select("n"), spark.sql("SELECT CAST(x AS BIGINT) FROM nohires"))
+    // Another producer's cast is Spark's (truncation), as the spec leaves it.
+    val other = stamped(castPlan("hires"), "isthmus", 87)
+    assert(names(other).isEmpty)
+    assertSameRows(run(other).select("id", "n"), spark.sql("SELECT id, CAST(x AS BIGINT) FROM hires"))
   }
 
   private val people = schema("name" -> string(), "k" -> i64(), "p" -> decimal(10, 2), "q" -> decimal(10, 2))

@@ -31,6 +31,8 @@ object ProducerReadings {
     StringAggOrderDropped,
     // ibis-substrait (2.29.1 on: the releases that stamp a producer)
     ZeroBasedSubstring,
+    DateStringComparison,
+    FloatToIntegerCast,
     SortNullsFirst,
     DecimalProductType)
 
