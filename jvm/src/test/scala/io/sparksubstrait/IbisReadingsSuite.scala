@@ -58,6 +58,13 @@ class IbisReadingsSuite extends SparkSuite with SubstraitAssertions {
   private def castPlan(table: String): Plan =
     new PlanBuilder().plan(project(readNamed(hires, table), cast(field(2), i64())), "id", "hired", "x", "n")
 
+  /** The same cast under a filter whose function is declared with an extension URN (the round added beside it). */
+  private def filteredCastPlan(): Plan = {
+    val b = new PlanBuilder()
+    val notNull = b.fn("functions_comparison", "is_not_null:any")
+    b.plan(project(filter(readNamed(hires, "hires"), b.call(notNull, field(0))), cast(field(2), i32())), "id", "hired", "x", "n")
+  }
+
   test("ibis-float-to-integer-cast: a float cast to an integer rounds ties to even, as ibis' DuckDB engine does") {
     val plan = ibis(castPlan("hires"))
     assert(names(plan) == Seq("ibis-float-to-integer-cast"))
@@ -65,6 +72,7 @@ class IbisReadingsSuite extends SparkSuite with SubstraitAssertions {
     // DuckDB: CAST(1.5 AS BIGINT) = 2, CAST(2.5 AS BIGINT) = 2, CAST(-2.5 AS BIGINT) = -2, CAST(0.5 AS BIGINT) = 0.
     assertRows(run(plan).select("id", "n"), Seq(Row(1, 2L), Row(2, 2L), Row(2, 2L), Row(3, -2L), Row(4, 0L), Row(5, null), Row(6, 2L)))
     assertSameRows(run(ibis(castPlan("nohires"))).select("n"), spark.sql("SELECT CAST(x AS BIGINT) FROM nohires"))
+    assertSameRows(run(ibis(filteredCastPlan())).select("n"), spark.sql("SELECT CAST(bround(x, 0) AS INT) FROM hires WHERE id IS NOT NULL"))
     // Another producer's cast is Spark's (truncation), as the spec leaves it.
     val other = stamped(castPlan("hires"), "isthmus", 87)
     assert(names(other).isEmpty)
