@@ -67,7 +67,9 @@ def test_producer_plan_gives_the_sql_answer(spark, feature_tables, fixture):
     assert readings_of(df) == fixture["readings"]
     actual = normal_rows(tuple(r) for r in df.collect())
     sql = fixture["sql"]
-    if sql.startswith("--"):
+    # Plans built without SQL are held to the producer engine's rows, unless a known bug makes
+    # them ask another question: known_bugs.py has that question's SQL.
+    if sql.startswith("--") and fixture["outcome"] != "as-written":
         expected = [tuple(pandas_date(v) for v in r) for r in decoded_rows(fixture["engine_rows"])]
     else:
         for reading in fixture["readings"]:

@@ -13,7 +13,7 @@ from releases import RELEASES
 
 # One old and one new release per producer, and each release whose plans a reading is keyed on.
 FIXTURE_RELEASES = ("datafusion-31.0.0", "datafusion-39.0.0", "datafusion-42.0.0", "datafusion-43.1.0",
-                    "datafusion-55.0.0", "duckdb-1.0.3", "duckdb-1.1.3", "ibis-2.24.0", "ibis-4.0.1",
+                    "datafusion-55.0.0", "duckdb-1.0.3", "duckdb-1.1.3", "ibis-2.24.0", "ibis-3.2.1", "ibis-4.0.1",
                     "isthmus-0.52.0", "isthmus-0.89.1", "substrait-builders-0.30.0", "substrait-builders-0.37.1")
 # The features each fixture release keeps (when it wrote and Spark ran them): every join
 # type, set operations, grouping sets, windows, subqueries, casts, strings, dates, decimals, NULLs.
@@ -23,6 +23,7 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "f60_row_number", "f71_correlated_scalar", "f80_cast_to_string", "f05_nullif", "f81_cast_numbers",
                    "f92_concat", "f94_length_trim", "f102_date_interval", "f112_round", "f123_integer_division",
                    "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
+                   "i06_order_limit", "i07_strings",
                    "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch")
 KEEP = ("equal", "as-written")
 

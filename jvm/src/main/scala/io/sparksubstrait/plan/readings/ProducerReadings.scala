@@ -29,7 +29,14 @@ object ProducerReadings {
     FunctionSpellings.duckDb,
     SortFetchDropped,
     StringAggOrderDropped,
-    TypelessNullInCast, DivisionByZeroNull, RoundingCast, CompoundIntervalParts)
+    // DuckDB 1.0 to 1.1.3; DataFusion 43 on
+    TypelessNullInCast, DivisionByZeroNull, RoundingCast.duckDb, CompoundIntervalParts,
+    // ibis-substrait (2.29.1 on: the releases that stamp a producer)
+    ZeroBasedSubstring,
+    DateStringComparison,
+    RoundingCast.ibis,
+    SortNullsFirst,
+    DecimalProductType)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 

@@ -7,22 +7,21 @@ import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Pl
   SimpleExtensionURN, Type}
 
 /**
- * DuckDB casts a fractional number to an integer by rounding, where the spec's cast (and
- * Spark's) truncates: CAST(1.5 AS BIGINT) is 2 in DuckDB. Measured on DuckDB 1.0.0 and
- * 1.1.3: a double or float rounds half to even (0.5 → 0, 1.5 → 2, 2.5 → 2, -2.5 → -2), a
- * decimal half away from zero (0.5 → 1, 2.5 → 3, -2.5 → -3). A DuckDB cast to an integer
- * whose input the plan types as fp or decimal (DeclaredTypes) is read as the cast of the
- * standard round(x, 0) with that tie rule, which is exact: the cast then drops nothing.
- * Where the plan does not type the input (a window's column, an outer reference, a CASE)
- * the cast stays as written: still Spark's truncation (docs/producers.md).
+ * A producer whose engine casts a fractional number to an integer by rounding, where the
+ * spec's cast (and Spark's) truncates: CAST(1.5 AS BIGINT) is 2 in DuckDB. Measured on
+ * DuckDB 1.0.0 and 1.1.3: a double or float rounds half to even (0.5 → 0, 1.5 → 2, 2.5 → 2,
+ * -2.5 → -2), a decimal half away from zero (0.5 → 1, 2.5 → 3, -2.5 → -3). ibis-substrait
+ * writes ibis' cast("int64") of a float as a plain cast, which ibis' default engine (DuckDB)
+ * rounds the same way. Such a cast whose input the plan types (DeclaredTypes) is read as the
+ * cast of the standard round(x, 0) with the engine's tie rule, which is exact: the cast then
+ * drops nothing. Where the plan does not type the input (a window's column, an outer
+ * reference, a CASE) the cast stays as written: still Spark's truncation (docs/producers.md).
  */
-object RoundingCast extends Reading {
-  val name = "duckdb-rounding-cast"
-  val releases = "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)"
-  val meaning = "casts of fp and decimal to integers round (fp: half to even, decimal: half away from zero); " +
-    "read as the cast of round(x, 0) with that rule where the plan types the input"
+final case class RoundingCast(name: String, releases: String, producer: String, rules: Map[Type.KindCase, String]) extends Reading {
+  val meaning: String = "casts of " + rules.toSeq.map { case (k, r) => s"${k.name.toLowerCase}: ${r.toLowerCase}" }.sorted.mkString(", ") +
+    " to integers round; read as the cast of round(x, 0) with that rule where the plan types the input"
 
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("duckdb", "0.0", ProducerStamp.Newest)
+  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within(producer, "0.0", ProducerStamp.Newest)
 
   private val Integers = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
 
@@ -44,8 +43,7 @@ object RoundingCast extends Reading {
         case Some(input) => MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel]) {
           case c: Expression.Cast if Integers(c.getType.getKindCase) =>
             DeclaredTypes.of(c.getInput, input) match {
-              case Some(t) if Set(Type.KindCase.FP32, Type.KindCase.FP64)(t.getKindCase) => c.toBuilder.setInput(rounded(c.getInput, t, "TIE_TO_EVEN")).build()
-              case Some(t) if t.getKindCase == Type.KindCase.DECIMAL => c.toBuilder.setInput(rounded(c.getInput, t, "TIE_AWAY_FROM_ZERO")).build()
+              case Some(t) if rules.contains(t.getKindCase) => c.toBuilder.setInput(rounded(c.getInput, t, rules(t.getKindCase))).build()
               case _ => c
             }
         }
@@ -75,4 +73,15 @@ object RoundingCast extends Reading {
         .setExtensionUrnReference(urn).setFunctionAnchor(anchor).setName("round")))
       .build()
   }
+}
+
+object RoundingCast {
+  private val ToEven = "TIE_TO_EVEN"
+  val duckDb: RoundingCast = RoundingCast("duckdb-rounding-cast",
+    "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)", "duckdb",
+    Map(Type.KindCase.FP32 -> ToEven, Type.KindCase.FP64 -> ToEven, Type.KindCase.DECIMAL -> "TIE_AWAY_FROM_ZERO"))
+  // Decimal casts of ibis plans are left as written: not measured on ibis' engine (docs/producers.md).
+  val ibis: RoundingCast = RoundingCast("ibis-float-to-integer-cast",
+    "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")", "ibis-substrait",
+    Map(Type.KindCase.FP32 -> ToEven, Type.KindCase.FP64 -> ToEven))
 }

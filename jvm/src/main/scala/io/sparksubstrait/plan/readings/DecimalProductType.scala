@@ -1,0 +1,35 @@
+package io.sparksubstrait.plan.readings
+
+import scala.jdk.CollectionConverters._
+
+import io.sparksubstrait.proto.{Expression, Plan, Type}
+
+/**
+ * A known ibis-substrait bug: a product of decimals is declared with ibis' promoted type,
+ * the wider argument's precision and scale (DECIMAL(15,2) * DECIMAL(15,2) declared
+ * DECIMAL(15,2)), not the spec's exact product type (DECIMAL(31,4)). A declared output type
+ * is the plan's contract, so the product is rounded to the declared scale; ibis' engine
+ * keeps every digit, so sums of such products (TPC-H Q1, Q3, Q5, Q6, Q10) differ by cents.
+ * Run as written, with a warning at each such multiply.
+ */
+object DecimalProductType extends Reading {
+  val name = "ibis-decimal-product-type"
+  val releases = "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")"
+  val meaning = "a product of decimals declared with its wider argument's type, so rounded to that scale; run as written"
+  override def kind: Reading.Kind = Reading.KnownBug
+
+  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("ibis-substrait", "0.0", ProducerStamp.Newest)
+
+  def lift(plan: Plan, found: String => Unit): Plan = {
+    val anchors = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
+      .filter(_.getName.takeWhile(_ != ':') == "multiply").map(_.getFunctionAnchor).toSet
+    if (anchors.isEmpty) plan
+    else MessageRewrite.located(plan) {
+      case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) &&
+          f.getOutputType.getKindCase == Type.KindCase.DECIMAL && f.getOutputType.getDecimal.getScale > 0 =>
+        val d = f.getOutputType.getDecimal
+        found(s"$at: multiply declared DECIMAL(${d.getPrecision},${d.getScale})")
+        f
+    }
+  }
+}

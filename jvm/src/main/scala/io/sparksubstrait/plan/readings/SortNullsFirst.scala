@@ -1,0 +1,26 @@
+package io.sparksubstrait.plan.readings
+
+import io.sparksubstrait.proto.{Plan, SortField}
+
+/**
+ * A known ibis-substrait bug: every sort key is written NULLS FIRST, ascending or
+ * descending (`order_by(desc(x))`, a SQL `ORDER BY x DESC` read by ibis), where ibis' DuckDB
+ * engine puts NULLs last. The plan states its NULL order explicitly, so it asks another
+ * question than its expression whenever a key holds NULLs: it runs as written, with a
+ * warning at each such key.
+ */
+object SortNullsFirst extends Reading {
+  val name = "ibis-sort-nulls-first"
+  val releases = "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")"
+  val meaning = "every sort key written NULLS FIRST where ibis' engine puts NULLs last; run as written"
+  override def kind: Reading.Kind = Reading.KnownBug
+
+  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("ibis-substrait", "0.0", ProducerStamp.Newest)
+
+  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.located(plan) {
+    case (s: SortField, at) if s.getDirection == SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST ||
+        s.getDirection == SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST =>
+      found(s"$at: ${s.getDirection.name.stripPrefix("SORT_DIRECTION_")}")
+      s
+  }
+}
