@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -78,25 +79,31 @@ def test_producer_plan_gives_the_sql_answer(spark, feature_tables, fixture):
         bug = plan_bug(fixture["release"], fixture["producer"], fixture["query"])
         if bug is not None and fixture["outcome"] == "as-written":
             sql = bug[1](sql)
-        expected = normal_rows(feature_tables.execute(sql).fetchall())
+        try:
+            expected = normal_rows(feature_tables.execute(sql).fetchall())
+        except duckdb.Error:
+            # The producer's dialect spells a function DuckDB lacks (DataFusion's CHAR_LENGTH):
+            # the producer engine's own rows on the same data decide, as below.
+            if fixture["engine_rows"] is None:
+                raise
+            expected = None
         for reading in fixture["readings"]:
-            actual, expected = normal(reading, actual), normal(reading, expected)
+            actual = normal(reading, actual)
+            expected = None if expected is None else normal(reading, expected)
         # Where the producer's SQL dialect reads the query otherwise than DuckDB's (DataFusion
         # and Calcite order NULLs first in DESC), the producer engine's own rows decide.
         # ibis' own SQL front end (parse_sql) may build another expression than the SQL
         # says: its plan is then held to what ibis' engine answers for that expression.
-        if difference(actual, expected) is not None and fixture["engine_rows"] is not None:
+        if (expected is None or difference(actual, expected) is not None) and fixture["engine_rows"] is not None:
             expected = decoded_rows(fixture["engine_rows"])
             if fixture["producer"] == "ibis":
                 expected = [tuple(pandas_date(v) for v in r) for r in expected]
     assert difference(actual, expected) is None, difference(actual, expected)
 
 
-def test_every_reading_has_a_fixture():
+def test_every_reading_has_a_fixture(spark):
     """docs/producers.md names a fixture for each reading: each must be exercised here."""
-    import re
-
-    scala = (REPO / "jvm/src/main/scala/io/sparksubstrait/plan/readings").glob("*.scala")
-    names = {n for f in scala for n in re.findall(r'"((?:datafusion|duckdb|ibis|isthmus)-[a-z0-9-]+)"', f.read_text())}
+    readings = spark._jvm.io.sparksubstrait.plan.readings.ProducerReadings.all()
+    names = {readings.apply(i).name() for i in range(readings.size())}
     exercised = {r for m in MANIFEST for r in m["readings"]}
     assert names - exercised == set(), f"readings without a fixture: {sorted(names - exercised)}"

@@ -25,6 +25,10 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
                    "i06_order_limit", "i07_strings",
                    "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch")
+# The fixture test's independent answer is DuckDB's SQL; isthmus' is Spark SQL's (the matrix),
+# and Calcite reads these otherwise than DuckDB: CAST(1.5 AS BIGINT) truncates (DuckDB rounds),
+# and DuckDB has no CHAR_LENGTH.
+NOT_FOR = {"isthmus": ("f81_cast_numbers", "f94_length_trim")}
 KEEP = ("equal", "as-written")
 
 
@@ -45,7 +49,7 @@ def export(cache: Path, target: Path) -> None:
         kept = 0
         for qid in FIXTURE_QUERIES:
             entry = results.get(qid)
-            if not entry or entry["outcome"] not in KEEP:
+            if not entry or entry["outcome"] not in KEEP or qid in NOT_FOR.get(release.producer, ()):
                 continue
             plans = cache / release.id / "plans"
             folder.mkdir(parents=True, exist_ok=True)
