@@ -16,7 +16,7 @@ MACHINE_PATH = re.compile(r"(/[\w.+-]+)*/(venv|site-packages|producers)/[^\s'\")
 
 def clean(text: str) -> str:
     """An error without this machine's paths (they must not reach the docs)."""
-    text = re.sub(r" in https?://\S+.*", " on Maven Central", text)  # no registry hosts in the docs
+    text = re.sub(r" in (central \()?https?://\S+.*", " on Maven Central", text)  # no registry hosts in the docs
     return MACHINE_PATH.sub("…", text).replace("|", "\\|").strip()
 
 

@@ -11,7 +11,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 /**
  * regexp_replace: the replacement in the spec's syntax (\1 a group, \\ a backslash, $ itself),
  * occurrence and position, NULLs, and what the spec leaves undefined. The values were worked
- * out by hand; tests/test_regexp_replace.py compares the same strings with DuckDB's results.
+ * out by hand; tests/test_function_producers.py compares the same strings with DuckDB's results.
  */
 class RegexpReplaceSuite extends SparkSuite with SubstraitAssertions {
   private val At = "relations[0].root.input.project.expressions[0].scalar_function"
