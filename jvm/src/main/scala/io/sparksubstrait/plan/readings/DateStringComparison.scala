@@ -13,18 +13,14 @@ import io.sparksubstrait.proto.{Expression, FunctionArgument, Plan, Type}
  * Any other string (or a column whose type cannot be told before conversion) is left alone,
  * and refused by the function table as before.
  */
-object DateStringComparison extends Reading {
+object DateStringComparison extends ReadingOf(Releases.Ibis) {
   val name = "ibis-date-string-comparison"
-  val releases = "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")"
   val meaning = "a date compared with a string literal; the literal read as the ISO date it spells"
-
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("ibis-substrait", "0.0", ProducerStamp.Newest)
 
   private val Comparisons = Set("equal", "not_equal", "lt", "lte", "gt", "gte")
 
   def lift(plan: Plan, found: String => Unit): Plan = {
-    val anchors = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
-      .filter(f => Comparisons(f.getName.takeWhile(_ != ':'))).map(_.getFunctionAnchor).toSet
+    val anchors = DeclaredFunctions.anchorsNamed(plan, Comparisons)
     if (anchors.isEmpty) plan
     else InputTypes.rewrite(plan) {
       case (e, in, at) if e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&

@@ -1,7 +1,5 @@
 package io.sparksubstrait.plan.readings
 
-import scala.jdk.CollectionConverters._
-
 import io.sparksubstrait.proto.{Expression, Plan, Type}
 
 /**
@@ -12,17 +10,13 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * keeps every digit, so sums of such products (TPC-H Q1, Q3, Q5, Q6, Q10) differ by cents.
  * Run as written, with a warning at each such multiply.
  */
-object DecimalProductType extends Reading {
+object DecimalProductType extends ReadingOf(Releases.Ibis) {
   val name = "ibis-decimal-product-type"
-  val releases = "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")"
   val meaning = "a product of decimals declared with its wider argument's type, so rounded to that scale; run as written"
   override def kind: Reading.Kind = Reading.KnownBug
 
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("ibis-substrait", "0.0", ProducerStamp.Newest)
-
   def lift(plan: Plan, found: String => Unit): Plan = {
-    val anchors = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
-      .filter(_.getName.takeWhile(_ != ':') == "multiply").map(_.getFunctionAnchor).toSet
+    val anchors = DeclaredFunctions.anchorsNamed(plan, Set("multiply"))
     if (anchors.isEmpty) plan
     else MessageRewrite.located(plan) {
       case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) &&

@@ -13,6 +13,9 @@ import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
  * fetch, project, joins, sets, an aggregate of one grouping set). Anything else is None, and a reading leaves it alone.
  */
 object DeclaredTypes {
+  /** The integer kinds (casts to them and divisions of them are what readings look for). */
+  val Integers: Set[Type.KindCase] = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
+
   /** The output columns' types (None for a column the plan does not type), or None if not even their number is known. */
   def of(rel: Rel): Option[Seq[Option[Type]]] = {
     val direct: Option[Seq[Option[Type]]] = rel.getRelTypeCase match {

@@ -23,7 +23,7 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
   def lift(plan: Plan, found: String => Unit): Plan = {
-    def base(n: String) = n.takeWhile(_ != ':')
+    def base(n: String) = DeclaredFunctions.baseName(n)
     val names = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map { d =>
       d.getExtensionFunction.getFunctionAnchor -> base(d.getExtensionFunction.getName)
     }.toMap
@@ -84,10 +84,9 @@ object FunctionSpellings {
   /** Calls of `function` for which `when` holds mean the standard `to`. */
   final case class Retarget(function: String, describe: String, to: String, when: Expression.ScalarFunction => Boolean)
 
-  private val Integers = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
   /** DuckDB's `//` declared to return an integer divides integers, truncating (-7 // 2 is -3), as the standard divide does. */
   val integerDivide: Retarget = Retarget("//", "// on integers as divide", "divide",
-    f => f.hasOutputType && Integers(f.getOutputType.getKindCase))
+    f => f.hasOutputType && DeclaredTypes.Integers(f.getOutputType.getKindCase))
 
   private def value(e: Expression.Literal.Builder): FunctionArgument =
     FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(e.setNullable(false))).build()
@@ -104,6 +103,6 @@ object FunctionSpellings {
     Seq(roundToInteger, exactMedian))
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
-    "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)", _.within("duckdb", "0.0", ProducerStamp.Newest),
+    Releases.DuckDb.describe, Releases.DuckDb.applies,
     Map("||" -> "concat"), Seq(roundToInteger, exactMedian, commaStringAgg), Seq(integerDivide))
 }

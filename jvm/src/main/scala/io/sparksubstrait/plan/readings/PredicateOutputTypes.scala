@@ -9,12 +9,9 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * declared `date?`). A comparison or boolean connective returns a boolean whatever the plan
  * declares, so the declared type is lifted to boolean (same nullability).
  */
-object PredicateOutputTypes extends Reading {
+object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-predicate-output-type"
-  val releases = "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)"
   val meaning = "predicates declare their arguments' type as output_type; read as boolean"
-
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("duckdb", "0.0", ProducerStamp.Newest)
 
   /** The standard extensions' functions that return a boolean for any arguments, by base name. */
   private val Predicates = Set("equal", "not_equal", "lt", "lte", "gt", "gte", "between", "is_null", "is_not_null",
@@ -24,7 +21,7 @@ object PredicateOutputTypes extends Reading {
 
   def lift(plan: Plan, found: String => Unit): Plan = {
     val names = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map { d =>
-      d.getExtensionFunction.getFunctionAnchor -> d.getExtensionFunction.getName.takeWhile(_ != ':')
+      d.getExtensionFunction.getFunctionAnchor -> DeclaredFunctions.baseName(d.getExtensionFunction.getName)
     }.toMap
     MessageRewrite(plan) {
       case f: Expression.ScalarFunction if f.hasOutputType && f.getOutputType.getKindCase != Type.KindCase.BOOL &&

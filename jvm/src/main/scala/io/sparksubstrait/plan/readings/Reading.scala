@@ -35,3 +35,20 @@ final case class AppliedReading(name: String, releases: String, meaning: String,
   def isWarning: Boolean = kind == Reading.KnownBug
   def summary: String = s"$name (${releases})"
 }
+
+/** A range of releases several readings are keyed on: how the docs name it and the stamps that identify it. */
+final case class Releases(describe: String, applies: ProducerStamp => Boolean)
+
+object Releases {
+  val DuckDb: Releases = Releases("DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)",
+    _.within("duckdb", "0.0", ProducerStamp.Newest))
+  // 2.20 and 2.24 stamp no producer: nothing identifies their plans (docs/producers.md).
+  val Ibis: Releases = Releases("ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")",
+    _.within("ibis-substrait", "0.0", ProducerStamp.Newest))
+}
+
+/** A reading keyed on one shared range of releases. */
+abstract class ReadingOf(range: Releases) extends Reading {
+  val releases: String = range.describe
+  def appliesTo(stamp: ProducerStamp): Boolean = range.applies(stamp)
+}

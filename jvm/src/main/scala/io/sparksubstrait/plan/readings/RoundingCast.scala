@@ -17,16 +17,12 @@ import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Pl
  * drops nothing. Where the plan does not type the input (a window's column, an outer
  * reference, a CASE) the cast stays as written: still Spark's truncation (docs/producers.md).
  */
-final case class RoundingCast(name: String, releases: String, producer: String, rules: Map[Type.KindCase, String]) extends Reading {
+final case class RoundingCast(name: String, range: Releases, rules: Map[Type.KindCase, String]) extends ReadingOf(range) {
   val meaning: String = "casts of " + rules.toSeq.map { case (k, r) => s"${k.name.toLowerCase}: ${r.toLowerCase}" }.sorted.mkString(", ") +
     " to integers round; read as the cast of round(x, 0) with that rule where the plan types the input"
 
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within(producer, "0.0", ProducerStamp.Newest)
-
-  private val Integers = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
-
   def lift(plan: Plan, found: String => Unit): Plan = {
-    val anchor = (plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getFunctionAnchor) :+ 0).max + 1
+    val anchor = DeclaredFunctions.freeAnchor(plan)
     var used = false
     def rounded(x: Expression, t: Type, rule: String): Expression = {
       used = true
@@ -41,7 +37,7 @@ final case class RoundingCast(name: String, releases: String, producer: String, 
     val lifted = MessageRewrite(plan) {
       case rel: Rel => scope(rel) match {
         case Some(input) => MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel]) {
-          case c: Expression.Cast if Integers(c.getType.getKindCase) =>
+          case c: Expression.Cast if DeclaredTypes.Integers(c.getType.getKindCase) =>
             DeclaredTypes.of(c.getInput, input) match {
               case Some(t) if rules.contains(t.getKindCase) => c.toBuilder.setInput(rounded(c.getInput, t, rules(t.getKindCase))).build()
               case _ => c
@@ -77,11 +73,9 @@ final case class RoundingCast(name: String, releases: String, producer: String, 
 
 object RoundingCast {
   private val ToEven = "TIE_TO_EVEN"
-  val duckDb: RoundingCast = RoundingCast("duckdb-rounding-cast",
-    "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)", "duckdb",
+  val duckDb: RoundingCast = RoundingCast("duckdb-rounding-cast", Releases.DuckDb,
     Map(Type.KindCase.FP32 -> ToEven, Type.KindCase.FP64 -> ToEven, Type.KindCase.DECIMAL -> "TIE_AWAY_FROM_ZERO"))
   // Decimal casts of ibis plans are left as written: not measured on ibis' engine (docs/producers.md).
-  val ibis: RoundingCast = RoundingCast("ibis-float-to-integer-cast",
-    "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")", "ibis-substrait",
+  val ibis: RoundingCast = RoundingCast("ibis-float-to-integer-cast", Releases.Ibis,
     Map(Type.KindCase.FP32 -> ToEven, Type.KindCase.FP64 -> ToEven))
 }

@@ -9,13 +9,10 @@ import io.sparksubstrait.proto.{Plan, SortField}
  * question than its expression whenever a key holds NULLs: it runs as written, with a
  * warning at each such key.
  */
-object SortNullsFirst extends Reading {
+object SortNullsFirst extends ReadingOf(Releases.Ibis) {
   val name = "ibis-sort-nulls-first"
-  val releases = "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")"
   val meaning = "every sort key written NULLS FIRST where ibis' engine puts NULLs last; run as written"
   override def kind: Reading.Kind = Reading.KnownBug
-
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("ibis-substrait", "0.0", ProducerStamp.Newest)
 
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.located(plan) {
     case (s: SortField, at) if s.getDirection == SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST ||

@@ -9,12 +9,9 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * literal is read as NULL of T. A typeless NULL anywhere else (`SELECT NULL`, a folded
  * `x + NULL`) names no type the plan fixes, so it stays the plan's error.
  */
-object TypelessNullInCast extends Reading {
+object TypelessNullInCast extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-typeless-null-in-cast"
-  val releases = "DuckDB 1.0 to 1.1.3 with duckdb-extension-substrait (spec 0.48 to 0.53)"
   val meaning = "a null literal without a type as a cast's input; read as NULL of the cast's type"
-
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("duckdb", "0.0", ProducerStamp.Newest)
 
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite(plan) {
     case c: Expression.Cast if c.getInput.hasLiteral && c.getInput.getLiteral.hasNull &&

@@ -13,16 +13,12 @@ import io.sparksubstrait.errors.SubstraitErrors
  * refused rather than guessed: a start computed at run time would need ibis' own rule for
  * negative starts, which no plan states.
  */
-object ZeroBasedSubstring extends Reading {
+object ZeroBasedSubstring extends ReadingOf(Releases.Ibis) {
   val name = "ibis-zero-based-substring"
-  val releases = "ibis-substrait 2.29.1 to 4.0.1 (the releases that stamp producer \"ibis-substrait\")"
   val meaning = "substring's start written 0-based (ibis' position); a constant start n read as n + 1"
 
-  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("ibis-substrait", "0.0", ProducerStamp.Newest)
-
   def lift(plan: Plan, found: String => Unit): Plan = {
-    val anchors = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
-      .filter(_.getName.takeWhile(_ != ':') == "substring").map(_.getFunctionAnchor).toSet
+    val anchors = DeclaredFunctions.anchorsNamed(plan, Set("substring"))
     if (anchors.isEmpty) plan
     else MessageRewrite.located(plan) {
       case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) && f.getArgumentsCount >= 2 =>
