@@ -12,11 +12,12 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteConverter}
+import io.sparksubstrait.convert.shape.PlanShapes
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.functions.ExtensionRegistry
 import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath}
-import io.sparksubstrait.plan.readings.{ProducerReadings, ReadingWarnings}
+import io.sparksubstrait.plan.readings.{ProducerReadings, ProducerStamp, ReadingWarnings}
 
 /**
  * A whole plan to one Catalyst logical plan: picks the root, converts its relation tree
@@ -74,7 +75,8 @@ object PlanConverter {
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
     WriteConverter.convertRoot(root.getInput, at / "input").getOrElse {
-      val converted = checkCorrelation(session, RelConverter.convert(root.getInput, at / "input"), at / "input")
+      val shaped = PlanShapes(RelConverter.convert(root.getInput, at / "input"), ProducerStamp.of(proto), ctx.conf)
+      val converted = checkCorrelation(session, shaped, at / "input")
       val names = root.getNamesList.asScala.toSeq
       val whole = ctx.subtrees.wrap(withNames(converted, names, at / "names"))
       if (trace != null) trace.root(at, names, whole)

@@ -1,0 +1,67 @@
+package io.sparksubstrait.convert.shape
+
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.plans.Inner
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
+
+import io.sparksubstrait.plan.readings.ProducerStamp
+
+/**
+ * A tree of inner joins with an inner join as a right input, given to Spark as SQL's
+ * `FROM a, b, c WHERE …` would be: joined left-deep in the plan's order of inputs, the
+ * conditions in a filter above. Spark's optimizer reorders and places conditions only in
+ * left-deep chains (ReorderJoin), and without cost-based optimization it sizes a join as
+ * the product of its inputs, so a join on the right is never broadcast: DuckDB's TPC-H Q11
+ * joins `partsupp` with (`supplier` ⋈ `nation`), which Spark plans as two sort-merge joins
+ * shuffling `partsupp`, where the SQL's `partsupp ⋈ supplier` broadcasts `supplier`.
+ *
+ * Rows are the same: inner joins are associative and an inner join's condition is a filter
+ * of its output; the columns keep their order (inputs in the plan's order) and a projection
+ * that only drops columns between two joins moves above them. Joins with hints, conditions
+ * that are non-deterministic or hold subqueries, and projections that compute or rename
+ * stop the chain (they stay as written, as inputs of it).
+ */
+object InnerJoinChain extends PlanShapes.Shape with PredicateHelper {
+  val name = "inner-join-chain"
+
+  def appliesTo(stamp: ProducerStamp): Boolean = PlanShapes.writesOptimizedPlans(stamp)
+
+  def apply(plan: LogicalPlan): LogicalPlan = plan.transformDownWithSubqueries {
+    case top if isChainJoin(top) && hasRightJoin(top) =>
+      val chain = flatten(top)
+      val joined = chain.inputs.reduceLeft((l, r) => Join(l, r, Inner, None, JoinHint.NONE))
+      val filtered = if (chain.conditions.isEmpty) joined else Filter(chain.conditions.reduce(And), joined)
+      if (filtered.output == chain.output) filtered else Project(chain.output, filtered)
+  }
+
+  /** The inputs of a chain in order, its conditions, and the columns it outputs. */
+  private final case class Chain(inputs: Seq[LogicalPlan], conditions: Seq[Expression], output: Seq[Attribute])
+
+  private def isChainJoin(p: LogicalPlan): Boolean = p match {
+    case j @ Join(_, _, Inner, condition, JoinHint.NONE) if j.resolved =>
+      condition.forall(c => c.deterministic && !SubqueryExpression.hasSubquery(c))
+    case _ => false
+  }
+
+  /** A projection that only passes on some of a chain's columns, over a chain join. */
+  private def isPruningOverJoin(p: LogicalPlan): Boolean = p match {
+    case Project(list, child) => list.forall(_.isInstanceOf[Attribute]) && isChainJoin(child)
+    case _ => false
+  }
+
+  private def hasRightJoin(p: LogicalPlan): Boolean = p match {
+    case j: Join if isChainJoin(j) =>
+      isChainJoin(j.right) || isPruningOverJoin(j.right) || hasRightJoin(j.left) ||
+        (isPruningOverJoin(j.left) && hasRightJoin(j.left.children.head))
+    case _ => false
+  }
+
+  private def flatten(p: LogicalPlan): Chain = p match {
+    case j: Join if isChainJoin(j) =>
+      val (l, r) = (flatten(j.left), flatten(j.right))
+      Chain(l.inputs ++ r.inputs, l.conditions ++ r.conditions ++ j.condition.toSeq.flatMap(splitConjunctivePredicates), l.output ++ r.output)
+    case Project(list, child) if isPruningOverJoin(p) =>
+      flatten(child).copy(output = list.map(_.asInstanceOf[Attribute]))
+    case other => Chain(Seq(other), Nil, other.output)
+  }
+}

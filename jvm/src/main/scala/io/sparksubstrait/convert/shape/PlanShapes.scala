@@ -1,0 +1,43 @@
+package io.sparksubstrait.convert.shape
+
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.internal.SQLConf
+
+import io.sparksubstrait.plan.readings.ProducerStamp
+
+/**
+ * Rewrites of a converted plan into the shape Spark plans best, applied once after the
+ * relation tree is converted (subqueries included). A producer that writes its own
+ * optimizer's output (DuckDB, DataFusion) states choices made for its engine — a join
+ * order, a conjunct order, a decorrelated subquery — that Spark's optimizer, fed them
+ * literally, plans worse than the SQL of the same query (docs/performance.md). Each shape
+ * keeps the exact rows (PlanShapesSuite runs each against the plan without it) and says
+ * which plans it applies to; `spark.substrait.planShapes` turns them all off.
+ */
+object PlanShapes {
+  val EnabledKey = "spark.substrait.planShapes"
+
+  /** One rewrite: whether it applies to a producer's plans, and the rewrite itself. */
+  trait Shape {
+    def name: String
+    def appliesTo(stamp: ProducerStamp): Boolean
+    def apply(plan: LogicalPlan): LogicalPlan
+  }
+
+  /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
+  val all: Seq[Shape] = Seq(SemiJoinOnGroupKeys, SemiJoinBelowAggregate, InnerJoinChain, ConjunctOrder)
+
+  /** Producers whose plans are their optimizer's output rather than the query as written. */
+  def writesOptimizedPlans(stamp: ProducerStamp): Boolean =
+    stamp.producer == "duckdb" || stamp.producer == "datafusion"
+
+  def enabled(conf: SQLConf): Boolean = conf.getConfString(EnabledKey, "true").trim.toLowerCase match {
+    case "true" => true
+    case "false" => false
+    case other => throw io.sparksubstrait.errors.SubstraitErrors.invalidSetting(EnabledKey, other, "true or false")
+  }
+
+  def apply(plan: LogicalPlan, stamp: ProducerStamp, conf: SQLConf): LogicalPlan =
+    if (!enabled(conf)) plan
+    else all.filter(_.appliesTo(stamp)).foldLeft(plan)((p, shape) => shape(p))
+}

@@ -1,0 +1,189 @@
+package io.sparksubstrait
+
+import io.sparksubstrait.proto.{Expression, Plan}
+import io.sparksubstrait.proto.JoinRel.JoinType._
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.catalyst.expressions.{And, Expression => CExpression}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, LogicalPlan}
+
+import io.sparksubstrait.convert.shape.PlanShapes
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/**
+ * The converter's plan shapes (convert/shape): each gives the rows of the same plan without
+ * it (`spark.substrait.planShapes=false`) and of Spark SQL, with NULL keys, duplicates and
+ * empty inputs, applies where it says, and leaves the plans it must not touch as written.
+ */
+class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("CREATE OR REPLACE TEMP VIEW a AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL), (5, 'e') AS t(k, v)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW b AS SELECT * FROM VALUES (1, 10), (2, 20), (2, 21), (NULL, 30), (4, NULL), (6, 60) AS t(k, j)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW c AS SELECT * FROM VALUES (10, 'x'), (20, 'y'), (20, 'y'), (NULL, 'z'), (21, NULL) AS t(j, w)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW f AS SELECT * FROM VALUES (1), (2), (2), (NULL), (6) AS t(k)")
+    // g: the grouped side, with NULL keys, NULL values and keys absent elsewhere.
+    spark.sql("CREATE OR REPLACE TEMP VIEW g AS SELECT * FROM VALUES (1, 3), (1, 4), (2, 1), (2, NULL), (NULL, 9), (4, 2), (6, 5), (7, 1) AS t(k, x)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW gd AS SELECT CAST(k AS DOUBLE) AS k, x FROM g")
+    for (t <- Seq("a", "b", "c", "f", "g")) spark.sql(s"CREATE OR REPLACE TEMP VIEW ${t}0 AS SELECT * FROM $t WHERE false")
+  }
+
+  private val aSchema = schema("k" -> i32(), "v" -> string())
+  private val bSchema = schema("k" -> i32(), "j" -> i32())
+  private val cSchema = schema("j" -> i32(), "w" -> string())
+  private val fSchema = schema("k" -> i32())
+  private val gSchema = schema("k" -> i32(), "x" -> i32())
+
+  private def stamped(plan: Plan, producer: String): Plan =
+    plan.toBuilder.setVersion(plan.getVersion.toBuilder.setProducer(producer)).build()
+
+  private def withoutShapes(plan: Plan): DataFrame = withConf(PlanShapes.EnabledKey, "false") {
+    val df = run(plan); df.collect(); df
+  }
+
+  /** The rows with the shapes, without them, and of the SQL, all the same; the converted plan. */
+  private def sameRows(plan: Plan, sql: String): LogicalPlan = {
+    val shaped = run(plan)
+    assertSameRows(shaped, spark.sql(sql))
+    assertSameRows(withoutShapes(plan), spark.sql(sql))
+    shaped.queryExecution.analyzed
+  }
+
+  private def joins(p: LogicalPlan): Seq[Join] = p.collect { case j: Join => j } ++
+    p.subqueries.flatMap(joins)
+
+  // ---- inner-join-chain ----
+  private def rightDeepChain(bd: PlanBuilder, aT: String, bT: String, cT: String) = {
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    // a ⋈ (b ⋈ c on b.j = c.j, emitting b.k, c.w) on a.k = b.k: columns a.k, a.v, b.k, c.w
+    val bc = emit(join(readNamed(bSchema, bT), readNamed(cSchema, cT), JOIN_TYPE_INNER, Some(bd.call(eq, field(1), field(2)))), 0, 3)
+    join(readNamed(aSchema, aT), bc, JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
+  }
+
+  for (producer <- Seq("DuckDB", "datafusion"); (aT, bT, cT) <- Seq(("a", "b", "c"), ("a", "b0", "c"), ("a", "b", "c0"), ("a0", "b", "c"))) {
+    test(s"inner-join-chain: $producer's right-deep inner joins left-deep, same rows ($aT, $bT, $cT)") {
+      val bd = new PlanBuilder()
+      val plan = stamped(bd.plan(rightDeepChain(bd, aT, bT, cT), "ak", "av", "bk", "cw"), producer)
+      val analyzed = sameRows(plan,
+        s"SELECT $aT.k, $aT.v, $bT.k, $cT.w FROM $aT JOIN ($bT JOIN $cT ON $bT.j = $cT.j) ON $aT.k = $bT.k")
+      val js = joins(analyzed)
+      assert(js.size == 2 && js.forall(j => !j.right.isInstanceOf[Join] && j.condition.isEmpty), analyzed.treeString)
+      assert(analyzed.exists { case Filter(c, _: Join) => true; case _ => false }, analyzed.treeString)
+    }
+  }
+
+  test("inner-join-chain: other producers' plans, outer joins and joins under a renaming projection stay as written") {
+    val bd = new PlanBuilder()
+    val isthmus = run(stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "isthmus")).queryExecution.analyzed
+    assert(joins(isthmus).exists(_.right.isInstanceOf[org.apache.spark.sql.catalyst.plans.logical.Project]), isthmus.treeString)
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    val leftOuter = join(readNamed(aSchema, "a"),
+      join(readNamed(bSchema, "b"), readNamed(cSchema, "c"), JOIN_TYPE_INNER, Some(bd.call(eq, field(1), field(2)))),
+      JOIN_TYPE_LEFT, Some(bd.call(eq, field(0), field(2))))
+    val plan = stamped(bd.plan(leftOuter, "ak", "av", "bk", "bj", "cj", "cw"), "DuckDB")
+    val analyzed = sameRows(plan, "SELECT * FROM a LEFT JOIN (b JOIN c ON b.j = c.j) ON a.k = b.k")
+    assert(joins(analyzed).exists(j => j.right.isInstanceOf[Join]), analyzed.treeString)
+  }
+
+  // ---- semi-join-on-group-keys ----
+  /** a ⋉ (g grouped by k: k, sum(x)) on a.k = g.k and a.k < sum(x). */
+  private def semiOnAggregate(bd: PlanBuilder, aT: String, gT: String, gKey: io.sparksubstrait.proto.Type = i32(), onKey: Boolean = true) = {
+    val grouped = aggregate(readNamed(schema("k" -> gKey, "x" -> i32()), gT), Seq(field(0)),
+      Seq(bd.measure(bd.fn("functions_arithmetic", "sum:i32"), Seq(field(1)))))
+    val keyEq = bd.call(bd.fn("functions_comparison", "equal:any_any"), if (gKey == i32()) field(0) else cast(field(0), gKey), field(2))
+    val less = bd.call(bd.fn("functions_comparison", "lt:any_any"), cast(field(0), i64()), field(3))
+    join(readNamed(aSchema, aT), grouped, JOIN_TYPE_LEFT_SEMI,
+      Some(if (onKey) bd.call(bd.fn("functions_boolean", "and:bool"), keyEq, less) else less))
+  }
+
+  for ((aT, gT) <- Seq(("a", "g"), ("a0", "g"), ("a", "g0"))) {
+    test(s"semi-join-on-group-keys: a semi join on all of an aggregate's keys is an inner join, same rows ($aT, $gT)") {
+      val bd = new PlanBuilder()
+      val analyzed = sameRows(bd.plan(semiOnAggregate(bd, aT, gT), "k", "v"),
+        s"SELECT * FROM $aT LEFT SEMI JOIN (SELECT k, sum(x) AS s FROM $gT GROUP BY k) s ON $aT.k = s.k AND $aT.k < s.s")
+      assert(joins(analyzed).map(_.joinType) == Seq(Inner), analyzed.treeString)
+    }
+  }
+
+  test("semi-join-on-group-keys: not on part of the keys, not on floating-point keys (stays a semi join, same rows)") {
+    val bd = new PlanBuilder()
+    val notOnKey = sameRows(bd.plan(semiOnAggregate(bd, "a", "g", onKey = false), "k", "v"),
+      "SELECT * FROM a LEFT SEMI JOIN (SELECT k, sum(x) AS s FROM g GROUP BY k) s ON a.k < s.s")
+    assert(joins(notOnKey).map(_.joinType) == Seq(LeftSemi), notOnKey.treeString)
+    val bd2 = new PlanBuilder()
+    val floating = sameRows(bd2.plan(semiOnAggregate(bd2, "a", "gd", gKey = fp64()), "k", "v"),
+      "SELECT * FROM a LEFT SEMI JOIN (SELECT k, sum(x) AS s FROM gd GROUP BY k) s ON CAST(a.k AS DOUBLE) = s.k AND a.k < s.s")
+    assert(joins(floating).map(_.joinType) == Seq(LeftSemi), floating.treeString)
+  }
+
+  // ---- semi-join-below-aggregate ----
+  /** (a ⋉ f on a.k = f.k) ⋈ (g grouped by k: k, sum(x)) on a.k = g.k: columns a.k, a.v, g.k, sum. */
+  private def semiThenAggregate(bd: PlanBuilder, aT: String, fT: String, gT: String) = {
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    val filtered = join(readNamed(aSchema, aT), readNamed(fSchema, fT), JOIN_TYPE_LEFT_SEMI, Some(bd.call(eq, field(0), field(2))))
+    val grouped = aggregate(readNamed(gSchema, gT), Seq(field(0)), Seq(bd.measure(bd.fn("functions_arithmetic", "sum:i32"), Seq(field(1)))))
+    join(filtered, grouped, JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
+  }
+
+  for ((aT, fT, gT) <- Seq(("a", "f", "g"), ("a", "f0", "g"), ("a0", "f", "g"), ("a", "f", "g0"))) {
+    test(s"semi-join-below-aggregate: the query's semi join on the key also filters the aggregate's input ($aT, $fT, $gT)") {
+      val bd = new PlanBuilder()
+      val analyzed = sameRows(stamped(bd.plan(semiThenAggregate(bd, aT, fT, gT), "ak", "av", "gk", "s"), "datafusion"),
+        s"SELECT * FROM ($aT LEFT SEMI JOIN $fT ON $aT.k = $fT.k) q JOIN (SELECT k, sum(x) FROM $gT GROUP BY k) s ON q.k = s.k")
+      val belowAggregate = analyzed.collect { case a: Aggregate => a.child }.collect { case j: Join if j.joinType == LeftSemi => j }
+      assert(belowAggregate.size == 1, analyzed.treeString)
+    }
+  }
+
+  // ---- conjunct-order ----
+  private def conjuncts(c: CExpression): Seq[CExpression] = c match {
+    case And(l, r) => conjuncts(l) ++ conjuncts(r)
+    case other => Seq(other)
+  }
+
+  test("conjunct-order: DuckDB's conjuncts cheapest first (null tests, dates, decimals, strings), same rows") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW t AS SELECT i, d, CAST(m AS DECIMAL(5,2)) AS m, s FROM VALUES " +
+      "(1, DATE'2024-01-05', 1.50BD, 'x'), (2, DATE'2024-02-01', 0.50BD, 'y'), (2, DATE'2024-02-01', 0.50BD, 'y'), " +
+      "(NULL, NULL, NULL, NULL), (3, DATE'2023-12-31', 2.00BD, 'x') AS t(i, d, m, s)")
+    val tSchema = schema("i" -> i32(), "d" -> date(), "m" -> decimal(5, 2), "s" -> string())
+    val bd = new PlanBuilder()
+    val and = bd.fn("functions_boolean", "and:bool")
+    def cmp(name: String, l: Expression, r: Expression) = bd.call(bd.fn("functions_comparison", s"$name:any_any"), l, r)
+    val condition = bd.call(and,
+      cmp("equal", field(3), litString("x")),
+      cmp("lt", field(2), litDecimal(new java.math.BigDecimal("1.75"), 5, 2)),
+      bd.call(bd.fn("functions_comparison", "is_not_null:any"), field(1)),
+      cmp("gte", field(1), litDate(19700)))
+    for (producer <- Seq("DuckDB", "isthmus")) {
+      val plan = stamped(bd.plan(filter(readNamed(tSchema, "t"), condition), "i", "d", "m", "s"), producer)
+      val analyzed = sameRows(plan, "SELECT * FROM t WHERE s = 'x' AND m < 1.75 AND d IS NOT NULL AND d >= DATE'2023-12-31'")
+      val order = analyzed.collectFirst { case Filter(c, _) => conjuncts(c).map(_.references.head.name) }.get
+      assert(order == (if (producer == "DuckDB") Seq("d", "d", "m", "s") else Seq("s", "m", "d", "d")), s"$producer: $order")
+    }
+  }
+
+  test("conjunct-order: a conjunct that can raise keeps its guard in front (x <> 0 before 10 / x under ANSI)") {
+    withConf("spark.sql.ansi.enabled", "true") {
+      spark.sql("CREATE OR REPLACE TEMP VIEW z AS SELECT * FROM VALUES (0, 'a'), (2, 'b'), (5, 'c'), (NULL, 'd') AS t(x, s)")
+      val bd = new PlanBuilder()
+      val guard = bd.call(bd.fn("functions_comparison", "not_equal:any_any"), field(0), litI32(0))
+      val quotient = bd.call(bd.fn("functions_arithmetic", "divide:i32_i32"), litI32(10), field(0))
+      val big = bd.call(bd.fn("functions_comparison", "gt:i32_i32"), quotient, litI32(1))
+      val named = bd.call(bd.fn("functions_comparison", "equal:any_any"), field(1), litString("b"))
+      val condition = bd.call(bd.fn("functions_boolean", "and:bool"), named, guard, big)
+      val plan = stamped(bd.plan(filter(readNamed(schema("x" -> i32(), "s" -> string()), "z"), condition), "x", "s"), "DuckDB")
+      assertSameRows(run(plan), spark.sql("SELECT * FROM z WHERE s = 'b' AND x <> 0 AND 10 / x > 1"))
+      val order = run(plan).queryExecution.analyzed.collectFirst { case Filter(c, _) => conjuncts(c) }.get
+      assert(order.last.toString.contains(" div "), order)
+    }
+  }
+
+  test("spark.substrait.planShapes: an unusable value is the project's setting error") {
+    val bd = new PlanBuilder()
+    withConf(PlanShapes.EnabledKey, "sometimes") {
+      val e = intercept[io.sparksubstrait.errors.SubstraitException](run(bd.plan(readNamed(aSchema, "a"), "k", "v")))
+      assert(e.getCondition == "SUBSTRAIT_INVALID_SETTING", e.getMessage)
+    }
+  }
+}
