@@ -73,6 +73,16 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("explain names the shapes that rewrote the plan, with what they do") {
+    val bd = new PlanBuilder()
+    val plan = stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "DuckDB")
+    val json = SubstraitPlans.explainJson(spark, com.google.protobuf.util.JsonFormat.printer().print(plan), null, null)
+    assert(json.contains("\"shapes\":[{\"name\":\"inner-join-chain\""), json.take(600))
+    val isthmus = stamped(plan, "isthmus")
+    assert(SubstraitPlans.explainJson(spark, com.google.protobuf.util.JsonFormat.printer().print(isthmus), null, null)
+      .contains("\"shapes\":[]"))
+  }
+
   test("inner-join-chain: other producers' plans, outer joins and joins under a renaming projection stay as written") {
     val bd = new PlanBuilder()
     val isthmus = run(stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "isthmus")).queryExecution.analyzed

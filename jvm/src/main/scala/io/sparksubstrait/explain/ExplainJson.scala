@@ -33,6 +33,7 @@ private[explain] object ExplainJson {
         Obj(Seq("name" -> Str(r.name), "releases" -> Str(r.releases), "meaning" -> Str(r.meaning),
           "warning" -> Bool(r.isWarning), "where" -> strs(r.where)))
       }),
+      "shapes" -> Arr(trace.shapes.map { case (name, meaning) => Obj(Seq("name" -> Str(name), "meaning" -> Str(meaning))) }),
       "roots" -> nums(trace.roots.map(number)),
       "relations" -> Arr(preorder.toSeq.map(relations).map { r =>
         Obj(Seq(

@@ -44,6 +44,11 @@ final class ExplainTrace {
   def producer: String = producerName
   def owner(node: LogicalPlan): Option[Int] = Option(owners.get(node)).map(_.intValue)
 
+  /** The plan shapes (convert/shape) that rewrote the converted plan: name and meaning. */
+  def shapes: Seq[(String, String)] = appliedShapes
+  def shapes(applied: Seq[(String, String)]): Unit = appliedShapes = applied
+  private var appliedShapes: Seq[(String, String)] = Nil
+
   /** The producer readings that applied to this plan (readings.ProducerReadings). */
   def readings: Seq[AppliedReading] = appliedReadings
 

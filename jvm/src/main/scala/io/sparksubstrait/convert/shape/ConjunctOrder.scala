@@ -22,6 +22,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  */
 object ConjunctOrder extends PlanShapes.Shape with PredicateHelper {
   val name = "conjunct-order"
+  val meaning = "a filter's conjuncts cheapest first (null tests, fixed-width, decimal, string comparisons), those that can raise last in their order"
 
   def appliesTo(stamp: ProducerStamp): Boolean = PlanShapes.writesOptimizedPlans(stamp)
 

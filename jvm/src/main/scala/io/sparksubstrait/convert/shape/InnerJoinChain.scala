@@ -23,6 +23,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  */
 object InnerJoinChain extends PlanShapes.Shape with PredicateHelper {
   val name = "inner-join-chain"
+  val meaning = "inner joins with a join as right input joined left-deep, conditions in a filter above, so that Spark orders and broadcasts them as for SQL"
 
   def appliesTo(stamp: ProducerStamp): Boolean = PlanShapes.writesOptimizedPlans(stamp)
 

@@ -20,6 +20,8 @@ object PlanShapes {
   /** One rewrite: whether it applies to a producer's plans, and the rewrite itself. */
   trait Shape {
     def name: String
+    /** What it does and why (one sentence, for explain and docs/performance.md). */
+    def meaning: String
     def appliesTo(stamp: ProducerStamp): Boolean
     def apply(plan: LogicalPlan): LogicalPlan
   }
@@ -37,7 +39,11 @@ object PlanShapes {
     case other => throw io.sparksubstrait.errors.SubstraitErrors.invalidSetting(EnabledKey, other, "true or false")
   }
 
-  def apply(plan: LogicalPlan, stamp: ProducerStamp, conf: SQLConf): LogicalPlan =
-    if (!enabled(conf)) plan
-    else all.filter(_.appliesTo(stamp)).foldLeft(plan)((p, shape) => shape(p))
+  /** The plan in Spark's shape, and the shapes that changed it (in order). */
+  def apply(plan: LogicalPlan, stamp: ProducerStamp, conf: SQLConf): (LogicalPlan, Seq[Shape]) =
+    if (!enabled(conf)) (plan, Nil)
+    else all.filter(_.appliesTo(stamp)).foldLeft((plan, Seq.empty[Shape])) { case ((p, applied), shape) =>
+      val shaped = shape(p)
+      if (shaped eq p) (p, applied) else (shaped, applied :+ shape)
+    }
 }

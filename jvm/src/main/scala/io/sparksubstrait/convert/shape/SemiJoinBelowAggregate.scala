@@ -22,6 +22,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  */
 object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
   val name = "semi-join-below-aggregate"
+  val meaning = "a semi join the query's rows passed on a grouping key repeated below the aggregate joined on that key"
 
   def appliesTo(stamp: ProducerStamp): Boolean = PlanShapes.writesOptimizedPlans(stamp)
 

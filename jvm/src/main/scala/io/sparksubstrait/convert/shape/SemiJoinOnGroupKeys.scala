@@ -22,6 +22,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  */
 object SemiJoinOnGroupKeys extends PlanShapes.Shape with PredicateHelper {
   val name = "semi-join-on-group-keys"
+  val meaning = "a semi join on all grouping keys of an aggregate as an inner join (at most one match per row)"
 
   // Any producer: a semi join on an aggregate's keys is never the shape of a query as written.
   def appliesTo(stamp: ProducerStamp): Boolean = true
