@@ -204,7 +204,7 @@ lazy val bench = (project in file("bench"))
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature"),
     Compile / unmanagedJars ++= (jvm / sparkJarsDir).value.**("*.jar").classpath,
     run / fork := true,
-    // The JVM default thread stack: the scaling bench reports where a deep plan would overflow it.
+    // The JVM default thread stack: the scaling bench runs deep plans on a thread of its own.
     run / javaOptions ++= sparkJavaOptions :+ s"-Xmx${sys.env.getOrElse("BENCH_XMX", "2g")}",
     run / baseDirectory := (ThisBuild / baseDirectory).value,
     run / outputStrategy := Some(StdoutOutput)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "performance.md"
-PRODUCERS = ("isthmus", "duckdb", "datafusion")
+PRODUCERS = ("isthmus", "duckdb", "datafusion", "ibis")
 
 
 def read_tsv(path: Path):
@@ -55,7 +55,16 @@ def machine() -> str:
     substrait_java = re.search(r'isthmusVersion = "([^"]+)"', sbt).group(1)
     return (f"{cpu}, {os.cpu_count()} cores{mem}; {platform.system()} {platform.release()}; "
             f"{java[0] if java else 'java ?'}; Spark {versions.get('pyspark')} (local[2]), "
-            f"isthmus {substrait_java}, DuckDB {versions.get('duckdb')}, DataFusion {versions.get('datafusion')}")
+            f"isthmus {substrait_java}, DuckDB {versions.get('duckdb')}, DataFusion {versions.get('datafusion')}, "
+            f"ibis-substrait {ibis_substrait_version()}")
+
+
+def ibis_substrait_version() -> str:
+    """The ibis-substrait bench/run installs (bench/.venv-ibis)."""
+    run = (REPO / "bench" / "run").read_text()
+    substrait = re.search(r"ibis-substrait==([0-9.]+)", run)
+    ibis = re.search(r"ibis-framework\[duckdb\]==([0-9.]+)", run)
+    return f"{substrait.group(1)} (ibis {ibis.group(1)})" if substrait and ibis else "?"
 
 
 def replace_section(name: str, body: str) -> None:

@@ -11,9 +11,15 @@ import io.sparksubstrait.testing.PlanBuilder._
 
 /**
  * Conversion time (plan bytes -> analyzed DataFrame) of synthetic plans that grow in one
- * dimension, at several sizes. Each size is converted --reps times (once if one conversion
- * takes more than 2 s) and the median kept. A size that fails (a StackOverflowError, an
- * error, more than 60 s) is recorded and the shape grows no further.
+ * dimension, from 10 to 10,000 relations (or columns, rows, expression depth). Each size is
+ * converted --reps times (once if one conversion takes more than 2 s) and the median kept.
+ * A size that fails (an error, more than 60 s) is recorded and the shape grows no further.
+ *
+ * Deep plans need what a user running them needs: `spark.substrait.maxPlanDepth` raised
+ * above its default of 300 nesting levels, and a thread stack for the recursion of decoding,
+ * conversion and Spark's analysis (docs/configuration.md). Every conversion here runs on a
+ * thread with a 2 GB stack and the depth limit at 100,000, so what is measured is time,
+ * not the default limits (LimitsSuite tests those).
  *
  * Arguments: --out DIR [--reps N]. Writes DIR/scaling.tsv (shape, size, median_ms, outcome).
  */
@@ -22,9 +28,10 @@ object ScalingBench {
 
   private val shapes: Seq[Shape] = Seq(
     ("chain of projects and filters", Seq(10, 100, 300, 1000, 3000, 10000), chain),
-    ("union of N inputs", Seq(10, 100, 300, 1000), union),
+    ("union of N inputs", Seq(10, 100, 300, 1000, 3000, 10000), union),
+    ("union of N filter-project branches", Seq(10, 100, 300, 1000, 3000), branches),
     ("expression nested N deep", Seq(10, 100, 300, 1000, 3000, 10000), nested),
-    ("N columns (read and project)", Seq(10, 100, 300, 1000), columns),
+    ("N columns (read and project)", Seq(10, 100, 300, 1000, 3000, 10000), columns),
     ("virtual table of N rows", Seq(100, 1000, 10000, 100000), rows))
 
   def main(args: Array[String]): Unit = {
@@ -33,6 +40,7 @@ object ScalingBench {
     val out = Paths.get(opts("out"))
     Files.createDirectories(out)
     val spark = Options.session("scaling-bench")
+    spark.conf.set("spark.substrait.maxPlanDepth", "100000")
     val tsv = new PrintWriter(out.resolve("scaling.tsv").toFile, "UTF-8")
     tsv.println("shape\tsize\tmedian_ms\toutcome")
     // Warm-up: the code paths all shapes use, so the first size is not a JIT measurement.
@@ -41,7 +49,8 @@ object ScalingBench {
       var stop = false
       sizes.foreach { n =>
         if (!stop) {
-          val (ms, outcome) = measure(reps)(SubstraitPlans.read(spark, bytes(make(n))))
+          val plan = bytes(make(n))
+          val (ms, outcome) = onLargeStack(measure(reps)(SubstraitPlans.read(spark, plan)))
           tsv.println(f"$name\t$n\t$ms%.3f\t$outcome")
           tsv.flush()
           println(f"$name N=$n: $ms%.2f ms ($outcome)")
@@ -71,15 +80,17 @@ object ScalingBench {
     }
   }
 
-  /**
-   * A deep plan's bytes, serialised on a thread with a large stack: protobuf serialises
-   * recursively, and the converter, not the test plan's making, is what is measured.
-   */
-  private def bytes(plan: => Plan): Array[Byte] = {
-    var out: Array[Byte] = null
-    val t = new Thread(null, () => out = plan.toByteArray, "serialise", 1L << 30)
+  /** A deep plan's bytes: protobuf serialises recursively, so on the large stack too. */
+  private def bytes(plan: => Plan): Array[Byte] = onLargeStack(plan.toByteArray)
+
+  /** `f` on a thread with a 2 GB stack (the recursion of decoding, conversion and analysis). */
+  private def onLargeStack[T](f: => T): T = {
+    var out: Option[T] = None
+    var failure: Option[Throwable] = None
+    val t = new Thread(null, () => try out = Some(f) catch { case e: Throwable => failure = Some(e) }, "deep", 2L << 30)
     t.start(); t.join()
-    out
+    failure.foreach(throw _)
+    out.get
   }
 
   /** Whose frames fill an overflowed stack: this project's converter or Spark's. */
@@ -104,6 +115,16 @@ object ScalingBench {
       else filter(r, b.call(gt, field(0), litI32(0)))
     }
     b.plan(rel, "a")
+  }
+
+  /** N branches, each a filter (a > i) and a project (a + 1) over its own read: 3N + 1 relations. */
+  private def branches(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    b.plan(set(SetRel.SetOp.SET_OP_UNION_ALL, (0 until n).map { i =>
+      emit(project(filter(one, b.call(gt, field(0), litI32(i))), b.call(add, field(0), litI32(1))), 1)
+    }: _*), "a")
   }
 
   private def union(n: Int): Plan = {

@@ -40,8 +40,10 @@ object TpchBench {
     val texts = queries.map(n => n -> read(data.resolve("queries").resolve(f"q$n%02d.sql")).trim.stripSuffix(";")).toMap
 
     // Every producer's plan bytes, or why there are none.
-    val producers = Seq("isthmus", "duckdb", "datafusion")
-    val failures = readFailures(data.resolve("plans").resolve("failures.tsv"))
+    val producers = Seq("isthmus", "duckdb", "datafusion", "ibis")
+    // ibis' failures have a file of their own (bench/prepare_ibis.py runs in another virtualenv).
+    val failures = readFailures(data.resolve("plans").resolve("failures.tsv")) ++
+      readFailures(data.resolve("plans").resolve("ibis").resolve("failures.tsv"), producer = Some("ibis"))
     val plans: Map[(String, Int), Either[String, Array[Byte]]] = (for (p <- producers; n <- queries) yield (p, n) -> {
       // isthmus compiles the same query spelled as Calcite accepts it (Q11, Q15).
       if (p == "isthmus") TpchSchema.isthmus(TpchSchema.calciteSpelling(n, texts(n))).map(_.toByteArray)
@@ -107,9 +109,15 @@ object TpchBench {
 
   private def read(p: Path) = new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
 
-  private def readFailures(p: Path): Map[(String, Int), String] =
+  /** (producer, query) -> why no plan; a file of one producer has no producer column. */
+  private def readFailures(p: Path, producer: Option[String] = None): Map[(String, Int), String] =
     if (!Files.exists(p)) Map.empty
-    else read(p).linesIterator.filter(_.nonEmpty).map(_.split("\t", 3)).map(a => (a(0), a(1).toInt) -> a(2)).toMap
+    else read(p).linesIterator.filter(_.nonEmpty).map { line =>
+      producer match {
+        case Some(name) => val a = line.split("\t", 2); (name, a(0).toInt) -> a(1)
+        case None => val a = line.split("\t", 3); (a(0), a(1).toInt) -> a(2)
+      }
+    }.toMap
 
   private def firstLine(e: Throwable): String =
     Option(e.getMessage).flatMap(_.linesIterator.nextOption()).getOrElse(e.getClass.getSimpleName).take(1000)
