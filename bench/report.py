@@ -19,8 +19,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "performance.md"
 PRODUCERS = ("isthmus", "duckdb", "datafusion")
-# bench/run tpch --anchor: substrait-java's Spark module converting the same plans, side "anchor-<producer>".
+# bench/run tpch --anchor: substrait-java's Spark module converting the same plans, side "anchor-<producer>",
+# and its own plans as one more producer (shown only when the run has them).
 ANCHOR = "anchor-"
+ANCHOR_PRODUCER = "substrait-java"
 ANCHOR_SOURCE = REPO / "bench" / "anchor" / "cache" / "substrait-java" / "SOURCE"
 
 
@@ -103,8 +105,13 @@ def not_timed(r: dict) -> str:
         return "— (no plan)"
     if r["producer"].startswith(ANCHOR) and r["status"] in ("conversion failed", "execution failed"):
         why = "refused" if r["status"] == "conversion failed" else "execution failed"
-        return f"— ({why}: {r['detail'][:120]})".replace("|", "\\|")
+        detail = r["detail"] if len(r["detail"]) <= 100 else r["detail"][:99] + "…"
+        return f"— ({why}: {detail})".replace("|", "\\|")
     return f"— ({r['status']})"
+
+
+def ratio(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:.2f}"
 
 
 def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
@@ -114,19 +121,20 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
     med = {k: statistics.median(v) for k, v in times.items()}
     status = {(r["producer"], int(r["query"])): r for r in read_tsv(results / "status.tsv")}
     queries = sorted({q for (_, q, _) in med})
-    anchored = [p for p in PRODUCERS if any(k[0] == ANCHOR + p for k in status)]
+    producers = list(PRODUCERS) + [p for p in (ANCHOR_PRODUCER,) if any(k[0] == p for k in status)]
+    anchored = [p for p in producers if any(k[0] == ANCHOR + p for k in status)]
 
     lines = [f"Run: TPC-H SF {sf}, {reps} repetitions (conversion: each repetition times it "
              f"{len(times[next(iter(times))]) // int(reps) if times else 0} times), sides interleaved; "
              f"{machine()}.", ""]
     # Per query: SQL medians, then per producer the two ratios.
     head = "| Query | SQL analyze ms | SQL exec ms | " + " | ".join(
-        f"{p} convert/SQL | {p} exec/SQL" for p in PRODUCERS) + " |"
-    lines += [head, "|" + "---|" * (3 + 2 * len(PRODUCERS))]
-    ratios = {p: {"convert": [], "exec": []} for p in PRODUCERS}
+        f"{p} convert/SQL | {p} exec/SQL" for p in producers) + " |"
+    lines += [head, "|" + "---|" * (3 + 2 * len(producers))]
+    ratios = {p: {"convert": [], "exec": []} for p in producers}
     for q in queries:
         row = [f"Q{q}", fmt_ms(med[("sql", q, "convert")]), fmt_ms(med[("sql", q, "exec")])]
-        for p in PRODUCERS:
+        for p in producers:
             if (p, q, "convert") in med:
                 c = med[(p, q, "convert")] / med[("sql", q, "convert")]
                 e = med[(p, q, "exec")] / med[("sql", q, "exec")]
@@ -167,25 +175,25 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
         head += (" anchor queries timed | anchor convert/SQL geomean | anchor exec/SQL geomean | anchor exec/SQL max |"
                  " ours/anchor convert geomean | ours/anchor exec geomean |")
     lines += ["", head, "|" + "---|" * head[1:].count("|")]
-    for p in PRODUCERS:
+    for p in producers:
         r = ratios[p]
         mx = max(r["exec"]) if r["exec"] else float("nan")
-        line = f"| {p} | {len(r['exec'])} | {geomean(r['convert']):.2f} | {geomean(r['exec']):.2f} | {mx:.2f} |"
+        line = f"| {p} | {len(r['exec'])} | {ratio(geomean(r['convert']))} | {ratio(geomean(r['exec']))} | {ratio(mx)} |"
         if anchored:
             a, v = anchor.get(p), versus.get(p)
             if a is None:
                 line += " — | | | | | |"
             else:
                 amx = max(a["exec"]) if a["exec"] else float("nan")
-                line += (f" {len(a['exec'])} | {geomean(a['convert']):.2f} | {geomean(a['exec']):.2f} | {amx:.2f} |"
-                         f" {geomean(v['convert']):.2f} | {geomean(v['exec']):.2f} |")
+                line += (f" {len(a['exec'])} | {ratio(geomean(a['convert']))} | {ratio(geomean(a['exec']))} | {ratio(amx)} |"
+                         f" {ratio(geomean(v['convert']))} | {ratio(geomean(v['exec']))} |")
         lines.append(line)
     lines += ["", f"![convert/SQL and exec/SQL per query]({plot.name})", "",
               "Check per plan (rows against the SQL's, optimized plan against the SQL's; "
               "PlanIdentity normalises expression ids, alias names and the final rename):", "",
               "| Producer | Query | status | rows | optimized plan | detail |", "|---|---|---|---|---|---|"]
     def order(p):  # the producers, then the anchor on each producer's plans
-        return (1, PRODUCERS.index(p[len(ANCHOR):])) if p.startswith(ANCHOR) else (0, PRODUCERS.index(p))
+        return (1, producers.index(p[len(ANCHOR):])) if p.startswith(ANCHOR) else (0, producers.index(p))
     for (p, q), r in sorted(status.items(), key=lambda kv: (order(kv[0][0]), kv[0][1])):
         # The error's "found ..." part says what is missing; its location is long. The anchor's: its first line.
         found = None if p.startswith(ANCHOR) else re.search(r"found (.*?)(\. Expected|$)", r["detail"])
@@ -196,10 +204,10 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
     if plt is None:
         return "\n".join(lines)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=False)
-    width = 0.8 / len(PRODUCERS)
+    width = 0.8 / len(producers)
     for ax, phase, title in ((axes[0], "convert", "conversion / SQL parse+analyze"),
                              (axes[1], "exec", "execution (collect) / SQL's")):
-        for i, p in enumerate(PRODUCERS):
+        for i, p in enumerate(producers):
             xs = [k + i * width for k, q in enumerate(queries) if (p, q, phase) in med]
             ys = [med[(p, q, phase)] / med[("sql", q, phase)] for q in queries if (p, q, phase) in med]
             ax.bar(xs, ys, width, label=p)

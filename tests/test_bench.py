@@ -47,6 +47,7 @@ def test_report_medians_ratios_and_geometric_means(tmp_path):
     assert "| Q2 | 20.0 | 100.0 | 0.50 | 2.00 |" in text
     assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 |" in text
     assert "— (no plan)" in text
+    assert "anchor" not in text and "substrait-java" not in text
 
 
 def test_scaling_report_fits_the_slope(tmp_path):
@@ -75,9 +76,13 @@ def test_report_anchor_columns(tmp_path):
         "isthmus\t1\tok\tmatch\tdiffers\t\n"
         "anchor-isthmus\t1\tok\tmatch\tdiffers\t\n"
         "anchor-isthmus\t2\tconversion failed\t\t\tUnsupportedOperationException: Unable to convert x|y\n"
-        "anchor-duckdb\t1\tno plan\t\t\tNot implemented\n")
+        "anchor-duckdb\t1\tno plan\t\t\tNot implemented\n"
+        "substrait-java\t1\tno plan\t\t\tUnsupportedOperationException: x\n")
     text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
     assert "| Q1 | 4.00 | 1.00 | — (no plan) |  |" in text
     assert "| Q2 | — (refused: UnsupportedOperationException: Unable to convert x\\|y) |  | — (no plan) |  |" in text
     assert "| isthmus | 1 | 2.00 | 0.50 | 0.50 | 1 | 4.00 | 1.00 | 1.00 | 0.50 | 0.50 |" in text
     assert "| anchor-isthmus | Q2 | conversion failed |" in text
+    # The anchor's own plans: one more producer, only in a run that has them.
+    assert "| substrait-java convert/SQL | substrait-java exec/SQL |" in text
+    assert "| substrait-java | 0 | — | — | — | — | | | | | |" in text

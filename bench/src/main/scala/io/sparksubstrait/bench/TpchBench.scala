@@ -18,10 +18,12 @@ import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
  *   sql         spark.sql(text) -> analyzed DataFrame (parse + analysis)
  *   exec        collect() of each (optimization, planning, execution)
  * With --anchor P1,P2,..: the anchor ([[Anchor]], substrait-java's Spark module) converts those
- * producers' plans too, as sides `anchor-<producer>`, checked and timed as ours.
+ * producers' plans too, as sides `anchor-<producer>`, checked and timed as ours; and the
+ * anchor is a producer too (substrait-java: Spark's optimized plan of the SQL, which it writes
+ * with LocalFiles scans of the parquet files, so those are allowed to our side here).
  *
  * Arguments: --data DIR (from bench/prepare.py) --out DIR [--reps N] [--iters K] [--queries 1,2,..]
- * [--anchor isthmus,duckdb,datafusion]
+ * [--anchor isthmus,duckdb,datafusion,substrait-java]
  * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv (producer: a
  * producer, or anchor-<producer>).
  */
@@ -44,11 +46,14 @@ object TpchBench {
     val texts = queries.map(n => n -> read(data.resolve("queries").resolve(f"q$n%02d.sql")).trim.stripSuffix(";")).toMap
 
     // Every producer's plan bytes, or why there are none.
-    val producers = Seq("isthmus", "duckdb", "datafusion")
+    val producers = Seq("isthmus", "duckdb", "datafusion") ++ anchor.map(_ => Anchor.Producer)
+    // The anchor's own plans read the parquet files (LocalFiles): our side may read them.
+    if (anchor.nonEmpty) spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
     val failures = readFailures(data.resolve("plans").resolve("failures.tsv"))
     val plans: Map[(String, Int), Either[String, Array[Byte]]] = (for (p <- producers; n <- queries) yield (p, n) -> {
       // isthmus compiles the same query spelled as Calcite accepts it (Q11, Q15).
       if (p == "isthmus") TpchSchema.isthmus(TpchSchema.calciteSpelling(n, texts(n))).map(_.toByteArray)
+      else if (p == Anchor.Producer) attempt(anchor.get.produce(spark, texts(n))).left.map(e => s"${e.getClass.getSimpleName}: ${firstLine(e)}")
       else {
         val file = data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")
         if (Files.exists(file)) Right(Files.readAllBytes(file)) else Left(failures.getOrElse((p, n), "no plan"))
