@@ -201,10 +201,41 @@ lazy val bench = (project in file("bench"))
   .dependsOn(jvm % "compile->compile;compile->test")
   .settings(
     scalaVersion := "2.13.18",
+    // One target folder per Spark minor version, as jvm's (bench/run --anchor runs on Spark 4.0).
+    target := baseDirectory.value / "target" / s"spark-$sparkMinorVersion",
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature"),
     Compile / unmanagedJars ++= (jvm / sparkJarsDir).value.**("*.jar").classpath,
     run / fork := true,
     // The JVM default thread stack: the scaling bench runs deep plans on a thread of its own.
+    run / javaOptions ++= sparkJavaOptions :+ s"-Xmx${sys.env.getOrElse("BENCH_XMX", "2g")}",
+    run / baseDirectory := (ThisBuild / baseDirectory).value,
+    run / outputStrategy := Some(StdoutOutput)
+  )
+
+// The TPC-H benchmark's anchor (bench/run tpch --anchor, docs/performance.md): substrait-java's
+// Spark module (io.substrait.spark.logical.ToLogicalPlan), a benchmark peer only. It is not on
+// Maven Central: bench/anchor/build extracts its sources from a substrait-java git checkout into
+// the ignored bench/anchor/cache/ and compiles them here, on Spark 4.0 (its spark-4.0 variant),
+// with substrait-java's core from isthmus (the same release, isthmusVersion). Without that folder
+// this project has no sources at all; nothing aggregates it, so the jar and jvm/test never see it.
+val anchorSources = settingKey[File]("substrait-java's Spark module's sources, as bench/anchor/build extracts them")
+lazy val benchAnchor = (project in file("bench/anchor"))
+  .dependsOn(bench)
+  .settings(
+    scalaVersion := "2.13.18",
+    target := baseDirectory.value / "target" / s"spark-$sparkMinorVersion",
+    scalacOptions ++= Seq("-release", "17", "-nowarn"),
+    anchorSources := baseDirectory.value / "cache" / "substrait-java" / "spark" / "src" / "main",
+    Compile / unmanagedSourceDirectories := {
+      val src = anchorSources.value
+      if (src.isDirectory) Seq((Compile / scalaSource).value, src / "scala", src / "spark-4.0") else Nil
+    },
+    Compile / unmanagedResourceDirectories := {
+      val src = anchorSources.value
+      if (src.isDirectory) Seq(src / "resources") else Nil
+    },
+    Compile / unmanagedJars ++= (jvm / sparkJarsDir).value.**("*.jar").classpath,
+    run / fork := true,
     run / javaOptions ++= sparkJavaOptions :+ s"-Xmx${sys.env.getOrElse("BENCH_XMX", "2g")}",
     run / baseDirectory := (ThisBuild / baseDirectory).value,
     run / outputStrategy := Some(StdoutOutput)

@@ -19,6 +19,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "performance.md"
 PRODUCERS = ("isthmus", "duckdb", "datafusion", "ibis")
+# bench/run tpch --anchor: substrait-java's Spark module converting the same plans, side "anchor-<producer>",
+# and its own plans as one more producer (shown only when the run has them).
+ANCHOR = "anchor-"
+ANCHOR_PRODUCER = "substrait-java"
+ANCHOR_SOURCE = REPO / "bench" / "anchor" / "cache" / "substrait-java" / "SOURCE"
 
 
 def read_tsv(path: Path):
@@ -53,8 +58,10 @@ def machine() -> str:
             versions[k.strip()] = v.strip()
     sbt = (REPO / "build.sbt").read_text()
     substrait_java = re.search(r'isthmusVersion = "([^"]+)"', sbt).group(1)
+    # bench/run runs on $SPARK_VERSION when set (--anchor: a Spark 4.0), else on the pinned pyspark.
+    spark = os.environ.get("SPARK_VERSION") or versions.get("pyspark")
     return (f"{cpu}, {os.cpu_count()} cores{mem}; {platform.system()} {platform.release()}; "
-            f"{java[0] if java else 'java ?'}; Spark {versions.get('pyspark')} (local[2]), "
+            f"{java[0] if java else 'java ?'}; Spark {spark} (local[2]), "
             f"isthmus {substrait_java}, DuckDB {versions.get('duckdb')}, DataFusion {versions.get('datafusion')}, "
             f"ibis-substrait {ibis_substrait_version()}")
 
@@ -92,6 +99,30 @@ def fmt_ms(ns: float) -> str:
     return f"{ns / 1e6:.1f}" if ns >= 1e7 else f"{ns / 1e6:.2f}"
 
 
+def anchor_source() -> str:
+    """The substrait-java release bench/anchor/build extracted, e.g. v0.89.1 (8d655ba6ce)."""
+    try:
+        kv = dict(line.split("=", 1) for line in ANCHOR_SOURCE.read_text().splitlines() if "=" in line)
+        return f"{kv['ref']} ({kv['commit'][:10]})"
+    except (OSError, KeyError):
+        return "?"
+
+
+def not_timed(r: dict) -> str:
+    """Why a plan was not timed, for a table cell: the status; the anchor's refusal with its first line."""
+    if not r:
+        return "— (no plan)"
+    if r["producer"].startswith(ANCHOR) and r["status"] in ("conversion failed", "execution failed"):
+        why = "refused" if r["status"] == "conversion failed" else "execution failed"
+        detail = r["detail"] if len(r["detail"]) <= 100 else r["detail"][:99] + "…"
+        return f"— ({why}: {detail})".replace("|", "\\|")
+    return f"— ({r['status']})"
+
+
+def ratio(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:.2f}"
+
+
 def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
     times = defaultdict(list)  # (side, query, phase) -> nanos
     for r in read_tsv(results / "timings.tsv"):
@@ -99,18 +130,20 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
     med = {k: statistics.median(v) for k, v in times.items()}
     status = {(r["producer"], int(r["query"])): r for r in read_tsv(results / "status.tsv")}
     queries = sorted({q for (_, q, _) in med})
+    producers = list(PRODUCERS) + [p for p in (ANCHOR_PRODUCER,) if any(k[0] == p for k in status)]
+    anchored = [p for p in producers if any(k[0] == ANCHOR + p for k in status)]
 
     lines = [f"Run: TPC-H SF {sf}, {reps} repetitions (conversion: each repetition times it "
              f"{len(times[next(iter(times))]) // int(reps) if times else 0} times), sides interleaved; "
              f"{machine()}.", ""]
     # Per query: SQL medians, then per producer the two ratios.
     head = "| Query | SQL analyze ms | SQL exec ms | " + " | ".join(
-        f"{p} convert/SQL | {p} exec/SQL" for p in PRODUCERS) + " |"
-    lines += [head, "|" + "---|" * (3 + 2 * len(PRODUCERS))]
-    ratios = {p: {"convert": [], "exec": []} for p in PRODUCERS}
+        f"{p} convert/SQL | {p} exec/SQL" for p in producers) + " |"
+    lines += [head, "|" + "---|" * (3 + 2 * len(producers))]
+    ratios = {p: {"convert": [], "exec": []} for p in producers}
     for q in queries:
         row = [f"Q{q}", fmt_ms(med[("sql", q, "convert")]), fmt_ms(med[("sql", q, "exec")])]
-        for p in PRODUCERS:
+        for p in producers:
             if (p, q, "convert") in med:
                 c = med[(p, q, "convert")] / med[("sql", q, "convert")]
                 e = med[(p, q, "exec")] / med[("sql", q, "exec")]
@@ -121,19 +154,58 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
                 why = status.get((p, q), {}).get("status", "no plan")
                 row += [f"— ({why})", ""]
         lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "| Producer | queries timed | convert/SQL geomean | exec/SQL geomean | exec/SQL max |",
-              "|---|---|---|---|---|"]
-    for p in PRODUCERS:
+    # The anchor: substrait-java's Spark module on the same plans, the same ratios to the SQL.
+    anchor = {p: {"convert": [], "exec": []} for p in anchored}
+    versus = {p: {"convert": [], "exec": []} for p in anchored}  # ours/anchor where both are timed
+    if anchored:
+        lines += ["", f"Anchor: substrait-java's Spark module (`ToLogicalPlan`, {anchor_source()}) converting the "
+                  "same plans (plan bytes → analyzed DataFrame), checked and timed in the same process:", "",
+                  "| Query | " + " | ".join(f"{p} anchor convert/SQL | {p} anchor exec/SQL" for p in anchored) + " |",
+                  "|" + "---|" * (1 + 2 * len(anchored))]
+        for q in queries:
+            row = [f"Q{q}"]
+            for p in anchored:
+                a = ANCHOR + p
+                if (a, q, "convert") in med:
+                    c = med[(a, q, "convert")] / med[("sql", q, "convert")]
+                    e = med[(a, q, "exec")] / med[("sql", q, "exec")]
+                    anchor[p]["convert"].append(c)
+                    anchor[p]["exec"].append(e)
+                    row += [f"{c:.2f}", f"{e:.2f}"]
+                    if (p, q, "convert") in med:
+                        versus[p]["convert"].append(med[(p, q, "convert")] / med[(a, q, "convert")])
+                        versus[p]["exec"].append(med[(p, q, "exec")] / med[(a, q, "exec")])
+                else:
+                    row += [not_timed(status.get((a, q), {})), ""]
+            lines.append("| " + " | ".join(row) + " |")
+
+    head = "| Producer | queries timed | convert/SQL geomean | exec/SQL geomean | exec/SQL max |"
+    if anchored:
+        head += (" anchor queries timed | anchor convert/SQL geomean | anchor exec/SQL geomean | anchor exec/SQL max |"
+                 " ours/anchor convert geomean | ours/anchor exec geomean |")
+    lines += ["", head, "|" + "---|" * head[1:].count("|")]
+    for p in producers:
         r = ratios[p]
         mx = max(r["exec"]) if r["exec"] else float("nan")
-        lines.append(f"| {p} | {len(r['exec'])} | {geomean(r['convert']):.2f} | {geomean(r['exec']):.2f} | {mx:.2f} |")
+        line = f"| {p} | {len(r['exec'])} | {ratio(geomean(r['convert']))} | {ratio(geomean(r['exec']))} | {ratio(mx)} |"
+        if anchored:
+            a, v = anchor.get(p), versus.get(p)
+            if a is None:
+                line += " — | | | | | |"
+            else:
+                amx = max(a["exec"]) if a["exec"] else float("nan")
+                line += (f" {len(a['exec'])} | {ratio(geomean(a['convert']))} | {ratio(geomean(a['exec']))} | {ratio(amx)} |"
+                         f" {ratio(geomean(v['convert']))} | {ratio(geomean(v['exec']))} |")
+        lines.append(line)
     lines += ["", f"![convert/SQL and exec/SQL per query]({plot.name})", "",
               "Check per plan (rows against the SQL's, optimized plan against the SQL's; "
               "PlanIdentity normalises expression ids, alias names and the final rename):", "",
               "| Producer | Query | status | rows | optimized plan | detail |", "|---|---|---|---|---|---|"]
-    for (p, q), r in sorted(status.items(), key=lambda kv: (PRODUCERS.index(kv[0][0]), kv[0][1])):
-        # The error's "found ..." part says what is missing; its location is long.
-        found = re.search(r"found (.*?)(\. Expected|$)", r["detail"])
+    def order(p):  # the producers, then the anchor on each producer's plans
+        return (1, producers.index(p[len(ANCHOR):])) if p.startswith(ANCHOR) else (0, producers.index(p))
+    for (p, q), r in sorted(status.items(), key=lambda kv: (order(kv[0][0]), kv[0][1])):
+        # The error's "found ..." part says what is missing; its location is long. The anchor's: its first line.
+        found = None if p.startswith(ANCHOR) else re.search(r"found (.*?)(\. Expected|$)", r["detail"])
         detail = (found.group(1) if found else r["detail"]).replace("|", "\\|")[:160]
         lines.append(f"| {p} | Q{q} | {r['status']} | {r['rows']} | {r['identity']} | {detail} |")
 
@@ -141,10 +213,10 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
     if plt is None:
         return "\n".join(lines)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=False)
-    width = 0.8 / len(PRODUCERS)
+    width = 0.8 / len(producers)
     for ax, phase, title in ((axes[0], "convert", "conversion / SQL parse+analyze"),
                              (axes[1], "exec", "execution (collect) / SQL's")):
-        for i, p in enumerate(PRODUCERS):
+        for i, p in enumerate(producers):
             xs = [k + i * width for k, q in enumerate(queries) if (p, q, phase) in med]
             ys = [med[(p, q, phase)] / med[("sql", q, phase)] for q in queries if (p, q, phase) in med]
             ax.bar(xs, ys, width, label=p)

@@ -47,6 +47,7 @@ def test_report_medians_ratios_and_geometric_means(tmp_path):
     assert "| Q2 | 20.0 | 100.0 | 0.50 | 2.00 |" in text
     assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 |" in text
     assert "— (no plan)" in text
+    assert "anchor" not in text and "substrait-java" not in text
 
 
 def test_scaling_report_fits_the_slope(tmp_path):
@@ -57,3 +58,31 @@ def test_scaling_report_fits_the_slope(tmp_path):
     text = run(BENCH / "report.py", "scaling", tmp_path)
     assert "| linear | 10, 100, 1000 | 5.0, 50.0, 500.0 | 0.5000 | 1.00 | ok |" in text
     assert "StackOverflowError at 1000" in text
+
+
+def test_report_anchor_columns(tmp_path):
+    # isthmus Q1 as above (2.00, 0.50); the anchor on isthmus' Q1: 80 ms convert (4.00), 100 ms exec (1.00):
+    # ours/anchor 0.50 and 0.50. The anchor refuses isthmus' Q2 and has no DuckDB plan.
+    timings = ["side\tquery\tphase\trep\tnanos"]
+    for rep in range(3):
+        timings += [f"sql\t1\tconvert\t{rep}\t{20 * 10**6}", f"isthmus\t1\tconvert\t{rep}\t{40 * 10**6}",
+                    f"anchor-isthmus\t1\tconvert\t{rep}\t{80 * 10**6}",
+                    f"sql\t1\texec\t{rep}\t{100 * 10**6}", f"isthmus\t1\texec\t{rep}\t{50 * 10**6}",
+                    f"anchor-isthmus\t1\texec\t{rep}\t{100 * 10**6}",
+                    f"sql\t2\tconvert\t{rep}\t{20 * 10**6}", f"sql\t2\texec\t{rep}\t{100 * 10**6}"]
+    (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
+    (tmp_path / "status.tsv").write_text(
+        "producer\tquery\tstatus\trows\tidentity\tdetail\n"
+        "isthmus\t1\tok\tmatch\tdiffers\t\n"
+        "anchor-isthmus\t1\tok\tmatch\tdiffers\t\n"
+        "anchor-isthmus\t2\tconversion failed\t\t\tUnsupportedOperationException: Unable to convert x|y\n"
+        "anchor-duckdb\t1\tno plan\t\t\tNot implemented\n"
+        "substrait-java\t1\tno plan\t\t\tUnsupportedOperationException: x\n")
+    text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
+    assert "| Q1 | 4.00 | 1.00 | — (no plan) |  |" in text
+    assert "| Q2 | — (refused: UnsupportedOperationException: Unable to convert x\\|y) |  | — (no plan) |  |" in text
+    assert "| isthmus | 1 | 2.00 | 0.50 | 0.50 | 1 | 4.00 | 1.00 | 1.00 | 0.50 | 0.50 |" in text
+    assert "| anchor-isthmus | Q2 | conversion failed |" in text
+    # The anchor's own plans: one more producer, only in a run that has them.
+    assert "| substrait-java convert/SQL | substrait-java exec/SQL |" in text
+    assert "| substrait-java | 0 | — | — | — | — | | | | | |" in text

@@ -4,8 +4,6 @@ import java.io.PrintWriter
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 
-import scala.util.Try
-
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 
 import io.sparksubstrait.SubstraitPlans
@@ -19,9 +17,15 @@ import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
  *   convert     plan bytes -> analyzed DataFrame (decode + conversion + analysis)
  *   sql         spark.sql(text) -> analyzed DataFrame (parse + analysis)
  *   exec        collect() of each (optimization, planning, execution)
+ * With --anchor P1,P2,..: the anchor ([[Anchor]], substrait-java's Spark module) converts those
+ * producers' plans too, as sides `anchor-<producer>`, checked and timed as ours; and the
+ * anchor is a producer too (substrait-java: Spark's optimized plan of the SQL, which it writes
+ * with LocalFiles scans of the parquet files, so those are allowed to our side here).
  *
  * Arguments: --data DIR (from bench/prepare.py) --out DIR [--reps N] [--iters K] [--queries 1,2,..]
- * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv.
+ * [--anchor isthmus,duckdb,datafusion,substrait-java]
+ * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv (producer: a
+ * producer, or anchor-<producer>).
  */
 object TpchBench {
   def main(args: Array[String]): Unit = {
@@ -32,6 +36,8 @@ object TpchBench {
     val iters = opts.int("iters", 10)
     val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     Files.createDirectories(out)
+    val anchored = opts.get("anchor").map(_.split(",").map(_.trim).filter(_.nonEmpty).toSeq).getOrElse(Nil)
+    val anchor = Option.when(anchored.nonEmpty)(Anchor.load())
 
     val spark = Options.session("tpch-bench")
     TpchSchema.Tables.foreach { case (t, _) =>
@@ -40,33 +46,47 @@ object TpchBench {
     val texts = queries.map(n => n -> read(data.resolve("queries").resolve(f"q$n%02d.sql")).trim.stripSuffix(";")).toMap
 
     // Every producer's plan bytes, or why there are none.
-    val producers = Seq("isthmus", "duckdb", "datafusion", "ibis")
+    val producers = Seq("isthmus", "duckdb", "datafusion", "ibis") ++ anchor.map(_ => Anchor.Producer)
+    // The anchor's own plans read the parquet files (LocalFiles): our side may read them.
+    if (anchor.nonEmpty) spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
     // ibis' failures have a file of their own (bench/prepare_ibis.py runs in another virtualenv).
     val failures = readFailures(data.resolve("plans").resolve("failures.tsv")) ++
       readFailures(data.resolve("plans").resolve("ibis").resolve("failures.tsv"), producer = Some("ibis"))
     val plans: Map[(String, Int), Either[String, Array[Byte]]] = (for (p <- producers; n <- queries) yield (p, n) -> {
       // isthmus compiles the same query spelled as Calcite accepts it (Q11, Q15).
       if (p == "isthmus") TpchSchema.isthmus(TpchSchema.calciteSpelling(n, texts(n))).map(_.toByteArray)
+      else if (p == Anchor.Producer) attempt(anchor.get.produce(spark, texts(n))).left.map(e => s"${e.getClass.getSimpleName}: ${firstLine(e)}")
       else {
         val file = data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")
         if (Files.exists(file)) Right(Files.readAllBytes(file)) else Left(failures.getOrElse((p, n), "no plan"))
       }
     }).toMap
+    anchored.filterNot(producers.contains).foreach(p => sys.error(s"--anchor: no producer $p (${producers.mkString(", ")})"))
+    anchor.foreach(a => println(s"anchor: ${a.name} on the plans of ${anchored.mkString(", ")}"))
+    val anchorSides = anchored.map(p => s"anchor-$p")
+
+    // A side's analyzed DataFrame: the SQL's, ours of a producer's plan, or the anchor's of it.
+    def frame(side: String, n: Int): DataFrame =
+      if (side == "sql") spark.sql(texts(n))
+      else if (side.startsWith("anchor-")) anchor.get.read(spark, plans((side.stripPrefix("anchor-"), n)).toOption.get)
+      else SubstraitPlans.read(spark, plans((side, n)).toOption.get)
 
     // Check: conversion, rows, plan identity. Only converting plans with matching rows are timed.
     val status = new PrintWriter(out.resolve("status.tsv").toFile, "UTF-8")
     status.println("producer\tquery\tstatus\trows\tidentity\tdetail")
     val sqlRows = queries.map(n => n -> spark.sql(texts(n)).collect().toSeq).toMap
-    val timed = (for (p <- producers; n <- queries) yield {
-      val line = plans((p, n)) match {
+    val timed = (for (p <- producers ++ anchorSides; n <- queries) yield {
+      // The anchor's errors are its own: any throwable is a result (its class says what kind).
+      def described(e: Throwable) = if (p.startsWith("anchor-")) s"${e.getClass.getSimpleName}: ${firstLine(e)}" else firstLine(e)
+      val line = plans((p.stripPrefix("anchor-"), n)) match {
         case Left(why) => Left(s"no plan\t\t\t$why")
-        case Right(bytes) => Try(SubstraitPlans.read(spark, bytes)).toEither match {
-          case Left(e) => Left(s"conversion failed\t\t\t${firstLine(e)}")
+        case Right(_) => attempt(frame(p, n)) match {
+          case Left(e) => Left(s"conversion failed\t\t\t${described(e)}")
           case Right(df) =>
-            val rows = Try(df.collect().toSeq).toEither
-            val identity = Try(PlanIdentity.compare(df, spark.sql(texts(n))).verdict).getOrElse("?")
+            val rows = attempt(df.collect().toSeq)
+            val identity = attempt(PlanIdentity.compare(df, spark.sql(texts(n))).verdict).getOrElse("?")
             rows match {
-              case Left(e) => Left(s"execution failed\t\t$identity\t${firstLine(e)}")
+              case Left(e) => Left(s"execution failed\t\t$identity\t${described(e)}")
               case Right(r) if RowsMatch(r, sqlRows(n)) => Right(s"ok\tmatch\t$identity\t")
               case Right(r) => Left(s"rows differ\tMISMATCH\t$identity\t${r.size} rows, SQL has ${sqlRows(n).size}")
             }
@@ -89,11 +109,9 @@ object TpchBench {
       // rep -1 warms up and is not recorded; the order of the sides alternates by repetition.
       val sides = ("sql" +: timed.filter(_._2 == n).map(_._1)) match { case s => if (rep % 2 == 0) s else s.reverse }
       def run(side: String, phase: String)(f: => Any): Unit = if (rep >= 0) time(side, n, phase, rep)(f) else f
-      for (_ <- 0 until iters; side <- sides) run(side, "convert") {
-        if (side == "sql") spark.sql(texts(n)) else SubstraitPlans.read(spark, plans((side, n)).toOption.get)
-      }
+      for (_ <- 0 until iters; side <- sides) run(side, "convert")(frame(side, n))
       for (side <- sides) {
-        val df = if (side == "sql") spark.sql(texts(n)) else SubstraitPlans.read(spark, plans((side, n)).toOption.get)
+        val df = frame(side, n)
         // A collection first, so that no side pays for garbage the other left (the timed
         // conversions just before allocate a lot); measured apart, that shift alone moved
         // single-query ratios by 5-10 %.
@@ -106,6 +124,10 @@ object TpchBench {
     timings.close()
     spark.stop()
   }
+
+  /** Any throwable as a result but an interrupt: a converter's stack overflow or linkage error is one of its outcomes. */
+  private def attempt[T](f: => T): Either[Throwable, T] =
+    try Right(f) catch { case e: InterruptedException => throw e; case e: Throwable => Left(e) }
 
   private def read(p: Path) = new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
 
