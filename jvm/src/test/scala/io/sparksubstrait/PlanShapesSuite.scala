@@ -83,6 +83,23 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
       .contains("\"shapes\":[]"))
   }
 
+  test("explain maps the reshaped plan's operators to the relations that made them") {
+    val bd = new PlanBuilder()
+    val plan = stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "DuckDB")
+    val doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+      SubstraitPlans.explainJson(spark, com.google.protobuf.util.JsonFormat.printer().print(plan), null, null))
+    import scala.jdk.CollectionConverters._
+    val relations = doc.get("relations").elements().asScala.toSeq
+    val nodeIds = doc.get("catalyst").get("nodes").elements().asScala.map(_.get("id").asInt).toSet
+    def catalyst(kind: String) = relations.filter(_.get("kind").asText == kind).map(_.get("catalyst").elements().asScala.map(_.asInt).toSeq)
+    // The three reads keep their operators; the joins now sit in the top join relation (the
+    // chain it became), the inner join relation merged into it.
+    assert(catalyst("read").size == 3 && catalyst("read").forall(ids => ids.nonEmpty && ids.forall(nodeIds)), doc.toPrettyString.take(3000))
+    val joinOperators = relations.filter(_.get("kind").asText == "join").map(_.get("operators").elements().asScala.map(_.asText).toSeq)
+    assert(joinOperators.flatten.count(_ == "Join") == 2, joinOperators)
+    assert(relations.forall(_.get("catalyst").elements().asScala.forall(id => nodeIds(id.asInt))))
+  }
+
   test("inner-join-chain: other producers' plans, outer joins and joins under a renaming projection stay as written") {
     val bd = new PlanBuilder()
     val isthmus = run(stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "isthmus")).queryExecution.analyzed

@@ -75,8 +75,12 @@ object PlanConverter {
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
     WriteConverter.convertRoot(root.getInput, at / "input").getOrElse {
-      val (shaped, shapes) = PlanShapes(RelConverter.convert(root.getInput, at / "input"), ProducerStamp.of(proto), ctx.conf)
-      if (trace != null) trace.shapes(shapes.map(s => s.name -> s.meaning))
+      val input = RelConverter.convert(root.getInput, at / "input")
+      val (shaped, shapes) = PlanShapes(input, ProducerStamp.of(proto), ctx.conf)
+      if (trace != null && shapes.nonEmpty) {
+        trace.shapes(shapes.map(s => s.name -> s.meaning))
+        trace.reshaped(input, shaped)
+      }
       val converted = checkCorrelation(session, shaped, at / "input")
       val names = root.getNamesList.asScala.toSeq
       val whole = ctx.subtrees.wrap(withNames(converted, names, at / "names"))

@@ -8,6 +8,7 @@ import io.sparksubstrait.proto.Rel.RelTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 
 import io.sparksubstrait.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
 import io.sparksubstrait.plan.PlanPath
@@ -48,6 +49,28 @@ final class ExplainTrace {
   def shapes: Seq[(String, String)] = appliedShapes
   def shapes(applied: Seq[(String, String)]): Unit = appliedShapes = applied
   private var appliedShapes: Seq[(String, String)] = Nil
+
+  /**
+   * The converted plan `before` after the plan shapes rewrote it into `after`: its nodes are
+   * new objects, so the operators of the relations in it are found again by the tag each
+   * recorded node carries (Catalyst's transforms copy a node's tags to the node replacing
+   * it). A node a shape added without a tag (a join it introduced) belongs to the relation
+   * of the nearest tagged node above it; a relation whose nodes a shape merged into another
+   * relation's keeps no operator of its own.
+   */
+  def reshaped(before: LogicalPlan, after: LogicalPlan): Unit = {
+    val inBefore = scala.collection.mutable.Set.empty[Int]
+    def nodes(p: LogicalPlan): Seq[LogicalPlan] = p +: (p.children ++ p.innerChildren.collect { case q: LogicalPlan => q }).flatMap(nodes)
+    nodes(before).foreach(n => owner(n).foreach(inBefore += _))
+    val found = scala.collection.mutable.Map.empty[Int, ArrayBuffer[LogicalPlan]]
+    def walk(node: LogicalPlan, inherited: Option[Int]): Unit = {
+      val mine = node.getTagValue(RelationTag).collect { case (trace, id) if trace eq this => id }.orElse(inherited)
+      mine.foreach { id => owners.put(node, id); found.getOrElseUpdate(id, ArrayBuffer.empty) += node }
+      (node.children ++ node.innerChildren.collect { case q: LogicalPlan => q }).foreach(walk(_, mine))
+    }
+    walk(after, None)
+    inBefore.foreach(i => relationRecords(i) = relationRecords(i).copy(operators = found.get(i).map(_.toSeq).getOrElse(Nil)))
+  }
 
   /** The producer readings that applied to this plan (readings.ProducerReadings). */
   def readings: Seq[AppliedReading] = appliedReadings
@@ -109,7 +132,7 @@ final class ExplainTrace {
     val children = claim(unclaimedRelations)(relationRecords(_).path.startsWith(prefix))
     val calls = claim(unclaimedFunctions)(functionRecords(_).path.startsWith(prefix))
     val operators = own(plan)
-    operators.foreach(owners.put(_, id))
+    operators.foreach { op => owners.put(op, id); op.setTagValue(RelationTag, (this, id)) }
     relationRecords += RelationRecord(id, path, kind, details, notes, plan.output.map(_.name), operators, children, calls)
     unclaimedRelations += id
   }
@@ -132,6 +155,9 @@ final class ExplainTrace {
 }
 
 object ExplainTrace {
+  /** The trace and relation that made a Catalyst node; it survives the plan shapes' rewrites. */
+  private val RelationTag = TreeNodeTag[(ExplainTrace, Int)]("sparksubstrait.relation")
+
   final case class RelationRecord(id: Int, path: String, kind: String, details: Seq[String], notes: Seq[String],
       output: Seq[String], operators: Seq[LogicalPlan], children: Seq[Int], functions: Seq[Int])
 
