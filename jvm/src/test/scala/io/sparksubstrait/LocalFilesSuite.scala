@@ -146,6 +146,55 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
       whole.map(r => Row(r.get(1))))
   }
 
+  test("a byte range from 0 covering the whole file is the whole file (parquet, orc, text): no slice, the same rows") {
+    allow(root.toString)
+    val file = sliced
+    val size = Files.size(file)
+    val whole = spark.read.parquet(file.toString).collect().toSeq
+    for (length <- Seq(size, size + 100)) {
+      val df = read(files(s, parquet(_.setUriFile(file.toUri.toString).setStart(0).setLength(length))), "id", "name")
+      assertRows(df, whole)
+      // No row-index filter: Spark reads the file as a plain scan.
+      assert(!df.queryExecution.analyzed.treeString.contains("row_index"), df.queryExecution.analyzed.treeString)
+    }
+    val orcFile = slicedOrc
+    val orc = FileOrFiles.newBuilder().setUriFile(orcFile.toUri.toString).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance)
+      .setStart(0).setLength(Files.size(orcFile)).build()
+    assertSameRows(read(files(s, orc), "id", "name"), spark.read.orc(orcFile.toString))
+    val csv = data.resolve("t.csv")
+    val whole2 = read(files(ab, textItem(csv, 1)), "a", "b").collect().toSeq
+    assertRows(read(files(ab, textItem(csv, 1, 0, Files.size(csv))), "a", "b"), whole2)
+    // One byte short of the file is still a slice: the last line is cut off at its first byte only.
+    assertRows(read(files(ab, textItem(csv, 1, 0, Files.size(csv) - 1)), "a", "b"), whole2)
+  }
+
+  test("a Parquet or ORC file's inferred schema is reused only for the same file version: a rewritten file is read anew") {
+    allow(root.toString)
+    val folder = root.resolve("rewritten")
+    def write(df: org.apache.spark.sql.DataFrame, format: String): Path = {
+      df.coalesce(1).write.mode("overwrite").format(format).save(folder.resolve(format).toString)
+      val part = Files.list(folder.resolve(format)).filter(_.getFileName.toString.startsWith("part-")).findFirst().get
+      val target = folder.resolve(s"one.$format")
+      Files.copy(part, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+      target
+    }
+    for (format <- Seq("parquet", "orc")) {
+      def item(f: Path) = {
+        val b = FileOrFiles.newBuilder().setUriFile(f.toUri.toString)
+        if (format == "parquet") b.setParquet(FileOrFiles.ParquetReadOptions.getDefaultInstance) else b.setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance)
+        b.build()
+      }
+      val first = write(spark.sql("SELECT * FROM VALUES (1L, 'a'), (NULL, 'b') AS t(id, name)"), format)
+      assertRows(read(files(s, item(first)), "id", "name"), Seq(Row(1L, "a"), Row(null, "b")))
+      assertRows(read(files(s, item(first)), "id", "name"), Seq(Row(1L, "a"), Row(null, "b")))
+      // The same path now holds other columns and rows: the schema is inferred again.
+      val second = write(spark.sql("SELECT * FROM VALUES ('z', 5L, 1.5D), ('y', 6L, NULL) AS t(name, id, extra)"), format)
+      assert(second == first)
+      assertRows(read(files(s, item(second)), "id", "name"), Seq(Row(5L, "z"), Row(6L, "y")))
+      assertRows(read(files(schema("extra" -> fp64()), item(second)), "e"), Seq(Row(1.5), Row(null)))
+    }
+  }
+
   private def lines(name: String, text: String): Path = {
     val f = data.resolve(name)
     if (!Files.exists(f)) Files.write(f, text.getBytes(StandardCharsets.UTF_8))

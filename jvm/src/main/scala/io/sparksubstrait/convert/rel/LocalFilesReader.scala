@@ -56,8 +56,10 @@ object LocalFilesReader {
     val pathAt = at / item.getPathTypeCase.name().toLowerCase
     policy.check(path, pathAt)
     // partition_index only says which partition reads the item: it changes no row.
-    val sliced = item.getStart != 0 || item.getLength != 0
-    if (sliced) checkSlice(item, at)
+    val written = item.getStart != 0 || item.getLength != 0
+    if (written) checkSlice(item, at)
+    // A slice from byte 0 that covers the whole file is the whole file ([[SingleFiles]]).
+    val sliced = written && !SingleFiles.coversWholeFile(path, item.getStart, item.getLength)
     item.getFileFormatCase match {
       case FileFormatCase.PARQUET if sliced =>
         val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, Seq(path), at), path, item.getStart, item.getLength, at)
@@ -68,7 +70,7 @@ object LocalFilesReader {
         NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, at, s"orc $path")
       case FileFormatCase.ORC =>
         NamedTableReader.layout(OrcTimestamps.asDeclared(load("orc", Map.empty, None, path, at), schema), schema, at, s"orc $path")
-      case FileFormatCase.TEXT => text(item, schema, path, at)
+      case FileFormatCase.TEXT => text(item, schema, path, sliced, at)
       case FileFormatCase.ARROW if sliced =>
         throw SubstraitErrors.unsupported(at / "start", "a byte slice of an Arrow file", "the whole file (it is split by record batch)")
       case FileFormatCase.ARROW =>
@@ -98,7 +100,7 @@ object LocalFilesReader {
     }
   }
 
-  private def text(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)
+  private def text(item: FileOrFiles, schema: StructType, path: String, sliced: Boolean, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
     val options = item.getText
     val textAt = at / "text"
@@ -114,7 +116,6 @@ object LocalFilesReader {
         "one file (uri_file or uri_path), or at most one header line")
     }
     // A slice, or more header lines than Spark's header option skips: TextSlices.
-    val sliced = item.getStart != 0 || item.getLength != 0
     // max_line_size: the spec leaves longer lines undefined, so Spark's handling is allowed.
     val spark = Map(
       "sep" -> options.getFieldDelimiter,
@@ -166,7 +167,13 @@ object LocalFilesReader {
       (implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)
-      schema.foreach(reader.schema)
+      // One Parquet or ORC file: the schema Spark infers from it, inferred once per file version.
+      val given = schema.orElse(paths match {
+        case Seq(one) if options.isEmpty && (format == "parquet" || format == "orc") =>
+          Some(SingleFiles.inferredSchema(format, one)(ctx.session.read.format(format).load(one).schema))
+        case _ => None
+      })
+      given.foreach(reader.schema)
       val df = reader.load(paths: _*)
       df.queryExecution.analyzed
       df
