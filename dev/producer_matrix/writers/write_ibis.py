@@ -39,6 +39,15 @@ def ibis_expressions(t):
     yield "i14_cast", lambda: emp[["id"]].mutate(s=emp.code.cast("string"), d=emp.salary.cast("float64"))
     yield "i15_date_parts", lambda: emp[["id"]].mutate(y=emp.hired.year(), m=emp.hired.month())
     yield "i16_mean", lambda: emp.group_by("dept").aggregate(a=emp.bonus.mean(), c=emp.name.count())
+    # A correlated EXISTS (someone in the same dept earns more) and a float fraction of a decimal
+    # sum (TPC-H Q11's `total * 0.0001`): the shapes of two known ibis-substrait bugs.
+    yield "i17_correlated_exists", lambda: _someone_earns_more(emp)
+    yield "i18_float_fraction", lambda: emp.filter(emp.salary > emp.salary.sum() * 0.0015)[["id"]]
+
+
+def _someone_earns_more(emp):
+    other = emp.view()
+    return emp.filter(((other.dept == emp.dept) & (other.salary > emp.salary)).any())[["id"]]
 
 
 def backend(data):

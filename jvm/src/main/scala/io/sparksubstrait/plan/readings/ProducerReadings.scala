@@ -35,7 +35,9 @@ object ProducerReadings {
     DateStringComparison,
     RoundingCast.ibis,
     SortNullsFirst,
-    DecimalProductType)
+    DecimalProductType,
+    CorrelationAsLocalReference,
+    FloatLiteralDecimalCast)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
