@@ -285,4 +285,24 @@ class IbisReadingsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION",
       "relations[0].root.input.filter.condition.subquery.set_predicate.tuples.filter.condition.scalar_function") { run(q21) }
   }
+
+  /** TPC-H Q9's shape: the measure numbered by a select list not written, `sum:dec` over column `col` of people. */
+  private def q9Plan(signature: String, col: Int): Plan = {
+    val b = new PlanBuilder()
+    val sum = b.fn("functions_arithmetic_decimal", signature)
+    b.plan(aggregate(readNamed(people, "people"), Seq(field(0)), Seq(b.measure(sum, Seq(field(col))))), "name", "total")
+  }
+
+  test("ibis-measure-over-another-column: a known bug, an aggregate declared sum:dec over an i64 column run as written with a warning") {
+    val plan = ibis(q9Plan("sum:dec", 1))
+    val applied = readingsOf(plan)
+    assert(applied.map(_.name) == Seq("ibis-measure-over-another-column") && applied.head.isWarning)
+    assert(applied.head.where == Seq("relations[0].root.input.aggregate.measures[0].measure: sum:dec over i64"), applied.head.where)
+    assertSameRows(run(plan), spark.sql("SELECT name, sum(k) FROM people GROUP BY name"))
+    assertRows(run(plan), Seq(Row("Ann", 6L), Row("bob", null), Row(null, 1L), Row("", 2L), Row("Cidney", null)))
+    assert(SubstraitPlans.explain(spark, plan.toByteArray, null, null).contains("sum:dec over i64"))
+    // A signature that agrees with its column, another producer's plan, or an unstamped one: nothing to warn of.
+    Seq(ibis(q9Plan("sum:dec", 2)), ibis(q9Plan("sum:i64", 1)), ibis(q9Plan("sum:any", 1)),
+      stamped(q9Plan("sum:dec", 1), "isthmus", 87), unstamped(q9Plan("sum:dec", 1))).foreach(p => assert(names(p).isEmpty, p))
+  }
 }

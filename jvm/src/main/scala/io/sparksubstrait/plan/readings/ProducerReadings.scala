@@ -37,7 +37,8 @@ object ProducerReadings {
     SortNullsFirst,
     DecimalProductType,
     CorrelationAsLocalReference,
-    FloatLiteralDecimalCast)
+    FloatLiteralDecimalCast,
+    MeasureOverAnotherColumn)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
