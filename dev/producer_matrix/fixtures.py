@@ -23,7 +23,8 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "f60_row_number", "f71_correlated_scalar", "f80_cast_to_string", "f05_nullif", "f81_cast_numbers",
                    "f92_concat", "f94_length_trim", "f102_date_interval", "f112_round", "f123_integer_division",
                    "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
-                   "i06_order_limit", "i07_strings",
+                   "i06_order_limit", "i07_strings", "i17_correlated_exists", "i18_float_fraction",
+                   "i19_select_under_filter",
                    "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch")
 # The fixture test's independent answer is DuckDB's SQL; isthmus' is Spark SQL's (the matrix),
 # and Calcite reads these otherwise than DuckDB: CAST(1.5 AS BIGINT) truncates (DuckDB rounds),

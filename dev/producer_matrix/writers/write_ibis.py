@@ -39,6 +39,24 @@ def ibis_expressions(t):
     yield "i14_cast", lambda: emp[["id"]].mutate(s=emp.code.cast("string"), d=emp.salary.cast("float64"))
     yield "i15_date_parts", lambda: emp[["id"]].mutate(y=emp.hired.year(), m=emp.hired.month())
     yield "i16_mean", lambda: emp.group_by("dept").aggregate(a=emp.bonus.mean(), c=emp.name.count())
+    # A correlated EXISTS (someone in the same dept earns more), a float fraction of a decimal sum
+    # (TPC-H Q11's `total * 0.0001`) and a select under a filter (Q9): known ibis-substrait bugs' shapes.
+    yield "i17_correlated_exists", lambda: _someone_earns_more(emp)
+    yield "i18_float_fraction", lambda: emp.filter(emp.salary > emp.salary.sum() * 0.0015)[["id"]]
+    yield "i19_select_under_filter", lambda: _pay_by_dept_name(emp, dept)
+
+
+def _pay_by_dept_name(emp, dept):
+    # TPC-H Q9's shape: a select over a join, filtered, then grouped (the select is not written).
+    q = emp.join(dept, emp.dept == dept.dept_id)
+    q = q.select((emp.salary * 2).name("pay"), dept.dname)
+    q = q.filter(q.dname.notnull())
+    return q.group_by(q.dname).aggregate(total=q.pay.sum())
+
+
+def _someone_earns_more(emp):
+    other = emp.view()
+    return emp.filter(((other.dept == emp.dept) & (other.salary > emp.salary)).any())[["id"]]
 
 
 def backend(data):

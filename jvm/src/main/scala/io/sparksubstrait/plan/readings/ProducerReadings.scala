@@ -35,7 +35,10 @@ object ProducerReadings {
     DateStringComparison,
     RoundingCast.ibis,
     SortNullsFirst,
-    DecimalProductType)
+    DecimalProductType,
+    CorrelationAsLocalReference,
+    FloatLiteralDecimalCast,
+    MeasureOverAnotherColumn)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
