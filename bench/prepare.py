@@ -47,7 +47,9 @@ def main() -> None:
     parquet, queries = out / "parquet", out / "queries"
     for d in (parquet, queries, out / "plans" / "duckdb", out / "plans" / "datafusion"):
         d.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect()
+    # Above SF 3 the generated tables go to a database file (deleted after), not memory.
+    scratch = out / "dbgen.duckdb" if float(args.sf) > 3 else None
+    con = duckdb.connect(str(scratch) if scratch else ":memory:")
     con.execute(f"LOAD '{substrait_extension()}'")
     print(f"bench/prepare: dbgen sf={args.sf}", flush=True)
     con.execute(f"CALL dbgen(sf={float(args.sf)})")
@@ -66,6 +68,8 @@ def main() -> None:
         except Exception as e:  # a producer failing on a query is a result, recorded
             failures.append(("duckdb", n, first_line(e)))
     con.close()
+    if scratch:
+        scratch.unlink()
 
     ctx = SessionContext()
     for t in TABLES:

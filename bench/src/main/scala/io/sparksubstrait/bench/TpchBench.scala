@@ -7,6 +7,7 @@ import java.nio.file.{Files, Path, Paths}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 
 import io.sparksubstrait.SubstraitPlans
+import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
 
 /**
@@ -88,7 +89,12 @@ object TpchBench {
             rows match {
               case Left(e) => Left(s"execution failed\t\t$identity\t${described(e)}")
               case Right(r) if RowsMatch(r, sqlRows(n)) => Right(s"ok\tmatch\t$identity\t")
-              case Right(r) => Left(s"rows differ\tMISMATCH\t$identity\t${r.size} rows, SQL has ${sqlRows(n).size}")
+              case Right(r) =>
+                // A plan our reader runs as written with a known producer bug's warning asks another
+                // question than the SQL: named so, never timed against it.
+                val bugs = if (p.startsWith("anchor-")) Nil else knownBugs(plans((p, n)).toOption.get)
+                val status = if (bugs.isEmpty) "rows differ" else s"as written: ${bugs.mkString(", ")}"
+                Left(s"$status\tMISMATCH\t$identity\t${r.size} rows, SQL has ${sqlRows(n).size}")
             }
         }
       }
@@ -128,6 +134,10 @@ object TpchBench {
   /** Any throwable as a result but an interrupt: a converter's stack overflow or linkage error is one of its outcomes. */
   private def attempt[T](f: => T): Either[Throwable, T] =
     try Right(f) catch { case e: InterruptedException => throw e; case e: Throwable => Left(e) }
+
+  /** The known producer bugs (readings run as written, with a warning) our reader finds in a plan. */
+  private def knownBugs(bytes: Array[Byte]): Seq[String] =
+    attempt(PlanDecoder.fromBytes(bytes, PlanLimits.default).readings.filter(_.isWarning).map(_.name)).getOrElse(Nil)
 
   private def read(p: Path) = new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
 
