@@ -19,6 +19,8 @@ private[sparksubstrait] trait ArithmeticShim {
   def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, mode)
   def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, mode)
   def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+  /** A sum's overflow mode (what writing it needs). */
+  def sumMode(s: Sum): EvalMode.Value = s.evalMode
 
   /** A timestamp plus a day-time interval, in `zone` (Spark 4.1 renamed `TimeAdd`). */
   def timestampAddInterval(timestamp: Expression, interval: Expression, zone: Option[String]): Expression =
