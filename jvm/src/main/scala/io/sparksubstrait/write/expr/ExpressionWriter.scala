@@ -36,6 +36,9 @@ object ExpressionWriter {
         case m: MakeDecimal => DecimalHelpers.makeDecimal(m, input, here)
         case u: UnscaledValue => DecimalHelpers.unscaledValue(u, input, here)
         case _ if FunctionWrites.row(e).isDefined => FunctionWriter.scalar(e, input, at)
+        // Analyzed plans keep SQL's spellings (BETWEEN, nvl, …) that the optimizer replaces by
+        // what they stand for: written as that.
+        case r: RuntimeReplaceable => write(r.replacement, input, at)
         case other => throw SubstraitErrors.unwritable(here.toString, s"the expression ${other.sql}",
           s"${other.prettyName} (${other.getClass.getSimpleName}) has no Substrait form in this writer",
           "an expression docs/writing.md lists")
