@@ -2,6 +2,7 @@ package io.sparksubstrait.write.expr
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
+import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{Expression => SExpression}
@@ -39,6 +40,7 @@ object ExpressionWriter {
         // Analyzed plans keep SQL's spellings (BETWEEN, nvl, …) that the optimizer replaces by
         // what they stand for: written as that.
         case r: RuntimeReplaceable => write(r.replacement, input, at)
+        case _ if SparkShim.inlineCommonExpressions(e).isDefined => write(SparkShim.inlineCommonExpressions(e).get, input, at)
         case other => throw SubstraitErrors.unwritable(here.toString, s"the expression ${other.sql}",
           s"${other.prettyName} (${other.getClass.getSimpleName}) has no Substrait form in this writer",
           "an expression docs/writing.md lists")
