@@ -75,7 +75,7 @@ object FunctionWrites {
   private def binaryArithmetic[T <: BinaryArithmetic](cls: Class[T], name: String): Row =
     Row(cls, Scalar, Set(Arithmetic, Decimal), name, "try_ arithmetic (NULL on overflow) and non-numeric operands have no Substrait form") {
       case b: BinaryArithmetic if numeric(b.dataType) =>
-        overflow(b.evalMode).map(o => Call(arithmeticOf(b), name, Seq(Value(b.left), Value(b.right)),
+        overflow(SparkShim.arithmeticMode(b)).map(o => Call(arithmeticOf(b), name, Seq(Value(b.left), Value(b.right)),
           if (b.dataType == DoubleType || b.dataType == FloatType) Nil else Seq("overflow" -> o)))
       case _ => None
     }
@@ -106,23 +106,23 @@ object FunctionWrites {
     // Spark divides doubles and decimals; by zero ANSI raises, legacy gives NULL. The decimal
     // YAML has no by-zero option: its overflow option carries the mode (our reader's reading).
     Row(classOf[Divide], Scalar, Set(Arithmetic, Decimal), "divide", "try_divide has no Substrait form") {
-      case d: Divide if d.dataType == DoubleType => byZero(d.evalMode).map(z => Call(Arithmetic, "divide",
+      case d: Divide if d.dataType == DoubleType => byZero(SparkShim.arithmeticMode(d)).map(z => Call(Arithmetic, "divide",
         Seq(Value(d.left), Value(d.right)), Seq("on_division_by_zero" -> z)))
-      case d: Divide if d.dataType.isInstanceOf[DecimalType] => overflow(d.evalMode).map(o => Call(Decimal, "divide",
+      case d: Divide if d.dataType.isInstanceOf[DecimalType] => overflow(SparkShim.arithmeticMode(d)).map(o => Call(Decimal, "divide",
         Seq(Value(d.left), Value(d.right)), Seq("overflow" -> o)))
       case _ => None
     },
     // div: Substrait's integer division truncates, as Spark's; Spark's result is a long.
     Row(classOf[IntegralDivide], Scalar, Set(Arithmetic), "divide", "only of two longs; try_ forms have no Substrait form") {
       case d: IntegralDivide if d.left.dataType == LongType && d.right.dataType == LongType =>
-        for (z <- byZero(d.evalMode); o <- overflow(d.evalMode))
+        for (z <- byZero(SparkShim.arithmeticMode(d)); o <- overflow(SparkShim.arithmeticMode(d)))
           yield Call(Arithmetic, "divide", Seq(Value(d.left), Value(d.right)), Seq("on_division_by_zero" -> z, "overflow" -> o))
       case _ => None
     },
     // %: the truncating remainder (the dividend's sign); by zero ANSI raises, legacy gives NULL.
     Row(classOf[Remainder], Scalar, Set(Arithmetic), "modulus", "only of integers; try_ forms have no Substrait form") {
       case r: Remainder if integral(r.dataType) && r.left.dataType == r.right.dataType =>
-        for (z <- byZero(r.evalMode); o <- overflow(r.evalMode))
+        for (z <- byZero(SparkShim.arithmeticMode(r)); o <- overflow(SparkShim.arithmeticMode(r)))
           yield Call(Arithmetic, "modulus", Seq(Value(r.left), Value(r.right)),
             Seq("division_type" -> "TRUNCATE", "on_domain_error" -> z, "overflow" -> o))
       case _ => None
