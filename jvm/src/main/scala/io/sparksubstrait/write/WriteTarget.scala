@@ -11,16 +11,18 @@ import io.sparksubstrait.errors.SubstraitErrors
  * @param legacyFetch   FetchRel's integer `offset`/`count` rather than `offset_expr`/`count_expr`
  * @param legacyGroupings each grouping lists its expressions itself (not by reference)
  * @param legacyValues  virtual tables as `values` structs of literals rather than `expressions`
+ * @param localPaths    local files by path (`/data/t.parquet`) rather than `file:` URI
  */
 final case class WriteTarget(name: String, extensionUris: Boolean, legacyFetch: Boolean, legacyGroupings: Boolean,
-    legacyValues: Boolean)
+    legacyValues: Boolean, localPaths: Boolean)
 
 object WriteTarget {
   val Current: WriteTarget = WriteTarget("substrait-0.108", extensionUris = false, legacyFetch = false,
-    legacyGroupings = false, legacyValues = false)
-  /** DuckDB 1.1's substrait extension reads extension URIs, FetchRel's integer bounds, inline groupings and `values`. */
+    legacyGroupings = false, legacyValues = false, localPaths = false)
+  /** DuckDB 1.1's substrait extension reads extension URIs, FetchRel's integer bounds, inline groupings, `values`
+   * and local paths (it globs the URI as a path). */
   val DuckDb11: WriteTarget = WriteTarget("duckdb-1.1", extensionUris = true, legacyFetch = true,
-    legacyGroupings = true, legacyValues = true)
+    legacyGroupings = true, legacyValues = true, localPaths = true)
 
   val all: Seq[WriteTarget] = Seq(Current, DuckDb11)
 

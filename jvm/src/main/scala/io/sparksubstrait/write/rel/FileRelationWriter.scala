@@ -49,10 +49,16 @@ object FileRelationWriter {
     }
     val lf = ReadRel.LocalFiles.newBuilder()
     files.foreach { f =>
-      val item = FileOrFiles.newBuilder().setUriFile(f)
+      val item = FileOrFiles.newBuilder().setUriFile(if (ctx.target.localPaths) localPath(f) else f)
       format(item)
       lf.addItems(item)
     }
     Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(BaseSchemas.of(l.output, at)).setLocalFiles(lf)).build()
+  }
+
+  /** A `file:` URI as its local path; any other URI as it is. */
+  private def localPath(uri: String): String = {
+    val u = new java.net.URI(uri)
+    if (u.getScheme == "file") java.nio.file.Paths.get(u).toString else uri
   }
 }
