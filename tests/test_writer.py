@@ -23,6 +23,14 @@ from helpers import duckdb_substrait_extension
 TABLES = ("part", "supplier", "partsupp", "customer", "orders", "lineitem", "nation", "region")
 QUERIES = tuple(range(1, 23))
 
+# Plans a consumer reads but answers wrongly, with the reason (found by these tests; our
+# reader gives Spark's rows for the same plan). Each is an xfail that must keep failing.
+WRONG_ANSWERS = {
+    ("datafusion", 21): "DataFusion 55 binds an outer reference of a self-correlated subquery (lineitem l2 "
+                        "referring to lineitem l1) to the inner table: EXISTS (... l2.l_suppkey <> l1.l_suppkey) "
+                        "is never true",
+}
+
 
 @pytest.fixture(scope="module")
 def tpch_files(tmp_path_factory):
@@ -59,6 +67,14 @@ def _value(v):
     return v
 
 
+def _last_digit(*values) -> float:
+    """One unit in the last place of the coarser decimal: Substrait's decimal avg (and divide)
+    do not say how the result is rounded to its declared scale; Spark rounds half up,
+    DataFusion truncates, so the last declared digit may differ by one."""
+    scales = [-v.as_tuple().exponent for v in values if isinstance(v, decimal.Decimal)]
+    return 10.0 ** -min(scales) if len(scales) == len(values) else 0.0
+
+
 def _key(row):
     return tuple((0, round(v, 2)) if isinstance(v, float) else (1, "" if v is None else str(v)) for v in row)
 
@@ -66,16 +82,21 @@ def _key(row):
 def assert_same_rows(actual, expected, what, rel=1e-6):
     """Multisets of rows; numbers compared as floats (decimal and double results agree within
     ``rel``), everything else exactly."""
-    a = sorted((tuple(_value(v) for v in r) for r in actual), key=_key)
-    e = sorted((tuple(_value(v) for v in r) for r in expected), key=_key)
+    def norm(r):
+        return tuple(_value(v) for v in r)
+
+    a = sorted(actual, key=lambda r: _key(norm(r)))
+    e = sorted(expected, key=lambda r: _key(norm(r)))
     assert len(a) == len(e), f"{what}: {len(a)} rows, Spark gives {len(e)}"
     for x, y in zip(a, e):
         assert len(x) == len(y), f"{what}: row {x}, Spark gives {y}"
         for p, q in zip(x, y):
-            if isinstance(p, float) and isinstance(q, float):
-                assert math.isclose(p, q, rel_tol=rel, abs_tol=1e-6), f"{what}: row {x}, Spark gives {y}"
+            p2, q2 = _value(p), _value(q)
+            if isinstance(p2, float) and isinstance(q2, float):
+                close = math.isclose(p2, q2, rel_tol=rel) or abs(p2 - q2) <= _last_digit(p, q) * (1 + 1e-9)
+                assert close, f"{what}: row {x}, Spark gives {y}"
             else:
-                assert p == q, f"{what}: row {x}, Spark gives {y}"
+                assert p2 == q2, f"{what}: row {x}, Spark gives {y}"
 
 
 def _spark_rows(df):
@@ -114,7 +135,7 @@ def test_tpch_on_duckdb(spark, tpch_views, n):
         pytest.xfail(f"DuckDB 1.1.3 refuses the plan: {str(e).splitlines()[0]}")
     finally:
         con.close()
-    assert_same_rows(rows, _spark_rows(df), f"Q{n} on DuckDB")
+    _compare(rows, _spark_rows(df), "duckdb", n)
 
 
 @pytest.mark.parametrize("n", QUERIES)
@@ -135,7 +156,17 @@ def test_tpch_on_datafusion(spark, tpch_views, tpch_files, n):
         rows = [tuple(r.values()) for r in ctx.create_dataframe_from_logical_plan(logical).to_pylist()]
     except Exception as e:  # DataFusion raises plain Exceptions
         pytest.xfail(f"DataFusion 55 refuses the plan: {str(e).splitlines()[0]}")
-    assert_same_rows(rows, _spark_rows(df), f"Q{n} on DataFusion")
+    _compare(rows, _spark_rows(df), "datafusion", n)
+
+
+def _compare(rows, expected, consumer, n):
+    known = WRONG_ANSWERS.get((consumer, n))
+    if known is None:
+        assert_same_rows(rows, expected, f"Q{n} on {consumer}")
+        return
+    with pytest.raises(AssertionError):
+        assert_same_rows(rows, expected, f"Q{n} on {consumer}")
+    pytest.xfail(f"{consumer} answers wrongly: {known}")
 
 
 def test_options_are_checked(spark, tpch_views):

@@ -133,6 +133,10 @@ class WriteRelationsSuite extends RoundTrips {
     assert(viewPlan.toString.contains("named_table") && viewPlan.toString.contains("\"l\""), viewPlan)
   }
 
+  test("WITH: each reference written as its definition (analyzed plans)") {
+    roundTripSql("WITH c AS (SELECT k, count(*) AS n FROM l GROUP BY k) SELECT * FROM c JOIN c c2 ON c.k = c2.k", optimized = false)
+  }
+
   test("the JSON encoding and the implicits read back the same") {
     import io.sparksubstrait.implicits._
     val df = spark.sql("SELECT s, count(*) AS n FROM nums GROUP BY s")

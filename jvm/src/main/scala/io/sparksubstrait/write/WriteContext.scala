@@ -46,6 +46,15 @@ final class WriteContext(val session: SparkSession, val target: WriteTarget) {
     try body finally outer = outer.tail
   }
 
+  /** The CTE definitions in scope (WithCTE), by id. */
+  private var ctes: Map[Long, org.apache.spark.sql.catalyst.plans.logical.LogicalPlan] = Map.empty
+  def cteDefinition(id: Long): Option[org.apache.spark.sql.catalyst.plans.logical.LogicalPlan] = ctes.get(id)
+  def withCteDefinitions[T](defs: Seq[(Long, org.apache.spark.sql.catalyst.plans.logical.LogicalPlan)])(body: => T): T = {
+    val saved = ctes
+    ctes = ctes ++ defs
+    try body finally ctes = saved
+  }
+
   /**
    * Whether the node being written is under a GlobalLimit with only row-subsetting operators
    * in between (where Spark's LimitPushDown puts LocalLimits).

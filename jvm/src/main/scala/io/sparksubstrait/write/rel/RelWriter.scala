@@ -39,6 +39,8 @@ object RelWriter {
         case l: LocalRelation => VirtualTableWriter.write(l, here)
         case l: LogicalRelation => FileRelationWriter.write(l, here)
         case v: View => NamedTableWriter.view(v, here)
+        case w: WithCTE => CteWriter.withCte(w, here)
+        case r: CTERelationRef => CteWriter.ref(r, here)
         // A name for the child (FROM t AS x) or a hint: no rows of their own.
         case s: SubqueryAlias => write(s.child, at)
         case h: ResolvedHint => write(h.child, at)
