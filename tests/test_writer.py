@@ -187,3 +187,38 @@ def test_unwritable_plan_raises_the_condition(spark, tpch_views):
         spark_substrait.to_substrait(df)
     assert info.value.condition == "SUBSTRAIT_UNWRITABLE_PLAN"
     assert "hash" in str(info.value)
+
+
+def _cli(args, tmp_path):
+    """``python -m spark_substrait`` with this checkout's package and jar, in a fresh driver."""
+    import os
+    import subprocess
+    import sys
+
+    import spark_substrait
+    from helpers import clean_env
+
+    extra = {"PYTHONPATH": os.path.dirname(os.path.dirname(spark_substrait.__file__))}
+    if os.environ.get("SPARK_SUBSTRAIT_JAR"):
+        extra["SPARK_SUBSTRAIT_JAR"] = os.environ["SPARK_SUBSTRAIT_JAR"]
+    return subprocess.run([sys.executable, "-m", "spark_substrait", *map(str, args)], capture_output=True,
+                          cwd=tmp_path, env=clean_env(**extra), timeout=300)
+
+
+def test_cli_write_to_a_file_and_explain(spark, tpch_views, tpch_files, tmp_path):
+    folder, _ = tpch_files
+    sql = "SELECT n_regionkey, count(*) AS n FROM nation WHERE n_nationkey > 3 GROUP BY n_regionkey"
+    table = f"nation={folder / 'nation.parquet'}"
+    out = tmp_path / "plan.bin"
+    result = _cli(["write", sql, "--table", table, "-o", out], tmp_path)
+    assert result.returncode == 0, result.stderr.decode()[-3000:]
+    assert out.stat().st_size > 0 and f"wrote {out}" in result.stdout.decode()
+    assert_same_rows(_spark_rows(spark.read.substrait(out.read_bytes())), _spark_rows(spark.sql(sql)), "CLI write")
+
+    shown = _cli(["write", sql, "--table", table, "--explain", "--analyzed"], tmp_path)
+    assert shown.returncode == 0, shown.stderr.decode()[-3000:]
+    text = shown.stdout.decode()
+    assert "aggregate" in text.lower() and "nation" in text, text
+
+    refused = _cli(["write", "SELECT hash(n_name) FROM nation", "--table", table], tmp_path)
+    assert refused.returncode == 3 and b"SUBSTRAIT_UNWRITABLE_PLAN" in refused.stderr, refused.stderr.decode()[-2000:]
