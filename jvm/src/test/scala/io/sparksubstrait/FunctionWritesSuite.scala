@@ -12,17 +12,22 @@ import io.sparksubstrait.write.expr.FunctionWrites
  */
 class FunctionWritesSuite extends AnyFunSuite {
   private val scalars = FunctionCatalog.scalarNames.flatMap { case (n, exts) => exts.map(_ -> n) }.toSet
+  private val windows = FunctionCatalog.windowNames.flatMap { case (n, exts) => exts.map(_ -> n) }.toSet
   private val aggregates = FunctionCatalog.aggregateNames.flatMap { case (n, exts) => exts.map(_ -> n) }.toSet
 
   test("every row writes a function the reader maps back, from each extension it may use") {
-    for (row <- FunctionWrites.rows; ext <- row.extensions) {
-      val known = if (row.kind == FunctionWrites.Scalar) scalars else aggregates
+    for (row <- FunctionWrites.allRows; ext <- row.extensions) {
+      val known = row.kind match {
+        case FunctionWrites.Scalar => scalars
+        case FunctionWrites.Aggregate => aggregates
+        case FunctionWrites.Window => windows
+      }
       assert(known((ext, row.name)), s"${row.catalyst.getSimpleName} writes $ext ${row.name}, which the reader does not map")
     }
   }
 
   test("one row per Catalyst class") {
-    val classes = FunctionWrites.rows.map(_.catalyst)
+    val classes = FunctionWrites.allRows.map(_.catalyst)
     assert(classes.distinct.size == classes.size, classes.diff(classes.distinct))
   }
 

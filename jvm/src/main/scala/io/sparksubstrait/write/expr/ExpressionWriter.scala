@@ -28,6 +28,7 @@ object ExpressionWriter {
         case i: If => ConditionalWriter.ifExpr(i, input, here)
         case i: In => InListWriter.in(i, input, here)
         case i: InSet => InListWriter.inSet(i, input, here)
+        case w: WindowExpression => WindowFunctionWriter.write(w, input, here)
         case s: ScalarSubquery => SubqueryWriter.scalar(s, input, here)
         case s: Exists => SubqueryWriter.exists(s, input, here)
         case s: InSubquery => SubqueryWriter.in(s, input, here)

@@ -59,6 +59,17 @@ object FunctionWriter {
     b.build()
   }
 
+  /** A window-only function (ranking, offsets) as the call parts a WindowFunction takes. */
+  def window(f: Expression, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SAggregateFunction = {
+    val row = FunctionWrites.windowRow(f).getOrElse(throw noForm(f, at, "it has no entry in the function table",
+      "a window function docs/writing.md lists"))
+    val call = row.write(f).getOrElse(throw noForm(f, at, s"Spark's ${row.name} semantics here have no exact Substrait form", row.why))
+    val b = SAggregateFunction.newBuilder().setFunctionReference(ctx.functionAnchor(call.extension, compoundName(call)))
+    arguments(call, input, at).foreach(b.addArguments)
+    options(call).foreach(b.addOptions)
+    b.build()
+  }
+
   /** `name:arg1_arg2`, the compound name the YAMLs give (enumerations are `req`). */
   private def compoundName(call: Call): String =
     if (call.args.isEmpty) call.name

@@ -34,6 +34,8 @@ object FunctionWrites {
   sealed trait Kind
   case object Scalar extends Kind
   case object Aggregate extends Kind
+  /** Window-only functions (ranking, offsets); aggregates over windows are Aggregate rows. */
+  case object Window extends Kind
 
   final case class Row(catalyst: Class[_], kind: Kind, extensions: Set[String], name: String, why: String)(
       val write: Expression => Option[Call])
@@ -212,8 +214,38 @@ object FunctionWrites {
     }
   )
 
-  private val byClass: Map[Class[_], Row] = rows.map(r => r.catalyst -> r).toMap
+  /** A window function of no argument: it takes its order from the window. */
+  private def ranking[T <: Expression](cls: Class[T], name: String): Row =
+    Row(cls, Window, Set(Arithmetic), name, "") { case _ => Some(Call(Arithmetic, name, Nil)) }
+
+  /** lead / lag (value, offset, default); Spark's IGNORE NULLS has no Substrait form. */
+  private def offsetFunction[T <: FrameLessOffsetWindowFunction](cls: Class[T], name: String): Row =
+    Row(cls, Window, Set(Arithmetic), name, "not with IGNORE NULLS") {
+      case f: FrameLessOffsetWindowFunction if !f.ignoreNulls =>
+        val Seq(value, offset, default) = f.children
+        // No default is a NULL one (of the value's type; Spark's may be typeless).
+        val written = default match {
+          case Literal(null, _) => Seq(value, offset)
+          case d => Seq(value, offset, d)
+        }
+        Some(Call(Arithmetic, name, written.map(Value)))
+      case _ => None
+    }
+
+  val windowRows: Seq[Row] = Seq(
+    ranking(classOf[RowNumber], "row_number"),
+    ranking(classOf[Rank], "rank"),
+    ranking(classOf[DenseRank], "dense_rank"),
+    ranking(classOf[PercentRank], "percent_rank"),
+    ranking(classOf[CumeDist], "cume_dist"),
+    Row(classOf[NTile], Window, Set(Arithmetic), "ntile", "") { case n: NTile => Some(Call(Arithmetic, "ntile", Seq(Value(n.buckets)))) },
+    offsetFunction(classOf[Lead], "lead"),
+    offsetFunction(classOf[Lag], "lag"))
+
+  private val byClass: Map[Class[_], Row] = (rows ++ windowRows).map(r => r.catalyst -> r).toMap
 
   def row(e: Expression): Option[Row] = byClass.get(e.getClass)
   def aggregateRow(f: AggregateFunction): Option[Row] = byClass.get(f.getClass).filter(_.kind == Aggregate)
+  def windowRow(f: Expression): Option[Row] = byClass.get(f.getClass).filter(_.kind == Window)
+  def allRows: Seq[Row] = rows ++ windowRows
 }

@@ -30,6 +30,7 @@ object RelWriter {
         case d: Distinct => AggregateWriter.distinct(d, here)
         case j: Join => JoinWriter.write(j, here)
         case s: Sort => SortWriter.write(s, here)
+        case w: Window => WindowWriter.write(w, here)
         case l: GlobalLimit => FetchWriter.globalLimit(l, here)
         case l: LocalLimit => FetchWriter.localLimit(l, here)
         case o: Offset => FetchWriter.offset(o, here)
