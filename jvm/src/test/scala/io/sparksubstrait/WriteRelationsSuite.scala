@@ -61,6 +61,14 @@ class WriteRelationsSuite extends RoundTrips {
     roundTripSql("SELECT a + b AS k, count(*) AS n FROM nums GROUP BY a + b")
   }
 
+  test("GROUPING SETS, ROLLUP and CUBE, with NULL keys, over empty input too") {
+    roundTripSql("SELECT s, a, count(*) AS n, sum(b) AS sb FROM nums GROUP BY ROLLUP(s, a)")
+    roundTripSql("SELECT s, p, avg(x) AS ax FROM nums GROUP BY CUBE(s, p)")
+    roundTripSql("SELECT k, w, count(*) AS n FROM r GROUP BY GROUPING SETS ((k), (w), ())")
+    roundTripSql("SELECT k, count(*) AS n FROM r0 GROUP BY GROUPING SETS ((k), ())")
+    assertUnwritable(spark.sql("SELECT k, count(*) AS n FROM r GROUP BY GROUPING SETS ((k), (k))"), "repeated grouping set")
+  }
+
   test("DISTINCT") {
     roundTripSql("SELECT DISTINCT a, s FROM nums")
     roundTripSql("SELECT DISTINCT a, s FROM nums", optimized = false)
@@ -163,8 +171,8 @@ class WriteRelationsSuite extends RoundTrips {
   }
 
   test("unwritable operators: one clear error naming the node and where it is") {
-    val gs = assertUnwritable(spark.sql("SELECT s, a, count(*) FROM nums GROUP BY ROLLUP(s, a)"), "GROUPING SETS")
-    assert(gs.getMessage.contains("Aggregate"), gs.getMessage)
+    val gs = assertUnwritable(spark.sql("SELECT s, a, grouping_id() AS g, count(*) FROM nums GROUP BY ROLLUP(s, a)"), "grouping_id")
+    assert(gs.getMessage.contains("Aggregate > Expand"), gs.getMessage)
     assertUnwritable(spark.sql("SELECT explode(array(a, b)) FROM nums"), "Generate")
     assertUnwritable(spark.range(10).toDF(), "Range")
     assertUnwritable(spark.sql("SELECT a, sum(b) OVER (ORDER BY a RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nums"), "RANGE")

@@ -1,10 +1,9 @@
 package io.sparksubstrait.write.rel
 
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, Expand, LogicalPlan}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, LogicalPlan}
 
-import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{AggregateRel, Rel}
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
 import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputRecord}
@@ -12,12 +11,13 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputReco
 /**
  * Aggregate: an AggregateRel (one grouping of the grouping expressions; no grouping for a
  * global aggregate, one row) computing each distinct aggregate call once, then a projection
- * computing Catalyst's aggregate expressions over the keys and calls (`sum(x) + 1`).
+ * computing Catalyst's aggregate expressions over the keys and calls (`sum(x) + 1`). Grouping
+ * sets (an Expand below) are [[GroupingSetsWriter]]'s.
  */
 object AggregateWriter {
   def write(a: Aggregate, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
-    checkNotGroupingSets(a.child, at)
     val calls = distinctCalls(a.aggregateExpressions)
+    if (GroupingSetsWriter.isGroupingSets(a)) return GroupingSetsWriter.write(a, calls, at)
     val rel = aggregate(a.child, a.groupingExpressions, calls, at)
     ProjectWriter.project(rel, InputRecord(a.groupingExpressions ++ calls), a.aggregateExpressions, at)
   }
@@ -53,13 +53,4 @@ object AggregateWriter {
     all.foldLeft(Vector.empty[AggregateExpression]) { (seen, ae) => if (seen.exists(_.semanticEquals(ae))) seen else seen :+ ae }
   }
 
-  /** GROUPING SETS / ROLLUP / CUBE reach the optimized plan as an Expand with a grouping id: not written (yet). */
-  private def checkNotGroupingSets(child: LogicalPlan, at: CatalystPath): Unit = child match {
-    case e: Expand if e.output.exists(a => a.name == "spark_grouping_id") =>
-      throw SubstraitErrors.unwritable((at / e).toString, "GROUPING SETS, ROLLUP or CUBE (an Expand with spark_grouping_id)",
-        "the writer does not turn Spark's Expand back into Substrait grouping sets", "an aggregate with one grouping")
-    case _ =>
-  }
-
-  private def isAttribute(e: Expression): Boolean = e.isInstanceOf[Attribute]
 }
