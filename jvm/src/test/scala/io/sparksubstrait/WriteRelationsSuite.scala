@@ -53,7 +53,7 @@ class WriteRelationsSuite extends RoundTrips {
 
   test("aggregates: grouped, global, over empty input, DISTINCT, FILTER, expressions over aggregates") {
     roundTripSql("SELECT s, count(*) AS n, sum(a) AS sa, min(x) AS mx, max(d) AS md, avg(d) AS ad FROM nums GROUP BY s")
-    roundTripSql("SELECT count(*) AS n, sum(d) AS sd, avg(x) AS ax FROM nums")
+    roundTripSql("SELECT count(*) AS n, sum(d) AS sd, avg(x) AS ax, avg(a) AS aa, avg(CAST(b AS FLOAT)) AS af FROM nums")
     roundTripSql("SELECT count(*) AS n, sum(k) AS s, max(k) IS NULL AS m FROM r0")
     roundTripSql("SELECT count(k) AS n, sum(k) AS s FROM r0 GROUP BY w")
     roundTripSql("SELECT count(DISTINCT s) AS ds, count(s) AS cs FROM nums")

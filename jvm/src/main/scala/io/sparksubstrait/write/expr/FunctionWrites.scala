@@ -198,7 +198,14 @@ object FunctionWrites {
       case s: Sum => overflow(SparkShim.sumMode(s)).map(o => Call(arithmeticOf(s), "sum", Seq(Value(s.child)), Seq("overflow" -> o)))
     },
     Row(classOf[Average], Aggregate, Set(Arithmetic, Decimal), "avg", "try_avg has no Substrait form") {
-      case a: Average => overflow(a.evalMode).map(o => Call(arithmeticOf(a), "avg", Seq(Value(a.child)), Seq("overflow" -> o)))
+      // Spark averages integers and floats as doubles; the YAML's avg of i32 is an i32 (it
+      // truncates): the argument is written as the double Spark averages.
+      case a: Average =>
+        val arg = a.child.dataType match {
+          case _: DecimalType | DoubleType => a.child
+          case _ => Cast(a.child, DoubleType)
+        }
+        overflow(a.evalMode).map(o => Call(arithmeticOf(a), "avg", Seq(Value(arg)), Seq("overflow" -> o)))
     },
     Row(classOf[Min], Aggregate, Set(Arithmetic, Decimal, Datetime), "min", "only of numbers, dates and timestamps") {
       case m: Min => orderedOf(m.child.dataType).map(ext => Call(ext, "min", Seq(Value(m.child))))
