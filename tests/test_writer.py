@@ -7,8 +7,9 @@ same DataFrame:
 - Spark itself, through ``spark.read.substrait`` (every query must round-trip);
 - DuckDB 1.1.3 (duckdb-extension-substrait's ``from_substrait``), on the ``duckdb-1.1``
   encoding of the optimized plan (LocalFiles of the Parquet files);
-- DataFusion 55 (``datafusion.substrait``), on the analyzed plan (the views as NamedTables,
-  which DataFusion resolves in its own catalog; it does not read LocalFiles).
+- DataFusion 55 (``datafusion.substrait``), on the ``datafusion-55`` encoding of the analyzed
+  plan (the views as NamedTables, which DataFusion resolves in its own catalog; it does not
+  read LocalFiles).
 
 A consumer's refusal is recorded as an xfail with the consumer's message; a wrong row fails.
 """
@@ -147,7 +148,7 @@ def test_tpch_on_datafusion(spark, tpch_views, tpch_files, n):
 
     folder, _ = tpch_files
     df = spark.sql(tpch_views[n])
-    plan = spark_substrait.to_substrait(df, optimized=False)
+    plan = spark_substrait.to_substrait(df, optimized=False, target="datafusion-55")
     ctx = SessionContext()
     for t in TABLES:
         ctx.register_parquet(t, str(folder / f"{t}.parquet"))

@@ -33,8 +33,8 @@ def add_parser(commands) -> None:
     write.add_argument("--analyzed", action="store_true",
                        help="write the analyzed plan (views and tables by name, subqueries as written) "
                             "instead of the optimized one")
-    write.add_argument("--target", metavar="CONSUMER", choices=("duckdb-1.1",),
-                       help="the encoding a consumer release reads: duckdb-1.1 (default: the pinned spec)")
+    write.add_argument("--target", metavar="CONSUMER", choices=("duckdb-1.1", "datafusion-55"),
+                       help="the encoding a consumer release reads: duckdb-1.1 or datafusion-55 (default: the pinned spec)")
     write.add_argument("--explain", action="store_true",
                        help="print the written plan's tree (the plan explorer's text) instead of the plan")
     _cli_session.add_session_options(write)

@@ -12,8 +12,9 @@ from spark_substrait._reader import _entry_point
 FORMATS = ("binary", "json")
 #: Encodings by consumer release: None is the pinned spec (0.108, extension URNs);
 #: "duckdb-1.1" is what DuckDB 1.1's substrait extension reads (extension URIs, FetchRel's
-#: integer bounds, inline groupings).
-TARGETS = (None, "duckdb-1.1")
+#: integer bounds, inline groupings, local paths); "datafusion-55" is the current encoding with
+#: date parts as DataFusion's own date_part (DataFusion reads no enumeration arguments).
+TARGETS = (None, "duckdb-1.1", "datafusion-55")
 
 
 def to_substrait(df, format: str = "binary", optimized: bool = True,

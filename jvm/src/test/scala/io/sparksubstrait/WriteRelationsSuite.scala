@@ -170,6 +170,12 @@ class WriteRelationsSuite extends RoundTrips {
     assert(plan.toString.contains("count: 2"), plan)
   }
 
+  test("target datafusion-55 writes date parts as DataFusion's date_part, read back the same") {
+    val plan = roundTrip(spark.sql("SELECT year(dt) AS y, month(dt) AS m, day(dt) AS d, quarter(dt) AS q FROM nums"),
+      target = WriteTarget.DataFusion55)
+    assert(plan.getExtensionsList.toString.contains("date_part") && !plan.getExtensionsList.toString.contains("extract"))
+  }
+
   test("unwritable operators: one clear error naming the node and where it is") {
     val gs = assertUnwritable(spark.sql("SELECT s, a, grouping_id() AS g, count(*) FROM nums GROUP BY ROLLUP(s, a)"), "grouping_id")
     assert(gs.getMessage.contains("Aggregate > Expand"), gs.getMessage)

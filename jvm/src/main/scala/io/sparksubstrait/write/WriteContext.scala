@@ -16,10 +16,13 @@ final class WriteContext(val session: SparkSession, val target: WriteTarget) {
   private val extensionAnchors = mutable.LinkedHashMap.empty[String, Int]
   private val functionAnchors = mutable.LinkedHashMap.empty[(String, String), Int]
 
-  /** The anchor of function `compoundName` (e.g. `add:i64_i64`) of standard extension `extension`. */
+  /**
+   * The anchor of function `compoundName` (e.g. `add:i64_i64`) of standard extension
+   * `extension`; "" declares it under no extension (a consumer's own function, by name).
+   */
   def functionAnchor(extension: String, compoundName: String): Int = {
-    val ext = extensionAnchors.getOrElseUpdate(extension, extensionAnchors.size + 1)
-    functionAnchors.getOrElseUpdate((extension, compoundName), { val _ = ext; functionAnchors.size + 1 })
+    if (extension.nonEmpty) extensionAnchors.getOrElseUpdate(extension, extensionAnchors.size + 1)
+    functionAnchors.getOrElseUpdate((extension, compoundName), functionAnchors.size + 1)
   }
 
   /** Declares the extensions and functions used, as URNs (or the target's URIs). */
@@ -33,7 +36,9 @@ final class WriteContext(val session: SparkSession, val target: WriteTarget) {
     }
     functionAnchors.foreach { case ((ext, name), anchor) =>
       val f = SimpleExtensionDeclaration.ExtensionFunction.newBuilder().setFunctionAnchor(anchor).setName(name)
-      if (target.extensionUris) f.setExtensionUriReference(extensionAnchors(ext)) else f.setExtensionUrnReference(extensionAnchors(ext))
+      // Anchor 0 is never declared: a function of no extension.
+      val ref = extensionAnchors.getOrElse(ext, 0)
+      if (target.extensionUris) f.setExtensionUriReference(ref) else f.setExtensionUrnReference(ref)
       plan.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(f))
     }
   }

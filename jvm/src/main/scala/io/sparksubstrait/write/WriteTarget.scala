@@ -12,9 +12,11 @@ import io.sparksubstrait.errors.SubstraitErrors
  * @param legacyGroupings each grouping lists its expressions itself (not by reference)
  * @param legacyValues  virtual tables as `values` structs of literals rather than `expressions`
  * @param localPaths    local files by path (`/data/t.parquet`) rather than `file:` URI
+ * @param dateParts     `extract(YEAR, x)` as `date_part('YEAR', x)` of no declared extension
+ *                      (DataFusion reads no enumeration arguments; this is its own spelling)
  */
 final case class WriteTarget(name: String, extensionUris: Boolean, legacyFetch: Boolean, legacyGroupings: Boolean,
-    legacyValues: Boolean, localPaths: Boolean)
+    legacyValues: Boolean, localPaths: Boolean, dateParts: Boolean = false)
 
 object WriteTarget {
   val Current: WriteTarget = WriteTarget("substrait-0.108", extensionUris = false, legacyFetch = false,
@@ -24,7 +26,10 @@ object WriteTarget {
   val DuckDb11: WriteTarget = WriteTarget("duckdb-1.1", extensionUris = true, legacyFetch = true,
     legacyGroupings = true, legacyValues = true, localPaths = true)
 
-  val all: Seq[WriteTarget] = Seq(Current, DuckDb11)
+  /** DataFusion 55 reads the current encoding but no enumeration arguments: date parts as its date_part. */
+  val DataFusion55: WriteTarget = Current.copy(name = "datafusion-55", dateParts = true)
+
+  val all: Seq[WriteTarget] = Seq(Current, DuckDb11, DataFusion55)
 
   /** A target by name; null or empty is [[Current]]. */
   def named(name: String): WriteTarget =

@@ -20,7 +20,7 @@ object FunctionWriter {
   def scalar(e: Expression, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
     val row = FunctionWrites.row(e).filter(_.kind == FunctionWrites.Scalar).getOrElse(throw noForm(e, at,
       "it has no entry in the function table", "a function docs/writing.md lists"))
-    val call = row.write(e).getOrElse(throw noForm(e, at, s"Spark's ${row.name} semantics here have no exact Substrait form", row.why))
+    val call = forTarget(row.write(e).getOrElse(throw noForm(e, at, s"Spark's ${row.name} semantics here have no exact Substrait form", row.why)))
     val out = call.result.getOrElse(e.dataType)
     val b = SExpression.ScalarFunction.newBuilder()
       .setFunctionReference(ctx.functionAnchor(call.extension, compoundName(call)))
@@ -69,6 +69,15 @@ object FunctionWriter {
     options(call).foreach(b.addOptions)
     b.build()
   }
+
+  /** A target's own spelling of a call (DataFusion's date_part for extract). */
+  private def forTarget(call: Call)(implicit ctx: WriteContext): Call =
+    if (ctx.target.dateParts && call.name == "extract") {
+      call.copy(extension = "", name = "date_part", args = call.args.map {
+        case Enum(part) => Value(org.apache.spark.sql.catalyst.expressions.Literal(part))
+        case other => other
+      })
+    } else call
 
   /** `name:arg1_arg2`, the compound name the YAMLs give (enumerations are `req`). */
   private def compoundName(call: Call): String =
