@@ -7,6 +7,7 @@
     spark = spark_substrait.configure(SparkSession.builder.master("local[2]")).getOrCreate()
     df = spark.read.substrait(plan)  # bytes | JSON str | substrait Plan message | .bin/.json path
     print(spark_substrait.explain(plan))  # what each relation became in Catalyst (docs/explain.md)
+    plan = spark_substrait.to_substrait(df)  # a DataFrame's plan as Substrait (docs/writing.md)
 
 The same ``spark.read.substrait`` works on a Spark Connect session
 (``SparkSession.builder.remote("sc://...")``) whose server runs with
@@ -29,6 +30,7 @@ from spark_substrait._errors import (
 )
 from spark_substrait._explain import PlanExplanation, explain
 from spark_substrait._reader import install as _install
+from spark_substrait._writer import to_substrait
 
 __version__ = "0.1.0"
 
@@ -45,6 +47,7 @@ __all__ = [
     "connect_server_conf",
     "from_connect",
     "jar_path",
+    "to_substrait",
 ]
 
 _install()

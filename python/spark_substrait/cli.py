@@ -4,8 +4,9 @@
 
     spark-substrait run PLAN|- [--table NAME=PATH[:FORMAT]] [--format table|json|csv|parquet] …
     spark-substrait explain PLAN [--table …] [--format text|json|svg|html]
+    spark-substrait write "SELECT …" [--table …] [-o plan.bin] [--target duckdb-1.1] [--explain]
 
-Both take spark-submit's options (``--master``, ``--conf``, ``--driver-memory``) or
+All take spark-submit's options (``--master``, ``--conf``, ``--driver-memory``) or
 ``--remote sc://…`` (_cli_session); docs/cli.md has the details.
 
 Exit status: 0 success; 2 an invalid plan or a command line that cannot be carried out;
@@ -19,7 +20,7 @@ import sys
 import traceback
 from typing import List, Optional
 
-from spark_substrait import _cli_run, _cli_session, _explain_cli
+from spark_substrait import _cli_run, _cli_session, _cli_write, _explain_cli
 from spark_substrait._cli_output import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_UNSUPPORTED = 0, 1, 2, 3
@@ -27,7 +28,7 @@ EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_UNSUPPORTED = 0, 1, 2, 3
 EXIT_PLAN_ERROR = EXIT_INVALID
 
 # name -> module with add_parser(commands) and run(args) -> exit status
-COMMANDS = {"run": _cli_run, "explain": _explain_cli}
+COMMANDS = {"run": _cli_run, "explain": _explain_cli, "write": _cli_write}
 
 
 def build_parser() -> argparse.ArgumentParser:

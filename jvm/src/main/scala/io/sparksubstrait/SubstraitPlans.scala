@@ -5,6 +5,7 @@ import java.nio.file.{Files, Paths}
 
 import scala.jdk.CollectionConverters._
 
+import com.google.protobuf.util.JsonFormat
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -14,6 +15,7 @@ import io.sparksubstrait.connect.SubstraitRelationPayload
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.SubstraitExplain
 import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder, PlanLimits}
+import io.sparksubstrait.write.{PlanWriter, WriteTarget}
 
 /**
  * The Java- and Py4J-friendly entry points: a Substrait plan in, a DataFrame out.
@@ -78,6 +80,24 @@ object SubstraitPlans {
     val bytes = Files.readAllBytes(Paths.get(path))
     if (path.toLowerCase.endsWith(".json")) readJson(session, new String(bytes, StandardCharsets.UTF_8))
     else read(session, bytes)
+  }
+
+  /**
+   * Writing: a DataFrame's optimized logical plan as a binary `substrait.Plan`
+   * (docs/writing.md). Anything without an exact Substrait form raises SUBSTRAIT_UNWRITABLE_PLAN.
+   */
+  def write(df: DataFrame): Array[Byte] = PlanWriter.write(df).toByteArray
+
+  /** The written plan in protobuf's JSON encoding. */
+  def writeJson(df: DataFrame): String = JsonFormat.printer().print(PlanWriter.write(df))
+
+  /**
+   * The Py4J entry: the optimized (or analyzed) plan, for `target` (null: the pinned spec;
+   * `duckdb-1.1`: the encoding DuckDB 1.1 reads), as binary or JSON (`json`).
+   */
+  def write(df: DataFrame, optimized: Boolean, target: String, json: Boolean): Any = {
+    val plan = PlanWriter.write(df, optimized, WriteTarget.named(target))
+    if (json) JsonFormat.printer().print(plan) else plan.toByteArray
   }
 
   /** Whether `session` runs with the extension (then the analyzer converts plans). */

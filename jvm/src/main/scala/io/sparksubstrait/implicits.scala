@@ -5,8 +5,15 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.{DataFrame, DataFrameReader}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
-/** `import io.sparksubstrait.implicits._` adds `spark.read.substrait(...)`. */
+/** `import io.sparksubstrait.implicits._` adds `spark.read.substrait(...)` and `df.toSubstrait`. */
 object implicits {
+  implicit class SubstraitDataFrameWriter(private val df: DataFrame) extends AnyVal {
+    /** The DataFrame's optimized plan as a binary `substrait.Plan` (docs/writing.md). */
+    def toSubstrait: Array[Byte] = SubstraitPlans.write(df)
+    /** The same plan in protobuf's JSON encoding. */
+    def toSubstraitJson: String = SubstraitPlans.writeJson(df)
+  }
+
   implicit class SubstraitDataFrameReader(private val reader: DataFrameReader) extends AnyVal {
     /** A binary-encoded `substrait.Plan`. */
     def substrait(plan: Array[Byte]): DataFrame = SubstraitPlans.read(SparkShim.sessionOf(reader), plan)

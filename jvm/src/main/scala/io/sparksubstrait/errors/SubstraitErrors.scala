@@ -21,7 +21,7 @@ object SubstraitErrors {
   private[sparksubstrait] val unsupportedConditions = Set(
     "SUBSTRAIT_UNKNOWN_FIELD", "SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE",
     "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED",
-    "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION")
+    "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION", "SUBSTRAIT_UNWRITABLE_PLAN")
 
   /** Conditions a function raises at execution, as its options ask: [[SubstraitFunctionException]]. */
   private[sparksubstrait] val functionConditions = Set(
@@ -131,6 +131,13 @@ object SubstraitErrors {
   /** A spark-substrait setting with a value it cannot use. */
   def invalidSetting(key: String, value: String, expected: String): SubstraitException =
     raise("SUBSTRAIT_INVALID_SETTING", None, "key" -> key, "value" -> value, "expected" -> expected)
+
+  /**
+   * Writing (Catalyst to Substrait): the Catalyst `node` at `location` (its path in the
+   * Catalyst tree, e.g. `Project > Filter.condition > Like`) has no exact Substrait form.
+   */
+  def unwritable(location: String, node: String, reason: String, expected: String): SubstraitException =
+    raiseAt("SUBSTRAIT_UNWRITABLE_PLAN", Some(location), "node" -> node, "reason" -> reason, "expected" -> expected)
 
   /** Anything unexpected while converting the part of the plan at `at`: never a bare JVM exception. */
   def conversionFailed(at: PlanPath, cause: Throwable): SubstraitException =

@@ -15,6 +15,9 @@ import org.apache.spark.sql.types.DataType
  * and no listagg.
  */
 private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
+  /** Writing: Spark 3.5 has no common-expression `With`. */
+  def inlineCommonExpressions(e: Expression): Option[Expression] = None
+
   def sessionState(session: SparkSession): SessionState = session.sessionState
 
   /**

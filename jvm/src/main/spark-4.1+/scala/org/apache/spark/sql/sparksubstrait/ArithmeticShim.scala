@@ -22,6 +22,10 @@ private[sparksubstrait] trait ArithmeticShim {
   def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, ctx(mode, conf))
   def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, ctx(mode, conf))
   def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+  /** An arithmetic operator's overflow / division-by-zero mode (what writing it needs). */
+  def arithmeticMode(b: BinaryArithmetic): EvalMode.Value = b.evalMode
+  /** A sum's overflow mode (what writing it needs). */
+  def sumMode(s: Sum): EvalMode.Value = s.evalContext.evalMode
 
   /** A timestamp plus a day-time interval, in `zone`. */
   def timestampAddInterval(timestamp: Expression, interval: Expression, zone: Option[String]): Expression =

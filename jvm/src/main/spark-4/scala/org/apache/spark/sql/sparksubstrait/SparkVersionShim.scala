@@ -22,6 +22,18 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
       s"spark-substrait needs a classic (non-Connect) SparkSession here, got ${other.getClass.getName}")
   }
 
+  /**
+   * Writing: Spark 4's common-expression `With` (BETWEEN, NULLIF, … in analyzed plans) with
+   * each reference replaced by the expression it names; None for anything else, or when a
+   * named expression is not deterministic (evaluating it at each reference would differ).
+   */
+  def inlineCommonExpressions(e: Expression): Option[Expression] = e match {
+    case w: With if w.defs.forall(_.child.deterministic) =>
+      val byId = w.defs.map(d => d.id -> d.child).toMap
+      Some(w.child.transformUp { case r: CommonExpressionRef if byId.contains(r.id) => byId(r.id) })
+    case _ => None
+  }
+
   /** Spark 4 encodes a user-defined type by its own class: nothing to register. */
   def registerUserType(userClass: String, udtClass: String): Unit = ()
 

@@ -1,0 +1,47 @@
+package io.sparksubstrait.write
+
+import scala.util.control.NonFatal
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+
+import io.sparksubstrait.errors.{SubstraitErrors, SubstraitException}
+import io.sparksubstrait.proto.{Plan, PlanRel, RelRoot, Version}
+import io.sparksubstrait.write.rel.RelWriter
+import io.sparksubstrait.write.types.TypeWriter
+
+/**
+ * Catalyst to Substrait: a DataFrame's optimized logical plan (or its analyzed plan, by
+ * option) as one `substrait.Plan` at the pinned spec release, stamped with producer
+ * `spark-substrait`. The root's names are the DataFrame's columns (and nested struct fields,
+ * depth first). Anything without an exact Substrait form raises SUBSTRAIT_UNWRITABLE_PLAN
+ * naming the Catalyst node and where it is.
+ */
+object PlanWriter {
+  val Producer = "spark-substrait"
+  /** The pinned spec release written (build/substrait-spec.version). */
+  val SpecMinor = 108
+
+  def write(df: DataFrame, optimized: Boolean = true, target: WriteTarget = WriteTarget.Current): Plan = {
+    val qe = df.queryExecution
+    write(df.sparkSession, if (optimized) qe.optimizedPlan else qe.analyzed, target)
+  }
+
+  def write(session: SparkSession, plan: LogicalPlan, target: WriteTarget): Plan = {
+    implicit val ctx: WriteContext = new WriteContext(session, target)
+    val input = try RelWriter.write(plan, CatalystPath.root) catch {
+      case e: SubstraitException => throw e
+      case e: StackOverflowError => throw e
+      case NonFatal(e) => throw SubstraitErrors.unwritable(CatalystPath.root.toString, "the plan",
+        s"an unexpected ${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next()).getOrElse("")}",
+        "a plan the writer handles (please report this plan)")
+    }
+    val root = RelRoot.newBuilder().setInput(input)
+    TypeWriter.nestedNames(plan.schema).foreach(root.addNames)
+    val b = Plan.newBuilder()
+      .setVersion(Version.newBuilder().setMajorNumber(0).setMinorNumber(SpecMinor).setPatchNumber(0).setProducer(Producer))
+      .addRelations(PlanRel.newBuilder().setRoot(root))
+    ctx.declare(b)
+    b.build()
+  }
+}

@@ -1,0 +1,100 @@
+package io.sparksubstrait.write.rel
+
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, Expression, Literal}
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Expand}
+import org.apache.spark.sql.types.IntegerType
+
+import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.proto.{AggregateRel, Rel}
+import io.sparksubstrait.write.{CatalystPath, WriteContext}
+import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputRecord}
+
+/**
+ * GROUPING SETS, ROLLUP and CUBE: Spark's Aggregate over an Expand (one projection per set,
+ * NULL for the keys a set lacks, and the grouping id) back into one AggregateRel with a
+ * grouping per projection, over the Expand's input.
+ *
+ * Every set also groups by a constant: Spark's sets all group its expanded rows, so even the
+ * empty set () gives no row for an empty input, where Substrait's empty set gives one (SQL's
+ * rule). Queries that read the grouping id (grouping(), grouping_id()), or aggregate a grouping
+ * key, are refused.
+ */
+object GroupingSetsWriter {
+  def isGroupingSets(a: Aggregate): Boolean = a.child match {
+    case e: Expand => gidIndex(e) >= 0
+    case _ => false
+  }
+
+  private def gidIndex(e: Expand): Int = e.output.indexWhere(_.name == "spark_grouping_id")
+
+  def write(a: Aggregate, calls: Seq[AggregateExpression], at: CatalystPath)(implicit ctx: WriteContext): Rel = {
+    val e = a.child.asInstanceOf[Expand]
+    val here = at / e
+    val gid = e.output(gidIndex(e))
+    val keys: Seq[Attribute] = a.groupingExpressions.map {
+      case k: Attribute if e.output.exists(_.exprId == k.exprId) => k
+      case other => throw refuse(here, s"the grouping expression ${other.sql}", "a grouping key the Expand computes")
+    }.filterNot(_.exprId == gid.exprId)
+    if (a.aggregateExpressions.exists(_.references.contains(gid))) {
+      throw refuse(here, "grouping() or grouping_id()", "queries that do not read Spark's grouping id (a bitmask Substrait does not have)")
+    }
+    if (calls.exists(_.references.exists(r => keys.exists(_.exprId == r.exprId)))) {
+      throw refuse(here, "an aggregate of a grouping key", "aggregates of columns that are not grouping keys")
+    }
+    val positions = keys.map(k => e.output.indexWhere(_.exprId == k.exprId))
+    // Each key's value in the sets that keep it: one expression of the Expand's input.
+    val sources = positions.map { p =>
+      e.projections.map(_(p)).filterNot(isNull).distinct match {
+        case Seq(one) => one
+        // Spark tells repeated sets apart by a key of its own holding each set's position.
+        case several if several.forall(_.isInstanceOf[Literal]) =>
+          throw refuse(here, "a repeated grouping set (Spark numbers the repeats)", "grouping sets that are all different")
+        case several => throw refuse(here, s"a grouping key computed as ${several.map(_.sql).mkString(" or ")}",
+          "one expression per grouping key")
+      }
+    }
+    val kept = e.projections.map(proj => positions.indices.filter(i => !isNull(proj(positions(i)))))
+    // Grouping expressions: the constant, then the keys by first appearance in the sets, so the
+    // output is in this order whether a consumer lists the expressions as declared or as the
+    // sets first name them (both readings of the spec are in use).
+    val order = positions.indices.sortBy(i => kept.indexWhere(_.contains(i)))
+    order.find(i => !kept.exists(_.contains(i))).foreach { i =>
+      throw refuse(here, s"the grouping key ${keys(i).sql} in no grouping set", "keys that some set groups by")
+    }
+    val slot = order.zipWithIndex.map { case (key, k) => key -> (k + 1) }.toMap
+    val sets = kept.map(set => 0 +: set.map(slot).sorted)
+    val record = InputRecord(e.child.output)
+    val b = AggregateRel.newBuilder().setInput(RelWriter.write(e.child, here))
+    val written = (Literal(0) +: order.map(sources)).zipWithIndex.map { case (s, i) =>
+      ExpressionWriter.write(s, record, here / s"grouping key $i")
+    }
+    sets.foreach { set =>
+      val g = AggregateRel.Grouping.newBuilder()
+      if (ctx.target.legacyGroupings) set.foreach(i => g.addGroupingExpressions(written(i)))
+      else set.foreach(i => g.addExpressionReferences(i))
+      b.addGroupings(g)
+    }
+    if (!ctx.target.legacyGroupings) written.foreach(b.addGroupingExpressions)
+    calls.zipWithIndex.foreach { case (c, i) =>
+      val m = AggregateRel.Measure.newBuilder().setMeasure(FunctionWriter.aggregate(c, record, at / s"aggregate $i"))
+      c.filter.foreach(f => m.setFilter(ExpressionWriter.write(f, record, at / s"aggregate $i filter")))
+      b.addMeasures(m)
+    }
+    val rel = Rel.newBuilder().setAggregate(b).build()
+    // The AggregateRel's record: the constant, the keys in that order, the measures, then
+    // (several sets) the set index.
+    def placeholder(name: String) = AttributeReference(name, IntegerType)()
+    val index = if (sets.size > 1) Seq(placeholder("spark_substrait_grouping_set")) else Nil
+    ProjectWriter.project(rel, InputRecord((placeholder("spark_substrait_constant_group") +: order.map(keys)) ++ calls ++ index),
+      a.aggregateExpressions, at)
+  }
+
+  private def isNull(e: Expression): Boolean = e match {
+    case Literal(null, _) => true
+    case _ => false
+  }
+
+  private def refuse(at: CatalystPath, node: String, expected: String) =
+    SubstraitErrors.unwritable(at.toString, node, "Substrait's grouping sets cannot express it exactly", expected)
+}

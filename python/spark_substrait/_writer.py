@@ -1,0 +1,42 @@
+"""``spark_substrait.to_substrait(df)``: a DataFrame's plan out, as a Substrait plan.
+
+Thin over Py4J: ``io.sparksubstrait.SubstraitPlans.write`` in the driver JVM writes the
+DataFrame's optimized (or analyzed) Catalyst plan as a ``substrait.Plan`` (docs/writing.md).
+"""
+
+from typing import Optional, Union
+
+from spark_substrait._errors import java_errors_as_plan_errors
+from spark_substrait._reader import _entry_point
+
+FORMATS = ("binary", "json")
+#: Encodings by consumer release: None is the pinned spec (0.108, extension URNs);
+#: "duckdb-1.1" is what DuckDB 1.1's substrait extension reads (extension URIs, FetchRel's
+#: integer bounds, inline groupings, local paths); "datafusion-55" is the current encoding with
+#: date parts as DataFusion's own date_part (DataFusion reads no enumeration arguments).
+TARGETS = (None, "duckdb-1.1", "datafusion-55")
+
+
+def to_substrait(df, format: str = "binary", optimized: bool = True,
+                 target: Optional[str] = None) -> Union[bytes, str]:
+    """Writes ``df``'s plan as a Substrait ``Plan``: ``bytes`` (``format="binary"``) or its
+    protobuf JSON (``format="json"``).
+
+    ``optimized`` (default) writes Spark's optimized plan (views inlined, subqueries as
+    joins); ``False`` the analyzed plan (temp views and catalog tables by name, subqueries as
+    written). ``target`` chooses the encoding a consumer release reads (see ``TARGETS``).
+
+    Raises :class:`spark_substrait.SubstraitUnsupportedError` (condition
+    ``SUBSTRAIT_UNWRITABLE_PLAN``) naming the Catalyst node that has no exact Substrait form.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"to_substrait: format must be one of {', '.join(FORMATS)}, got {format!r}")
+    if target not in TARGETS:
+        raise ValueError(f"to_substrait: target must be one of {', '.join(map(str, TARGETS))}, got {target!r}")
+    if not isinstance(optimized, bool):
+        raise TypeError(f"to_substrait: optimized must be a bool, got {type(optimized).__name__}")
+    spark = df.sparkSession
+    entry_point = _entry_point(spark)
+    with java_errors_as_plan_errors():
+        written = entry_point.write(df._jdf, optimized, target, format == "json")
+    return bytes(written) if format == "binary" else written
