@@ -73,6 +73,15 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("inner-join-chain: a right input Spark would not broadcast (too large, or no broadcasts) stays as written, same rows") {
+    for (threshold <- Seq("1", "-1")) withConf("spark.sql.autoBroadcastJoinThreshold", threshold) {
+      val bd = new PlanBuilder()
+      val plan = stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "DuckDB")
+      val analyzed = sameRows(plan, "SELECT a.k, a.v, b.k, c.w FROM a JOIN (b JOIN c ON b.j = c.j) ON a.k = b.k")
+      assert(joins(analyzed).exists(j => j.right.isInstanceOf[Join] || j.right.children.exists(_.isInstanceOf[Join])), analyzed.treeString)
+    }
+  }
+
   test("explain names the shapes that rewrote the plan, with what they do") {
     val bd = new PlanBuilder()
     val plan = stamped(bd.plan(rightDeepChain(bd, "a", "b", "c"), "ak", "av", "bk", "cw"), "DuckDB")

@@ -3,6 +3,7 @@ package io.sparksubstrait.convert.shape
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.types._
+import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.plan.readings.ProducerStamp
 
@@ -26,7 +27,7 @@ object ConjunctOrder extends PlanShapes.Shape with PredicateHelper {
 
   def appliesTo(stamp: ProducerStamp): Boolean = PlanShapes.writesOptimizedPlans(stamp)
 
-  def apply(plan: LogicalPlan): LogicalPlan = plan.transformUpWithSubqueries {
+  def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
     case f @ Filter(condition, child) if condition.resolved && condition.deterministic =>
       val conjuncts = splitConjunctivePredicates(condition)
       val ordered = order(conjuncts)

@@ -23,7 +23,8 @@ object PlanShapes {
     /** What it does and why (one sentence, for explain and docs/performance.md). */
     def meaning: String
     def appliesTo(stamp: ProducerStamp): Boolean
-    def apply(plan: LogicalPlan): LogicalPlan
+    /** `conf`: the session's settings (a shape may follow Spark's planning choices, e.g. the broadcast threshold). */
+    def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan
   }
 
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
@@ -43,7 +44,7 @@ object PlanShapes {
   def apply(plan: LogicalPlan, stamp: ProducerStamp, conf: SQLConf): (LogicalPlan, Seq[Shape]) =
     if (!enabled(conf)) (plan, Nil)
     else all.filter(_.appliesTo(stamp)).foldLeft((plan, Seq.empty[Shape])) { case ((p, applied), shape) =>
-      val shaped = shape(p)
+      val shaped = shape(p, conf)
       if (shaped eq p) (p, applied) else (shaped, applied :+ shape)
     }
 }

@@ -3,6 +3,7 @@ package io.sparksubstrait.convert.shape
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EqualTo, Expression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, JoinHint, LogicalPlan, Project}
+import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.plan.readings.ProducerStamp
 
@@ -26,7 +27,7 @@ object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
 
   def appliesTo(stamp: ProducerStamp): Boolean = PlanShapes.writesOptimizedPlans(stamp)
 
-  def apply(plan: LogicalPlan): LogicalPlan = plan.transformUpWithSubqueries {
+  def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
     case j @ Join(left, right, Inner, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
       val pairs = splitConjunctivePredicates(condition).collect {
         case EqualTo(a: Attribute, b: Attribute) => Seq(a -> b, b -> a)

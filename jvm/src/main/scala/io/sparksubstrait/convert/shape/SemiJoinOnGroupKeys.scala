@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, JoinHint, LogicalPlan, Project}
 import org.apache.spark.sql.types._
+import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.plan.readings.ProducerStamp
 
@@ -27,7 +28,7 @@ object SemiJoinOnGroupKeys extends PlanShapes.Shape with PredicateHelper {
   // Any producer: a semi join on an aggregate's keys is never the shape of a query as written.
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
-  def apply(plan: LogicalPlan): LogicalPlan = plan.transformUpWithSubqueries {
+  def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
     case j @ Join(left, right, LeftSemi, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
       groupKeys(right) match {
         case Some(keys) if keys.nonEmpty && keys.subsetOf(equatedWithLeft(condition, left.outputSet, keys)) =>
