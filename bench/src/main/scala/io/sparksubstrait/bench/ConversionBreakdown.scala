@@ -15,6 +15,8 @@ import io.sparksubstrait.testing.TpchSchema
  * against spark.sql's parse and analysis. Medians over --iters runs, interleaved.
  *
  * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N] [--queries 2,17]
+ * [--producer duckdb|datafusion|ibis] (that producer's plans from DIR/plans, against DIR/queries' SQL;
+ * by default isthmus' plans of TpchSchema's queries)
  */
 object ConversionBreakdown {
   def main(args: Array[String]): Unit = {
@@ -27,9 +29,18 @@ object ConversionBreakdown {
     }
     println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql")
     val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
+    val producer = opts.get("producer")
+    def text(n: Int) = producer match {
+      case Some(_) => new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")
+      case None => TpchSchema.query(n)
+    }
+    def planBytes(n: Int): Option[Array[Byte]] = producer match {
+      case Some(p) => Option(data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")).filter(Files.exists(_)).map(Files.readAllBytes)
+      case None => TpchSchema.isthmus(text(n)).toOption.map(_.toByteArray)
+    }
     for (n <- queries) {
-      val sql = TpchSchema.query(n)
-      TpchSchema.isthmus(sql).toOption.map(_.toByteArray).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess).foreach { bytes =>
+      val sql = text(n)
+      planBytes(n).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess).foreach { bytes =>
         val t = Array.fill(5)(scala.collection.mutable.ArrayBuffer.empty[Double])
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
         for (_ <- 0 until iters) {
