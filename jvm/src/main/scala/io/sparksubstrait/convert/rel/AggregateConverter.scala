@@ -27,7 +27,7 @@ import io.sparksubstrait.util.Options
 object AggregateConverter {
   def convert(rel: AggregateRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output
+    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
     val sets = groupingSets(rel, at)
     // Distinct grouping expressions, by first appearance, each converted once.
     val distinct: Seq[(Expression, PlanPath)] = sets.flatten.foldLeft(Seq.empty[(Expression, PlanPath)]) {

@@ -29,7 +29,7 @@ import io.sparksubstrait.plan.PlanPath
 object ExpandConverter {
   def convert(rel: ExpandRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output
+    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
     val definitions: Seq[Either[CExpression, Seq[CExpression]]] = rel.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, i) =>
       val fAt = at.at("fields", i)
       f.getFieldTypeCase match {

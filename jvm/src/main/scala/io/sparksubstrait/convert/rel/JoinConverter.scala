@@ -142,6 +142,9 @@ object JoinConverter {
    * Catalyst needs them distinct, so the right side's columns get new ids.
    */
   private[rel] def distinctFrom(left: LogicalPlan, right: LogicalPlan): LogicalPlan =
-    if (!right.outputSet.exists(left.outputSet.contains)) right
-    else Project(right.output.map(a => Alias(a, a.name)(): NamedExpression), right)
+    if (!right.outputSet.exists(left.outputSet.contains)) right else withNewIds(right)
+
+  /** `plan`'s columns under new attribute ids. */
+  private[rel] def withNewIds(plan: LogicalPlan): LogicalPlan =
+    Project(plan.output.map(a => Alias(a, a.name)(): NamedExpression), plan)
 }

@@ -14,7 +14,7 @@ import io.sparksubstrait.plan.PlanPath
 object ProjectConverter {
   def convert(rel: ProjectRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output
+    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
     val expressions: Seq[NamedExpression] = rel.getExpressionsList.asScala.zipWithIndex.map { case (e, i) =>
       Alias(ExpressionConverter.convert(e, input, at.at("expressions", i)), s"expr$i")()
     }.toSeq

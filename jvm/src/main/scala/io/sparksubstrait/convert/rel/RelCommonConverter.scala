@@ -45,7 +45,7 @@ object RelCommonConverter {
 
   /** Selects (and reorders, or repeats) output columns. */
   def emit(plan: LogicalPlan, mapping: Seq[Int], at: PlanPath): LogicalPlan = {
-    val output = plan.output
+    val output = plan.output.toIndexedSeq  // indexed by the mapping: constant time per column
     if (mapping == output.indices) return plan
     val seen = scala.collection.mutable.Set.empty[Attribute]
     val selected: Seq[NamedExpression] = mapping.zipWithIndex.map { case (i, k) =>
@@ -69,7 +69,8 @@ object RelCommonConverter {
    * projection that Spark SQL's plan of the same query does not have.
    */
   private def selectFrom(list: Seq[NamedExpression], mapping: Seq[Int]): Seq[NamedExpression] = {
-    val chosen = mapping.map(list)
+    val indexed = list.toIndexedSeq
+    val chosen = mapping.map(indexed)
     val taken = scala.collection.mutable.Set.empty[Attribute]
     chosen.collect { case a: Attribute => taken += a }
     chosen.map {

@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.SetRel
 import io.sparksubstrait.proto.SetRel.SetOp
-import org.apache.spark.sql.catalyst.expressions.{And, EqualNullSafe, Expression}
+import org.apache.spark.sql.catalyst.expressions.{And, EqualNullSafe, ExprId, Expression}
 import org.apache.spark.sql.catalyst.plans.LeftAnti
 import org.apache.spark.sql.catalyst.plans.logical.{Distinct, Except, Intersect, Join, JoinHint, LogicalPlan, Union}
 
@@ -32,12 +32,17 @@ object SetConverter {
     val inputs = rel.getInputsList.asScala.toSeq
     if (inputs.size < 2) throw SubstraitErrors.invalidPlan(at / "inputs", s"${inputs.size} input(s)", "a primary and at least one secondary input")
     val primary = RelConverter.convert(inputs.head, at.at("inputs", 0))
-    val secondaries = inputs.zipWithIndex.tail.foldLeft(Seq.empty[LogicalPlan]) { case (done, (r, i)) =>
-      val plan = RelConverter.convert(r, at.at("inputs", i))
-      checkTypes(primary, plan, at.at("inputs", i))
-      // Catalyst rewrites INTERSECT / EXCEPT into joins: the sides need distinct attribute ids.
-      done :+ (primary +: done).foldLeft(plan)((p, other) => JoinConverter.distinctFrom(other, p))
-    }
+    // Catalyst rewrites INTERSECT / EXCEPT into joins: the inputs need distinct attribute ids.
+    // One set of the ids seen so far (not a comparison with each earlier input: a union of
+    // 10,000 inputs converted in quadratic time so).
+    val seen = scala.collection.mutable.HashSet.empty[ExprId] ++= primary.output.map(_.exprId)
+    val secondaries = inputs.zipWithIndex.tail.map { case (r, i) =>
+      val converted = RelConverter.convert(r, at.at("inputs", i))
+      checkTypes(primary, converted, at.at("inputs", i))
+      val plan = if (converted.output.exists(a => seen.contains(a.exprId))) JoinConverter.withNewIds(converted) else converted
+      seen ++= plan.output.map(_.exprId)
+      plan
+    }.toVector
     def unionAll(plans: Seq[LogicalPlan]) = if (plans.size == 1) plans.head else Union(plans)
     rel.getOp match {
       case SetOp.SET_OP_UNION_ALL => Union(primary +: secondaries)

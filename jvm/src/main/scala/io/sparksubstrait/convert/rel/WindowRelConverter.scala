@@ -19,7 +19,7 @@ import io.sparksubstrait.plan.PlanPath
 object WindowRelConverter {
   def convert(rel: ConsistentPartitionWindowRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output
+    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
     val partitions = rel.getPartitionExpressionsList.asScala.toSeq.zipWithIndex.map { case (p, i) =>
       ExpressionConverter.convert(p, input, at.at("partition_expressions", i))
     }
