@@ -331,3 +331,28 @@ def test_the_command_line_runs_a_plan_over_connect(connect_server, tpch, tmp_pat
     rows = list(csv.reader(io.StringIO(result.stdout.decode())))
     assert rows[0] == ["revenue"]
     assert [float(rows[1][0])] == [float(tpch.duckdb_rows[6][0][0])]
+
+
+def test_to_substrait_writes_a_connect_dataframe_on_the_server(remote, tpch):
+    """spark_substrait.to_substrait on a remote DataFrame: the server's plugin writes it; the
+    plan read back (on the same server) gives the DataFrame's rows, binary and JSON, optimized
+    and analyzed; an unwritable DataFrame is our error, not Spark Connect's."""
+    query = tpch.sql[6].strip().rstrip(";")
+    expected = rows(remote.sql(query))
+    # The optimized plan reads the view's parquet file (LocalFiles): reading it back needs its folder allowed.
+    remote.conf.set("spark.substrait.localFiles.allowedPrefixes", str(tpch.folder))
+    plan = spark_substrait.to_substrait(remote.sql(query))
+    assert isinstance(plan, bytes) and plan
+    assert rows(remote.read.substrait(plan)) == expected
+    text = spark_substrait.to_substrait(remote.sql(query), format="json", optimized=False)
+    assert isinstance(text, str) and json.loads(text)["version"]["producer"] == "spark-substrait"
+    assert rows(remote.read.substrait(text)) == expected
+    # Grouped with NULL keys and duplicates: rows compared as multisets with Spark's own.
+    grouped = ("SELECT l_returnflag, count(*) AS n, sum(CASE WHEN l_quantity > 40 THEN NULL ELSE l_quantity END) AS q "
+               "FROM lineitem GROUP BY l_returnflag")
+    assert sorted(rows(remote.read.substrait(spark_substrait.to_substrait(remote.sql(grouped))))) == \
+        sorted(rows(remote.sql(grouped)))
+    with pytest.raises(SubstraitUnsupportedError) as unwritable:
+        spark_substrait.to_substrait(remote.sql("SELECT hash(l_orderkey) AS h FROM lineitem"))
+    assert unwritable.value.condition == "SUBSTRAIT_UNWRITABLE_PLAN"
+    remote.conf.unset("spark.substrait.localFiles.allowedPrefixes")

@@ -79,6 +79,29 @@ def payload(plan: PlanLike, root: Optional[int] = None,
     return message.SerializeToString()
 
 
+def written_plan(df, analyzed: bool, target, json: bool):
+    """``df`` (a Connect DataFrame) written as a Substrait plan by the server's plugin: the
+    DataFrame's relation goes to the server inside a ``SubstraitWrite`` extension, which
+    answers with one row holding the plan (bytes, or the JSON string)."""
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    from spark_substrait._connect_proto import WRITE_TYPE_URL, SubstraitWrite
+
+    session = df.sparkSession
+    message = SubstraitWrite(relation=df._plan.plan(session.client).SerializeToString(), analyzed=analyzed, json=json)
+    if target is not None:
+        message.target = target
+    written = DataFrame(_plan_class()(message.SerializeToString(), WRITE_TYPE_URL), session)
+    try:
+        return written.collect()[0][0]
+    except Exception as e:  # noqa: BLE001 - only ours are translated, others re-raised
+        error = from_connect(e)
+        if error is None:
+            raise
+        error.connect_exception = e
+        raise error from None
+
+
 @functools.lru_cache(maxsize=None)
 def _plan_class():
     """The LogicalPlan subclass, made on first use: its base class is in Connect's modules."""
@@ -89,13 +112,14 @@ def _plan_class():
     class SubstraitRelationPlan(LogicalPlan):
         """A leaf relation: the extension the server's relation plugin converts."""
 
-        def __init__(self, payload_bytes: bytes):
+        def __init__(self, payload_bytes: bytes, type_url: str = TYPE_URL):
             super().__init__(None)
             self._payload = payload_bytes
+            self._type_url = type_url
 
         def plan(self, session):
             relation = self._create_proto_relation()
-            relation.extension.type_url = TYPE_URL
+            relation.extension.type_url = self._type_url
             relation.extension.value = self._payload
             return relation
 

@@ -33,6 +33,12 @@ def _file() -> descriptor_pb2.FileDescriptorProto:
                                ("int_value", 4, F.TYPE_INT64), ("double_value", 5, F.TYPE_DOUBLE),
                                ("string_value", 6, F.TYPE_STRING)):
         parameter.field.add(name=name, number=number, type=kind, label=F.LABEL_OPTIONAL, oneof_index=0)
+    # A Connect client's DataFrame to write as a Substrait plan (spark_substrait.to_substrait).
+    write = f.message_type.add(name="SubstraitWrite")
+    write.field.add(name="relation", number=1, type=F.TYPE_BYTES, label=F.LABEL_OPTIONAL)
+    write.field.add(name="analyzed", number=2, type=F.TYPE_BOOL, label=F.LABEL_OPTIONAL)
+    write.field.add(name="target", number=3, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL)
+    write.field.add(name="json", number=4, type=F.TYPE_BOOL, label=F.LABEL_OPTIONAL)
     return f
 
 
@@ -40,3 +46,7 @@ def _file() -> descriptor_pb2.FileDescriptorProto:
 _pool = descriptor_pool.DescriptorPool()
 _pool.Add(_file())
 SubstraitRelation = message_factory.GetMessageClass(_pool.FindMessageTypeByName(FULL_NAME))
+
+WRITE_FULL_NAME = "spark_substrait.connect.SubstraitWrite"
+WRITE_TYPE_URL = f"type.googleapis.com/{WRITE_FULL_NAME}"
+SubstraitWrite = message_factory.GetMessageClass(_pool.FindMessageTypeByName(WRITE_FULL_NAME))

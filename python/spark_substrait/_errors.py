@@ -134,7 +134,7 @@ _UNSUPPORTED_CONDITIONS = frozenset({
     "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED",
     "SUBSTRAIT_PLAN_TOO_LARGE", "SUBSTRAIT_UNSUPPORTED_VERSION", "SUBSTRAIT_UNWRITABLE_PLAN"})
 _NO_HANDLER = "CONNECT_INVALID_PLAN.NO_HANDLER_FOR_EXTENSION"
-_TYPE_NAME = "spark_substrait.connect.SubstraitRelation"
+_TYPE_NAME = "spark_substrait.connect."  # SubstraitRelation (reads) and SubstraitWrite (writes)
 
 
 def from_connect(error: BaseException) -> Optional[SubstraitPlanError]:

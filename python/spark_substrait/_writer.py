@@ -1,7 +1,8 @@
 """``spark_substrait.to_substrait(df)``: a DataFrame's plan out, as a Substrait plan.
 
 Thin over Py4J: ``io.sparksubstrait.SubstraitPlans.write`` in the driver JVM writes the
-DataFrame's optimized (or analyzed) Catalyst plan as a ``substrait.Plan`` (docs/writing.md).
+DataFrame's optimized (or analyzed) Catalyst plan as a ``substrait.Plan`` (docs/writing.md);
+on Spark Connect, the server's plugin does (spark_substrait._connect.written_plan).
 """
 
 from typing import Optional, Union
@@ -26,6 +27,9 @@ def to_substrait(df, format: str = "binary", optimized: bool = True,
     joins); ``False`` the analyzed plan (temp views and catalog tables by name, subqueries as
     written). ``target`` chooses the encoding a consumer release reads (see ``TARGETS``).
 
+    A Spark Connect DataFrame is written by the server's spark-substrait plugin (its
+    relation travels in a ``SubstraitWrite`` extension, docs/connect.md).
+
     Raises :class:`spark_substrait.SubstraitUnsupportedError` (condition
     ``SUBSTRAIT_UNWRITABLE_PLAN``) naming the Catalyst node that has no exact Substrait form.
     """
@@ -35,6 +39,12 @@ def to_substrait(df, format: str = "binary", optimized: bool = True,
         raise ValueError(f"to_substrait: target must be one of {', '.join(map(str, TARGETS))}, got {target!r}")
     if not isinstance(optimized, bool):
         raise TypeError(f"to_substrait: optimized must be a bool, got {type(optimized).__name__}")
+    if type(df).__module__.startswith("pyspark.sql.connect"):
+        # A Spark Connect DataFrame: the server's plugin writes it (docs/connect.md).
+        from spark_substrait._connect import written_plan
+
+        written = written_plan(df, not optimized, target, format == "json")
+        return bytes(written) if format == "binary" else written
     spark = df.sparkSession
     entry_point = _entry_point(spark)
     with java_errors_as_plan_errors():

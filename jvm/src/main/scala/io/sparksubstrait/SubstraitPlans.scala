@@ -7,7 +7,10 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.util.JsonFormat
 import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.AttributeReference
+import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
+import org.apache.spark.sql.types.{BinaryType, StringType}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPlan}
@@ -98,6 +101,19 @@ object SubstraitPlans {
   def write(df: DataFrame, optimized: Boolean, target: String, json: Boolean): Any = {
     val plan = PlanWriter.write(df, optimized, WriteTarget.named(target))
     if (json) JsonFormat.printer().print(plan) else plan.toByteArray
+  }
+
+  /**
+   * A Spark Connect client's write request: `input` (its DataFrame's plan) written as a
+   * Substrait plan, as one row of one column `plan` (binary, or the JSON string).
+   */
+  def writtenPlanRow(session: SparkSession, input: LogicalPlan, request: SubstraitRelationPayload.WriteRequest): LogicalPlan = {
+    val written = write(SparkShim.ofRows(session, input), !request.analyzed, request.target, request.json)
+    val (value, dataType) = written match {
+      case json: String => (org.apache.spark.unsafe.types.UTF8String.fromString(json), StringType)
+      case bytes => (bytes, BinaryType)
+    }
+    LocalRelation(Seq(AttributeReference("plan", dataType, nullable = false)()), Seq(InternalRow(value)))
   }
 
   /** Whether `session` runs with the extension (then the analyzer converts plans). */

@@ -44,7 +44,7 @@ object SubstraitRelationPayload {
 
   private val expected = s"a serialized $FullName message (docs/connect.md)"
 
-  private val relation: Descriptors.Descriptor = {
+  private val file: Descriptors.FileDescriptor = {
     import DescriptorProtos.{DescriptorProto, FieldDescriptorProto, FileDescriptorProto, OneofDescriptorProto}
     def field(name: String, number: Int, t: Type, oneof: Option[Int] = None,
         label: Label = Label.LABEL_OPTIONAL, typeName: String = null): FieldDescriptorProto = {
@@ -69,10 +69,17 @@ object SubstraitRelationPayload {
       .addField(field("parameters", 4, Type.TYPE_MESSAGE, label = Label.LABEL_REPEATED,
         typeName = s".$FullName.Parameter"))
       .addNestedType(parameter)
+    val write = DescriptorProto.newBuilder().setName("SubstraitWrite")
+      .addField(field("relation", 1, Type.TYPE_BYTES))
+      .addField(field("analyzed", 2, Type.TYPE_BOOL))
+      .addField(field("target", 3, Type.TYPE_STRING))
+      .addField(field("json", 4, Type.TYPE_BOOL))
     val file = FileDescriptorProto.newBuilder().setName("spark_substrait/connect/substrait_relation.proto")
-      .setPackage("spark_substrait.connect").setSyntax("proto2").addMessageType(message).build()
-    Descriptors.FileDescriptor.buildFrom(file, Array.empty).findMessageTypeByName("SubstraitRelation")
+      .setPackage("spark_substrait.connect").setSyntax("proto2").addMessageType(message).addMessageType(write).build()
+    Descriptors.FileDescriptor.buildFrom(file, Array.empty)
   }
+  private val relation: Descriptors.Descriptor = file.findMessageTypeByName("SubstraitRelation")
+  private val write: Descriptors.Descriptor = file.findMessageTypeByName("SubstraitWrite")
 
   /** The descriptor of the message, for tests and clients written on the JVM. */
   def descriptor: Descriptors.Descriptor = relation
@@ -85,6 +92,37 @@ object SubstraitRelationPayload {
   def unpack(any: Array[Byte]): Option[Payload] = {
     val parsed = try Some(ProtoAny.parseFrom(any)) catch { case _: InvalidProtocolBufferException => None }
     parsed.filter(a => typeName(a.getTypeUrl) == FullName).map(a => decode(a.getValue.toByteArray))
+  }
+
+  val WriteFullName = "spark_substrait.connect.SubstraitWrite"
+
+  /**
+   * A request to write a Connect client's DataFrame as a Substrait plan: its relation (a
+   * serialized `spark.connect.Relation`), the analyzed plan rather than the optimized one, the
+   * target encoding (null: the pinned spec), JSON rather than binary.
+   */
+  final case class WriteRequest(relation: Array[Byte], analyzed: Boolean, target: String, json: Boolean)
+
+  /** The write request in `any`, or None when it holds another message. */
+  def unpackWrite(any: Array[Byte]): Option[WriteRequest] = {
+    val parsed = try Some(ProtoAny.parseFrom(any)) catch { case _: InvalidProtocolBufferException => None }
+    parsed.filter(a => typeName(a.getTypeUrl) == WriteFullName).map { a =>
+      val message = try DynamicMessage.parseFrom(write, a.getValue) catch {
+        case NonFatal(e) => throw SubstraitErrors.invalidPlan(PlanPath.root,
+          s"a $WriteFullName payload that cannot be decoded (${e.getMessage})", s"a serialized $WriteFullName message (docs/connect.md)")
+      }
+      rejectUnknown(message, WriteFullName)
+      def get(name: String) = write.findFieldByName(name)
+      def has(name: String) = message.hasField(get(name))
+      if (!has("relation")) {
+        throw SubstraitErrors.invalidPlan(PlanPath.root, s"a $WriteFullName without a relation", "the DataFrame's relation to write")
+      }
+      WriteRequest(
+        message.getField(get("relation")).asInstanceOf[com.google.protobuf.ByteString].toByteArray,
+        has("analyzed") && message.getField(get("analyzed")) == java.lang.Boolean.TRUE,
+        if (has("target")) message.getField(get("target")).asInstanceOf[String] else null,
+        has("json") && message.getField(get("json")) == java.lang.Boolean.TRUE)
+    }
   }
 
   /** Everything after the last '/' of a type URL names the message (protobuf's Any contract). */
