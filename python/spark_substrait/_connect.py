@@ -38,15 +38,21 @@ def substrait(self, plan: PlanLike, root: Optional[int] = None,
 
     check_root(root)
     df = DataFrame(_plan_class()(payload(plan, root, params)), self._client)
+    # Analyzes on the server: conversion errors surface here.
+    _with_plan_errors(lambda: df.schema)
+    return df
+
+
+def _with_plan_errors(action):
+    """``action()``, with the server's errors of ours raised as the project's Python errors."""
     try:
-        df.schema  # noqa: B018 - analyzes on the server: conversion errors surface here
+        return action()
     except Exception as e:  # noqa: BLE001 - only ours are translated, others re-raised
         error = from_connect(e)
         if error is None:
             raise
         error.connect_exception = e
         raise error from None
-    return df
 
 
 def payload(plan: PlanLike, root: Optional[int] = None,
@@ -92,14 +98,7 @@ def written_plan(df, analyzed: bool, target, json: bool):
     if target is not None:
         message.target = target
     written = DataFrame(_plan_class()(message.SerializeToString(), WRITE_TYPE_URL), session)
-    try:
-        return written.collect()[0][0]
-    except Exception as e:  # noqa: BLE001 - only ours are translated, others re-raised
-        error = from_connect(e)
-        if error is None:
-            raise
-        error.connect_exception = e
-        raise error from None
+    return _with_plan_errors(lambda: written.collect()[0][0])
 
 
 @functools.lru_cache(maxsize=None)
