@@ -94,6 +94,30 @@ class ExpressionsSuite extends SparkSuite with SubstraitAssertions {
       (CAST(array() AS ARRAY<INT>)) AS t(xs)"""))
   }
 
+  test("a lambda only as the function argument of a higher-order function: elsewhere refused, however deep in the call") {
+    val b = new PlanBuilder()
+    val xs = schema("xs" -> io.sparksubstrait.proto.Type.newBuilder().setList(io.sparksubstrait.proto.Type.List.newBuilder()
+      .setType(i32()).setNullability(io.sparksubstrait.proto.Type.Nullability.NULLABILITY_NULLABLE)).build())
+    val input = readVirtual(xs, Seq(Seq(listOf(litI32(1), litI32(-2)))))
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val transform = b.fn("functions_list", "transform:list_func")
+    val lambda = lambdaOverI32(x => b.call(add, x, litI32(1)))
+    // add(1, x -> x + 1): a lambda where a value goes.
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(b.plan(emit(project(input, b.call(add, litI32(1), lambda)), 1), "v"))
+    }
+    // The same three calls deep: the check of each call stops at its arguments, which were checked themselves.
+    val deep = b.call(add, b.call(add, b.call(add, litI32(1), lambda), litI32(2)), litI32(3))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.project.expressions[0].scalar_function" +
+        ".arguments[0].value.scalar_function.arguments[0].value.scalar_function") {
+      run(b.plan(emit(project(input, deep), 1), "v"))
+    }
+    // A higher-order call as an argument of another call is fine: transform(xs, x -> x + 1) inside a cardinality.
+    val size = b.fn("functions_list", "cardinality:list")
+    assertSameRows(run(b.plan(emit(project(input, b.call(size, b.call(transform, field(0), lambda))), 1), "n")),
+      spark.sql("SELECT CAST(size(transform(array(1, -2), x -> x + 1)) AS BIGINT)"))
+  }
+
   test("a lambda parameter reference outside any lambda is an error") {
     val b = new PlanBuilder()
     val param = io.sparksubstrait.proto.Expression.newBuilder().setSelection(io.sparksubstrait.proto.Expression.FieldReference.newBuilder()

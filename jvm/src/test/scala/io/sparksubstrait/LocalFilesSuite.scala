@@ -195,6 +195,38 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("a whole Parquet or ORC file is scanned by a relation built from one stat of it; other readers of the format go through DataFrameReader") {
+    allow(root.toString)
+    val (pq, orc) = (sliced, slicedOrc)
+    val pqItem = parquet(_.setUriFile(pq.toUri.toString))
+    val orcItem = FileOrFiles.newBuilder().setUriFile(orc.toUri.toString).setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance).build()
+    def scanOf(df: org.apache.spark.sql.DataFrame) = df.queryExecution.analyzed.collect {
+      case l: org.apache.spark.sql.execution.datasources.LogicalRelation => l.relation
+      case v2: org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation => v2.table
+    }
+    for ((item, file, format) <- Seq((pqItem, pq, "parquet"), (orcItem, orc, "orc"))) {
+      val df = read(files(s, item), "id", "name")
+      assertSameRows(df, spark.read.format(format).load(file.toString))
+      scanOf(df) match {
+        case Seq(r: org.apache.spark.sql.execution.datasources.HadoopFsRelation) =>
+          assert(r.location.inputFiles.toSeq.map(u => java.nio.file.Paths.get(new java.net.URI(u))) == Seq(file), r.location.inputFiles.toSeq)
+          assert(r.partitionSchema.isEmpty && r.options.isEmpty && r.dataSchema.forall(_.nullable))
+        case other => fail(s"$format: $other")
+      }
+    }
+    // Parquet and ORC through data source v2, ORC through Hive's reader: DataFrameReader's relation, the same rows.
+    for ((key, value, item, file, format) <- Seq(
+        ("spark.sql.sources.useV1SourceList", "", pqItem, pq, "parquet"),
+        ("spark.sql.sources.useV1SourceList", "", orcItem, orc, "orc"),
+        ("spark.sql.orc.impl", "hive", orcItem, orc, "orc"))) {
+      withConf(key, value) {
+        val df = read(files(s, item), "id", "name")
+        assertSameRows(df, spark.read.format(format).load(file.toString))
+        if (key == "spark.sql.sources.useV1SourceList") assert(scanOf(df).forall(!_.isInstanceOf[org.apache.spark.sql.execution.datasources.HadoopFsRelation]), scanOf(df))
+      }
+    }
+  }
+
   private def lines(name: String, text: String): Path = {
     val f = data.resolve(name)
     if (!Files.exists(f)) Files.write(f, text.getBytes(StandardCharsets.UTF_8))

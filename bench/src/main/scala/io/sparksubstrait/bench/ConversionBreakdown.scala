@@ -15,8 +15,10 @@ import io.sparksubstrait.testing.TpchSchema
  * against spark.sql's parse and analysis. Medians over --iters runs, interleaved.
  *
  * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N] [--queries 2,17]
- * [--producer duckdb|datafusion|ibis] (that producer's plans from DIR/plans, against DIR/queries' SQL;
- * by default isthmus' plans of TpchSchema's queries)
+ * [--producer duckdb|datafusion|ibis|substrait-java] (that producer's plans from DIR/plans, or
+ * substrait-java's made in this JVM, against DIR/queries' SQL; by default isthmus' plans of
+ * TpchSchema's queries) [--anchor true] (the anchor's read of the same bytes too, as anchor_ms:
+ * run on benchAnchor's classpath, `bench/run breakdown --anchor`).
  */
 object ConversionBreakdown {
   def main(args: Array[String]): Unit = {
@@ -27,21 +29,33 @@ object ConversionBreakdown {
     TpchSchema.Tables.foreach { case (t, _) =>
       spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t)
     }
-    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql")
-    val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     val producer = opts.get("producer")
+    val anchor = Option.when(opts.get("anchor").contains("true") || producer.contains(Anchor.Producer))(Anchor.load())
+    // substrait-java's plans read the parquet files (LocalFiles).
+    spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
+    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql" + anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
+    val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     def text(n: Int) = producer match {
       case Some(_) => new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")
       case None => TpchSchema.query(n)
     }
     def planBytes(n: Int): Option[Array[Byte]] = producer match {
+      case Some(Anchor.Producer) => scala.util.Try(anchor.get.produce(spark, text(n))).toOption
       case Some(p) => Option(data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")).filter(Files.exists(_)).map(Files.readAllBytes)
-      case None => TpchSchema.isthmus(text(n)).toOption.map(_.toByteArray)
+      case None => TpchSchema.isthmus(TpchSchema.calciteSpelling(n, text(n))).toOption.map(_.toByteArray)
     }
     for (n <- queries) {
       val sql = text(n)
-      planBytes(n).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess).foreach { bytes =>
-        val t = Array.fill(5)(scala.collection.mutable.ArrayBuffer.empty[Double])
+      val converting = planBytes(n).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess)
+      // --physical true: both sides' physical plans after a run (adaptive execution's final ones).
+      if (opts.get("physical").contains("true")) converting.foreach { bytes =>
+        Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
+          df.collect()
+          println(s"== Q$n $side\n${df.queryExecution.executedPlan}")
+        }
+      }
+      converting.foreach { bytes =>
+        val t = Array.fill(6)(scala.collection.mutable.ArrayBuffer.empty[Double])
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
         for (_ <- 0 until iters) {
           time(0)(PlanDecoder.fromBytes(bytes, PlanLimits.active))
@@ -49,9 +63,11 @@ object ConversionBreakdown {
           time(2)(SubstraitPlans.read(spark, bytes))
           time(3)(spark.sql(sql))
           time(4)(io.sparksubstrait.proto.Plan.parseFrom(bytes))
+          anchor.foreach(a => time(5)(scala.util.Try(a.read(spark, bytes))))
         }
-        val m = t.map(b => b.sorted.apply(b.size / 2))
-        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f")
+        val m = t.map(b => if (b.isEmpty) Double.NaN else b.sorted.apply(b.size / 2))
+        val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
+        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f$anchored")
       }
     }
     spark.stop()

@@ -6,6 +6,7 @@ import java.nio.file.{Files, Paths}
 import io.sparksubstrait.proto.{Plan, Rel, SetRel}
 
 import io.sparksubstrait.SubstraitPlans
+import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.testing.PlanBuilder
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -21,7 +22,9 @@ import io.sparksubstrait.testing.PlanBuilder._
  * thread with a 2 GB stack and the depth limit at 100,000, so what is measured is time,
  * not the default limits (LimitsSuite tests those).
  *
- * Arguments: --out DIR [--reps N]. Writes DIR/scaling.tsv (shape, size, median_ms, outcome).
+ * Arguments: --out DIR [--reps N] [--only TEXT] (the shapes whose name contains TEXT). Writes
+ * DIR/scaling.tsv (shape, size, median_ms, outcome, decode_ms, convert_ms: the decoder alone, and
+ * decoder and converter without Spark's analysis, medians too).
  */
 object ScalingBench {
   private type Shape = (String, Seq[Int], Int => Plan)
@@ -38,11 +41,12 @@ object ScalingBench {
     val opts = Options(args)
     val reps = opts.int("reps", 5)
     val out = Paths.get(opts("out"))
+    val shapes = opts.get("only").fold(this.shapes)(only => this.shapes.filter(_._1.contains(only)))
     Files.createDirectories(out)
     val spark = Options.session("scaling-bench")
     spark.conf.set("spark.substrait.maxPlanDepth", "100000")
     val tsv = new PrintWriter(out.resolve("scaling.tsv").toFile, "UTF-8")
-    tsv.println("shape\tsize\tmedian_ms\toutcome")
+    tsv.println("shape\tsize\tmedian_ms\toutcome\tdecode_ms\tconvert_ms")
     // Warm-up: the code paths all shapes use, so the first size is not a JIT measurement.
     shapes.foreach { case (_, sizes, make) => (0 until 3).foreach(_ => SubstraitPlans.read(spark, make(sizes.head).toByteArray)) }
     shapes.foreach { case (name, sizes, make) =>
@@ -51,7 +55,11 @@ object ScalingBench {
         if (!stop) {
           val plan = bytes(make(n))
           val (ms, outcome) = onLargeStack(measure(reps)(SubstraitPlans.read(spark, plan)))
-          tsv.println(f"$name\t$n\t$ms%.3f\t$outcome")
+          // Where the time goes: the decoder alone, decoder and converter (no Spark analysis).
+          val (decodeMs, _) = if (outcome != "ok") (Double.NaN, "") else onLargeStack(measure(reps)(decode(spark, plan)))
+          val (convertMs, _) = if (outcome != "ok") (Double.NaN, "") else
+            onLargeStack(measure(reps)(PlanConverter.convert(spark, decode(spark, plan))))
+          tsv.println(f"$name\t$n\t$ms%.3f\t$outcome\t$decodeMs%.3f\t$convertMs%.3f")
           tsv.flush()
           println(f"$name N=$n: $ms%.2f ms ($outcome)")
           stop = outcome != "ok"
@@ -79,6 +87,10 @@ object ScalingBench {
       case e: Exception => (Double.NaN, s"${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next().take(200)).getOrElse("")}")
     }
   }
+
+  private def decode(spark: org.apache.spark.sql.SparkSession, plan: Array[Byte]) =
+    io.sparksubstrait.plan.PlanDecoder.fromBytes(plan, io.sparksubstrait.plan.PlanLimits.fromConf(
+      org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(spark)))
 
   /** A deep plan's bytes: protobuf serialises recursively, so on the large stack too. */
   private def bytes(plan: => Plan): Array[Byte] = onLargeStack(plan.toByteArray)

@@ -112,8 +112,11 @@ object TpchBench {
       timings.println(s"$side\t$n\t$phase\t$rep\t$t")
     }
     for (rep <- -1 until reps; n <- queries) {
-      // rep -1 warms up and is not recorded; the order of the sides alternates by repetition.
-      val sides = ("sql" +: timed.filter(_._2 == n).map(_._1)) match { case s => if (rep % 2 == 0) s else s.reverse }
+      // rep -1 warms up and is not recorded. A side's position in the round changes its time
+      // (the JIT's profile of the code the sides share, the previous side's garbage), so the
+      // order rotates by repetition and every other repetition runs it backwards: over
+      // 2 x sides repetitions each side runs once in each position, after each neighbour.
+      val sides = SideOrder(("sql" +: timed.filter(_._2 == n).map(_._1)), rep)
       def run(side: String, phase: String)(f: => Any): Unit = if (rep >= 0) time(side, n, phase, rep)(f) else f
       for (_ <- 0 until iters; side <- sides) run(side, "convert")(frame(side, n))
       for (side <- sides) {
@@ -153,6 +156,18 @@ object TpchBench {
 
   private def firstLine(e: Throwable): String =
     Option(e.getMessage).flatMap(_.linesIterator.nextOption()).getOrElse(e.getClass.getSimpleName).take(1000)
+}
+
+/** The order of the sides in repetition `rep`: rotated by rep / 2, backwards in odd repetitions. */
+object SideOrder {
+  def apply[T](sides: Seq[T], rep: Int): Seq[T] = {
+    if (rep < 0 || sides.isEmpty) sides
+    else {
+      val k = (rep / 2) % sides.size
+      val rotated = sides.drop(k) ++ sides.take(k)
+      if (rep % 2 == 0) rotated else rotated.reverse
+    }
+  }
 }
 
 /**

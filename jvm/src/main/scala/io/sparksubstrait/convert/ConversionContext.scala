@@ -39,6 +39,13 @@ final class ConversionContext(
   val types: TypeEnv = TypeEnv(extensions.userTypes)
 
   /**
+   * The session's Hadoop configuration, made once per conversion: making one copies every
+   * Hadoop and SQL setting, and a plan reading files asks for it per file.
+   */
+  lazy val hadoopConf: org.apache.hadoop.conf.Configuration =
+    org.apache.spark.sql.sparksubstrait.SparkShim.sessionState(session).newHadoopConf()
+
+  /**
    * The records outer references can see, innermost first: for a subquery, the input record
    * of the relation whose expression holds it; for a lateral join's right input, the left
    * row. Each with the `rel_anchor` of that relation, for references by `rel_reference`.

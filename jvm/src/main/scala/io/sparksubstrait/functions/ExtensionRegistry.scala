@@ -34,7 +34,8 @@ object ExtensionRegistry {
 
   def apply(plan: DecodedPlan): ExtensionRegistry = {
     val proto = plan.proto
-    val urns = proto.getExtensionUrnsList.asScala.map(u => u.getExtensionUrnAnchor -> u.getUrn).toMap
+    // Each URN's standard extension, found once (a plan declares many functions per URN).
+    val urns = proto.getExtensionUrnsList.asScala.map(u => u.getExtensionUrnAnchor -> canonical(u.getUrn)).toMap
     val functions = proto.getExtensionsList.asScala.zipWithIndex.collect {
       case (decl, i) if decl.getMappingTypeCase == MappingTypeCase.EXTENSION_FUNCTION =>
         val f = decl.getExtensionFunction
@@ -43,7 +44,7 @@ object ExtensionRegistry {
         // A declaration names its extension by URN (older plans' URIs were lifted into URNs
         // by the decoder); producers that name neither, or an anchor that is not declared
         // (DataFusion writes u32::MAX), leave the function to be resolved by name.
-        val extension = urns.get(f.getExtensionUrnReference).flatMap(canonical)
+        val extension = urns.get(f.getExtensionUrnReference).flatten
         f.getFunctionAnchor -> DeclaredFunction(f.getFunctionAnchor, extension, f.getName)
     }
     val duplicates = functions.groupBy(_._1).collect { case (a, ds) if ds.size > 1 => a }
@@ -54,7 +55,7 @@ object ExtensionRegistry {
     val types = proto.getExtensionsList.asScala.collect {
       case decl if decl.getMappingTypeCase == MappingTypeCase.EXTENSION_TYPE =>
         val t = decl.getExtensionType
-        val extension = urns.get(t.getExtensionUrnReference).flatMap(canonical)
+        val extension = urns.get(t.getExtensionUrnReference).flatten
         t.getTypeAnchor -> UserType(extension, t.getName)
     }.toMap
     new ExtensionRegistry(functions.toMap, types)

@@ -40,31 +40,9 @@ private[plan] object LegacyLifting {
     found
   }
 
-  def apply(plan: Plan): Plan = lift(plan, PlanPath.root).asInstanceOf[Plan]
-
-  /** Children first, so that a message's own lift sees its children in current form. */
-  private def lift(message: Message, at: PlanPath): Message = {
-    var builder: Message.Builder = null
-    message.getAllFields.asScala.foreach { case (f, value) =>
-      if (f.getJavaType == Descriptors.FieldDescriptor.JavaType.MESSAGE) {
-        if (f.isRepeated) {
-          value.asInstanceOf[java.util.List[Message]].asScala.zipWithIndex.foreach { case (child, i) =>
-            val lifted = lift(child, at.at(f.getName, i))
-            if (lifted ne child) {
-              if (builder == null) builder = message.toBuilder
-              builder.setRepeatedField(f, i, lifted)
-            }
-          }
-        } else {
-          val child = value.asInstanceOf[Message]
-          val lifted = lift(child, at / f.getName)
-          if (lifted ne child) {
-            if (builder == null) builder = message.toBuilder
-            builder.setField(f, lifted)
-          }
-        }
-      }
-    }
-    LegacyLifts(if (builder == null) message else builder.build(), at)
-  }
+  /**
+   * Children first, so that a message's own lift sees its children in current form; by
+   * [[readings.MessageRewrite]]'s walk, which reads a oneof by its one set field.
+   */
+  def apply(plan: Plan): Plan = readings.MessageRewrite.located(plan) { case (message, at) => LegacyLifts(message, at) }
 }

@@ -64,7 +64,7 @@ object FunctionArguments {
     call.checkAllOptionsConsumed()
     // A lambda may only feed a higher-order function (transform, filter, …); anywhere else
     // Spark could not evaluate it.
-    if (built.exists(node => !node.isInstanceOf[HigherOrderFunction] && node.children.exists(_.isInstanceOf[LambdaFunction]))) {
+    if (strayLambda(built, args)) {
       throw SubstraitErrors.unsupported(at, s"a lambda argument to ${fn.compoundName}",
         "lambdas only as the function argument of transform, filter, any_match or all_match")
     }
@@ -73,6 +73,16 @@ object FunctionArguments {
     if (ctx.trace != null) ctx.trace.function(fn, found, outputType, at, result)
     result
   }
+
+  /**
+   * Whether a node the build made has a lambda child but is no higher-order function. The
+   * arguments were checked when they were converted, so the search stops at them: searching
+   * their subtrees again at every level made a deeply nested expression quadratic.
+   */
+  private def strayLambda(e: CExpression, args: Seq[CExpression]): Boolean =
+    !args.exists(_ eq e) && (
+      (!e.isInstanceOf[HigherOrderFunction] && e.children.exists(_.isInstanceOf[LambdaFunction])) ||
+        e.children.exists(strayLambda(_, args)))
 
   /**
    * A built expression must be resolved once its arguments are: Catalyst's own input-type

@@ -24,7 +24,9 @@ object ExplicitSplits {
     val files = splits.map { case (start, length) =>
       PartitionedFile(InternalRow.empty, SparkPath.fromPath(file), start, length, Array.empty[String], 0L, size, Map.empty[String, Any])
     }
-    val reader = format.buildReaderWithPartitionValues(session, schema, new StructType(), schema, Nil, options, conf)
+    // A copy: the reader sets its own keys on the configuration it is given, and the
+    // conversion's one (ConversionContext.hadoopConf) serves every file of the plan.
+    val reader = format.buildReaderWithPartitionValues(session, schema, new StructType(), schema, Nil, options, new Configuration(conf))
     // Readers reuse their row objects: each is copied.
     val rows = session.sparkContext.parallelize(files, files.size).mapPartitions(_.flatMap(f => reader(f).map(_.copy())))
     SparkShim.internalCreateDataFrame(session, rows, schema).queryExecution.analyzed

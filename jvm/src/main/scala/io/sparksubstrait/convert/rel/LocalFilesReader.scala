@@ -6,10 +6,10 @@ import scala.util.control.NonFatal
 import io.sparksubstrait.proto.ReadRel.LocalFiles
 import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles
 import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles.{FileFormatCase, PathTypeCase}
+import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.expressions.{Alias, Coalesce, EqualTo, If, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, Union}
-import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.{StringType, StructType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -58,18 +58,20 @@ object LocalFilesReader {
     // partition_index only says which partition reads the item: it changes no row.
     val written = item.getStart != 0 || item.getLength != 0
     if (written) checkSlice(item, at)
-    // A slice from byte 0 that covers the whole file is the whole file ([[SingleFiles]]).
-    val sliced = written && !SingleFiles.coversWholeFile(path, item.getStart, item.getLength)
+    // One stat of a plain file serves the slice check and the read ([[SingleFiles]]).
+    lazy val file = SingleFiles.status(path)
+    // A slice from byte 0 that covers the whole file is the whole file.
+    val sliced = written && !SingleFiles.coversWholeFile(file, item.getStart, item.getLength)
     item.getFileFormatCase match {
       case FileFormatCase.PARQUET if sliced =>
         val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, Seq(path), at), path, item.getStart, item.getLength, at)
         NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
-      case FileFormatCase.PARQUET => NamedTableReader.layout(load("parquet", Map.empty, None, path, at), schema, at, s"parquet $path")
+      case FileFormatCase.PARQUET => NamedTableReader.layout(whole("parquet", path, file, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC if sliced =>
         val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart, item.getLength, at)
         NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, at, s"orc $path")
       case FileFormatCase.ORC =>
-        NamedTableReader.layout(OrcTimestamps.asDeclared(load("orc", Map.empty, None, path, at), schema), schema, at, s"orc $path")
+        NamedTableReader.layout(OrcTimestamps.asDeclared(whole("orc", path, file, at), schema), schema, at, s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, sliced, at)
       case FileFormatCase.ARROW if sliced =>
         throw SubstraitErrors.unsupported(at / "start", "a byte slice of an Arrow file", "the whole file (it is split by record batch)")
@@ -80,6 +82,20 @@ object LocalFilesReader {
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
         "parquet, orc, arrow or delimiter-separated text (Spark has no reader for the others)")
     }
+  }
+
+  /**
+   * A whole Parquet or ORC file, folder or glob: a plain file's relation is built from its
+   * stat ([[SingleFiles.relation]]); folders, globs, and formats the session reads with
+   * another reader, through DataFrameReader.
+   */
+  private def whole(format: String, path: String, file: Option[FileStatus], at: PlanPath)
+      (implicit ctx: ConversionContext): LogicalPlan = {
+    val direct = file.flatMap { f =>
+      try SingleFiles.relation(format, f)(ctx.session.read.format(format).load(path).schema)
+      catch { case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, format, e) }
+    }
+    direct.getOrElse(load(format, Map.empty, None, path, at))
   }
 
   /**
@@ -152,7 +168,7 @@ object LocalFilesReader {
       (implicit ctx: ConversionContext): LogicalPlan = {
     val listed = loadFrame("csv", options, Some(schema), Seq(path), at)
     val files = listed.inputFiles.toSeq
-    val (blank, headed) = files.partition(TextHeaders.beginningBlank(files, SparkShim.sessionState(ctx.session).newHadoopConf(), at))
+    val (blank, headed) = files.partition(TextHeaders.beginningBlank(files, ctx.hadoopConf, at))
     val withHeader = options + ("header" -> "true")
     if (blank.isEmpty) load("csv", withHeader, Some(schema), path, at)
     else if (headed.isEmpty) listed.queryExecution.analyzed
@@ -168,12 +184,13 @@ object LocalFilesReader {
     try {
       val reader = ctx.session.read.format(format).options(options)
       // One Parquet or ORC file: the schema Spark infers from it, inferred once per file version.
-      val given = schema.orElse(paths match {
+      val fixed = schema.orElse(paths match {
         case Seq(one) if options.isEmpty && (format == "parquet" || format == "orc") =>
-          Some(SingleFiles.inferredSchema(format, one)(ctx.session.read.format(format).load(one).schema))
+          Some(SingleFiles.status(one).fold(ctx.session.read.format(format).load(one).schema)(f =>
+            SingleFiles.inferredSchema(format, f)(ctx.session.read.format(format).load(one).schema)))
         case _ => None
       })
-      given.foreach(reader.schema)
+      fixed.foreach(reader.schema)
       val df = reader.load(paths: _*)
       df.queryExecution.analyzed
       df

@@ -9,7 +9,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.execution.datasources.FileFormat
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
-import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.ConversionContext
@@ -29,7 +28,7 @@ import io.sparksubstrait.plan.PlanPath
 object OrcSlices {
   def read(path: String, dataSchema: StructType, start: Long, length: Long, at: PlanPath)
       (implicit ctx: ConversionContext): LogicalPlan = {
-    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
+    val conf = ctx.hadoopConf
     val file = new Path(path)
     val (size, stripes) = try {
       val reader = OrcFile.createReader(file, OrcFile.readerOptions(conf))

@@ -8,7 +8,6 @@ import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.functions.col
-import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
@@ -36,7 +35,7 @@ object ParquetSlices {
 
   /** (midpoint, row count) of each row group, in file order. */
   private def rowGroups(path: String, at: PlanPath)(implicit ctx: ConversionContext): Seq[(Long, Long)] = {
-    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
+    val conf = ctx.hadoopConf
     try {
       val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path), conf))
       try reader.getFooter.getBlocks.asScala.toSeq.map(b => (b.getStartingPos + b.getCompressedSize / 2, b.getRowCount))

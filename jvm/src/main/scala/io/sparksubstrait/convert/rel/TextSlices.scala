@@ -10,7 +10,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.execution.datasources.FileFormat
 import org.apache.spark.sql.execution.datasources.csv.CSVFileFormat
-import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.ConversionContext
@@ -32,7 +31,7 @@ import io.sparksubstrait.plan.PlanPath
 object TextSlices {
   def read(path: String, schema: StructType, options: Map[String, String], start: Long, end: Long, skip: Long, at: PlanPath,
       format: FileFormat = new CSVFileFormat())(implicit ctx: ConversionContext): LogicalPlan = {
-    val conf = SparkShim.sessionState(ctx.session).newHadoopConf()
+    val conf = ctx.hadoopConf
     val file = new Path(path)
     val (size, headerEnd) = try {
       val fs = file.getFileSystem(conf)

@@ -16,7 +16,9 @@ object DivisionByZeroNull extends ReadingOf(Releases.DuckDb) {
 
   def lift(plan: Plan, found: String => Unit): Plan = {
     val divides = DeclaredFunctions.anchorsNamed(plan, Set("divide"))
-    MessageRewrite(plan) {
+    // No declaration, no call: the walk is skipped.
+    if (divides.isEmpty) plan
+    else MessageRewrite.skippingLeaves(plan) {
       case f: Expression.ScalarFunction if divides(f.getFunctionReference) && f.getOptionsCount == 0 &&
           f.hasOutputType && DeclaredTypes.Integers(f.getOutputType.getKindCase) =>
         found(s"divide to ${f.getOutputType.getKindCase.name.toLowerCase} without options")

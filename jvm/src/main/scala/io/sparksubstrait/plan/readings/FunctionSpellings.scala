@@ -43,7 +43,10 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
       found(d.describe)
       d.complete(args.asScala.toSeq).asJava
     }
-    MessageRewrite(retargeted) {
+    // Calls can only reference declared functions: without a declaration a default
+    // completes, the walk is skipped.
+    if (!names.values.exists(n => defaults.exists(_.function == n))) retargeted
+    else MessageRewrite.skippingLeaves(retargeted) {
       case f: Expression.ScalarFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
         val d = default(f.getFunctionReference, f.getArgumentsCount).get
         f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
@@ -55,11 +58,11 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
 
   /** Calls a retarget matches point at a new declaration of its standard name (one per retarget used). */
   private def retarget(plan: Plan.Builder, names: Map[Int, String], found: String => Unit): Plan = {
-    if (retargets.isEmpty) return plan.build()
+    if (!retargets.exists(r => names.values.exists(_ == r.function))) return plan.build()
     val declarations = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
     var next = (declarations.map(_.getFunctionAnchor) :+ 0).max
     val added = scala.collection.mutable.LinkedHashMap.empty[(Int, String), Int]
-    val calls = MessageRewrite(plan.build()) {
+    val calls = MessageRewrite.skippingLeaves(plan.build()) {
       case f: Expression.ScalarFunction if retargets.exists(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)) =>
         val r = retargets.find(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)).get
         found(r.describe)

@@ -2,10 +2,11 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor}
+import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor, OneofDescriptor}
 import com.google.protobuf.Message
 
 import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.proto.{Expression, NamedStruct, Type}
 
 /**
  * A bottom-up rewrite of a protobuf message tree, by its descriptors, so that a reading can
@@ -15,39 +16,70 @@ import io.sparksubstrait.plan.PlanPath
  * so a plan no reading touches costs one walk.
  */
 object MessageRewrite {
-  def apply[M <: Message](root: M)(f: PartialFunction[Message, Message]): M =
-    located(root) { case (m, _) if f.isDefinedAt(m) => f(m) }
+  def apply[M <: Message](root: M)(f: PartialFunction[Message, Message]): M = until(root, _ => false)(f)
 
   def located[M <: Message](root: M)(f: PartialFunction[(Message, PlanPath), Message]): M =
-    walk(root, PlanPath.root, f, _ => false).asInstanceOf[M]
+    walk(root, PlanPath.root, f, _ => false, located = true).asInstanceOf[M]
 
   /** The same, leaving alone (and not entering) the messages below `root` for which `stop` holds. */
   def until[M <: Message](root: M, stop: Message => Boolean)(f: PartialFunction[Message, Message]): M =
-    walk(root, PlanPath.root, { case (m, _) if f.isDefinedAt(m) => f(m) }, stop).asInstanceOf[M]
+    walk(root, PlanPath.root, { case (m, _) if f.isDefinedAt(m) => f(m) }, stop, located = false).asInstanceOf[M]
 
-  /** The message-typed fields of each message type (repeated ones and map entries included). */
-  private val messageFields = new java.util.concurrent.ConcurrentHashMap[Descriptor, Array[FieldDescriptor]]()
-  private def fieldsOf(d: Descriptor): Array[FieldDescriptor] =
-    messageFields.computeIfAbsent(d, _ => d.getFields.asScala.filter(_.getJavaType == FieldDescriptor.JavaType.MESSAGE).toArray)
+  /**
+   * Messages that can hold no relation, expression or function call: types, literals,
+   * schemas and the path of a field reference. A third or more of a plan's messages.
+   */
+  def isLeaf(m: Message): Boolean = m match {
+    case _: Type | _: Expression.Literal | _: NamedStruct | _: Expression.ReferenceSegment => true
+    case _ => false
+  }
+
+  /**
+   * `apply` for a reading that rewrites only relations, expressions and function calls (never
+   * a leaf, [[isLeaf]]): the walk does not enter the leaves.
+   */
+  def skippingLeaves[M <: Message](root: M)(f: PartialFunction[Message, Message]): M =
+    until(root, isLeaf)(f)
+
+  /** `located` for such a reading. */
+  def skippingLeavesLocated[M <: Message](root: M)(f: PartialFunction[(Message, PlanPath), Message]): M =
+    walk(root, PlanPath.root, f, isLeaf, located = true).asInstanceOf[M]
+
+  /**
+   * A message type's message-typed fields: those outside a oneof (repeated ones and map
+   * entries included), and the oneofs holding any, whose set field is looked up once.
+   */
+  private final class Shape(val plain: Array[FieldDescriptor], val oneofs: Array[OneofDescriptor]) {
+    val inOneofs: Boolean = oneofs.nonEmpty
+  }
+
+  private val shapes = new java.util.concurrent.ConcurrentHashMap[Descriptor, Shape]()
+  private def shapeOf(d: Descriptor): Shape = shapes.computeIfAbsent(d, { d =>
+    def isMessage(f: FieldDescriptor) = f.getJavaType == FieldDescriptor.JavaType.MESSAGE
+    // A proto3 `optional` is a oneof of one (synthetic, not a "real" one): a plain field here.
+    new Shape(d.getFields.asScala.filter(f => isMessage(f) && f.getRealContainingOneof == null).toArray,
+      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(isMessage)).toArray)
+  })
 
   // Every reading walks the whole plan, so the walk reads only the message-typed fields its
-  // type has (by descriptor, cached) and copies nothing it leaves alone: reflection through
-  // getAllFields (a sorted map of every set field, per message) cost DuckDB's TPC-H plans
-  // more than their conversion.
-  private def walk(msg: Message, at: PlanPath, f: PartialFunction[(Message, PlanPath), Message], stop: Message => Boolean): Message = {
+  // type has (by descriptor, cached), a oneof (a relation's, expression's, literal's or type's
+  // kind: most of a plan) by one lookup of its set field rather than a test of each of its
+  // fields, and copies nothing it leaves alone. Reflection costs: through getAllFields (a
+  // sorted map of every set field, per message) it cost DuckDB's TPC-H plans more than their
+  // conversion; testing each field of a oneof, half of it still.
+  // Without `located`, `f` ignores places: every message gets the root's, allocating none.
+  private def walk(msg: Message, at: PlanPath, f: PartialFunction[(Message, PlanPath), Message], stop: Message => Boolean,
+      located: Boolean): Message = {
     var builder: Message.Builder = null
     def edit(): Message.Builder = { if (builder == null) builder = msg.toBuilder; builder }
-    val fields = fieldsOf(msg.getDescriptorForType)
-    var k = 0
-    while (k < fields.length) {
-      val fd = fields(k)
+    def visit(fd: FieldDescriptor): Unit =
       if (fd.isRepeated) {
         val n = msg.getRepeatedFieldCount(fd)
         var rewritten: Array[Message] = null
         var i = 0
         while (i < n) {
           val m = msg.getRepeatedField(fd, i).asInstanceOf[Message]
-          val r = if (stop(m)) m else walk(m, at.at(fd.getName, i), f, stop)
+          val r = if (stop(m)) m else walk(m, if (located) at.at(fd.getName, i) else at, f, stop, located)
           if (rewritten == null && (r ne m)) {
             rewritten = new Array[Message](n)
             var j = 0
@@ -63,12 +95,20 @@ object MessageRewrite {
       } else if (msg.hasField(fd)) {
         val child = msg.getField(fd).asInstanceOf[Message]
         if (!stop(child)) {
-          val r = walk(child, at / fd.getName, f, stop)
+          val r = walk(child, if (located) at / fd.getName else at, f, stop, located)
           if (r ne child) edit().setField(fd, r)
         }
       }
-      k += 1
-    }
+    val shape = shapeOf(msg.getDescriptorForType)
+    // Children in field order, as before: `f` may record the places it rewrites in order.
+    val set: Array[FieldDescriptor] =
+      if (!shape.inOneofs) shape.plain
+      else {
+        val chosen = shape.oneofs.flatMap(o => Option(msg.getOneofFieldDescriptor(o)).filter(_.getJavaType == FieldDescriptor.JavaType.MESSAGE))
+        if (chosen.isEmpty) shape.plain else (shape.plain ++ chosen).sortBy(_.getIndex)
+      }
+    var k = 0
+    while (k < set.length) { visit(set(k)); k += 1 }
     val self = if (builder == null) msg else builder.build()
     f.applyOrElse((self, at), (_: (Message, PlanPath)) => self)
   }

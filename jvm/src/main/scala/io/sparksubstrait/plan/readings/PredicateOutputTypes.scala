@@ -23,7 +23,7 @@ object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) {
     val names = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map { d =>
       d.getExtensionFunction.getFunctionAnchor -> DeclaredFunctions.baseName(d.getExtensionFunction.getName)
     }.toMap
-    MessageRewrite(plan) {
+    MessageRewrite.skippingLeaves(plan) {
       case f: Expression.ScalarFunction if f.hasOutputType && f.getOutputType.getKindCase != Type.KindCase.BOOL &&
           names.get(f.getFunctionReference).exists(Predicates) =>
         found(s"${names(f.getFunctionReference)} declared ${f.getOutputType.getKindCase.name.toLowerCase}")

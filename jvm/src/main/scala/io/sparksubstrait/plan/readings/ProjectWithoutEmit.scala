@@ -14,7 +14,7 @@ final case class ProjectWithoutEmit(name: String, releases: String, applies: Pro
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
-  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.located(plan) {
+  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.skippingLeavesLocated(plan) {
     case (rel: Rel, at) if rel.hasProject && !rel.getProject.getCommon.hasEmit =>
       val project = rel.getProject
       val width = RelArity.of(project.getInput).getOrElse(throw SubstraitErrors.unsupported(at / "project" / "input",

@@ -34,9 +34,9 @@ final case class RoundingCast(name: String, range: Releases, rules: Map[Type.Kin
       Expression.newBuilder().setScalarFunction(call).build()
     }
     // Each relation's own expressions, typed by its inputs; nested relations (inputs, subqueries) have their turn.
-    val lifted = MessageRewrite(plan) {
+    val lifted = MessageRewrite.skippingLeaves(plan) {
       case rel: Rel => scope(rel) match {
-        case Some(input) => MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel]) {
+        case Some(input) => MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel] || MessageRewrite.isLeaf(m)) {
           case c: Expression.Cast if DeclaredTypes.Integers(c.getType.getKindCase) =>
             DeclaredTypes.of(c.getInput, input) match {
               case Some(t) if rules.contains(t.getKindCase) => c.toBuilder.setInput(rounded(c.getInput, t, rules(t.getKindCase))).build()

@@ -15,7 +15,9 @@ object StringAggOrderDropped extends ReadingOf(Releases.DuckDb) {
 
   def lift(plan: Plan, found: String => Unit): Plan = {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("string_agg"))
-    MessageRewrite(plan) {
+    // No declaration, no call: the walk is skipped.
+    if (anchors.isEmpty) plan
+    else MessageRewrite.skippingLeaves(plan) {
       case f: AggregateFunction if anchors(f.getFunctionReference) && f.getSortsCount == 0 =>
         found("string_agg without sort fields")
         f

@@ -13,7 +13,7 @@ object TypelessNullInCast extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-typeless-null-in-cast"
   val meaning = "a null literal without a type as a cast's input; read as NULL of the cast's type"
 
-  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite(plan) {
+  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.skippingLeaves(plan) {
     case c: Expression.Cast if c.getInput.hasLiteral && c.getInput.getLiteral.hasNull &&
         c.getInput.getLiteral.getNull.getKindCase == Type.KindCase.KIND_NOT_SET &&
         c.getType.getKindCase != Type.KindCase.KIND_NOT_SET =>
