@@ -123,7 +123,7 @@ def ratio(x: float) -> str:
     return "—" if math.isnan(x) else f"{x:.2f}"
 
 
-def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
+def tpch(results: Path, sf: str, reps: str, plot: Path, warmup: str = "2") -> str:
     times = defaultdict(list)  # (side, query, phase) -> nanos
     for r in read_tsv(results / "timings.tsv"):
         times[(r["side"], int(r["query"]), r["phase"])].append(int(r["nanos"]))
@@ -134,7 +134,8 @@ def tpch(results: Path, sf: str, reps: str, plot: Path) -> str:
     anchored = [p for p in producers if any(k[0] == ANCHOR + p for k in status)]
 
     lines = [f"Run: TPC-H SF {sf}, {reps} repetitions (conversion: each repetition times it "
-             f"{len(times[next(iter(times))]) // int(reps) if times else 0} times), sides interleaved; "
+             f"{len(times[next(iter(times))]) // int(reps) if times else 0} times) after {warmup} unrecorded rounds, sides interleaved "
+             f"in an order rotating by repetition; "
              f"{machine()}.", ""]
     # Per query: SQL medians, then per producer the two ratios.
     head = "| Query | SQL analyze ms | SQL exec ms | " + " | ".join(
@@ -237,8 +238,9 @@ def scaling(results: Path, plot: Path) -> str:
     for r in rows:
         by_shape[r["shape"]].append(r)
     lines = [f"Machine: {machine()}.", "",
-             "| Shape | sizes | median ms at each size | fitted ms per unit (least squares) | log-log slope | slope of the last step | outcome |",
-             "|---|---|---|---|---|---|---|"]
+             "| Shape | sizes | median ms at each size | fitted ms per unit (least squares) | log-log slope | slope of the last step "
+             "| of which decoding and conversion, ms | their slope of the last step | outcome |",
+             "|---|---|---|---|---|---|---|---|---|"]
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5)) if plt else (None, None)
     for shape, rs in by_shape.items():
@@ -258,8 +260,13 @@ def scaling(results: Path, plot: Path) -> str:
             last = math.log(max(ms[-1], 1e-6) / max(ms[-2], 1e-6)) / math.log(sizes[-1] / sizes[-2])
             if ax:
                 ax.loglog(sizes, ms, marker="o", label=shape)
+        # Decoding and conversion without Spark's analysis (columns a run before them lacks).
+        ours = [float(r["convert_ms"]) for r in ok if r.get("convert_ms") not in (None, "", "NaN", "nan")]
+        ours_last = (math.log(max(ours[-1], 1e-6) / max(ours[-2], 1e-6)) / math.log(sizes[-1] / sizes[-2])
+                     if len(ours) == len(sizes) >= 2 else float("nan"))
         lines.append(f"| {shape} | {', '.join(map(str, sizes))} | {', '.join(f'{m:.1f}' for m in ms)} | "
-                     f"{per_unit:.4f} | {slope:.2f} | {last:.2f} | {'; '.join(fails) or 'ok'} |")
+                     f"{per_unit:.4f} | {slope:.2f} | {last:.2f} | {', '.join(f'{m:.1f}' for m in ours) or '—'} | "
+                     f"{ratio(ours_last)} | {'; '.join(fails) or 'ok'} |")
     if plt is None:
         return "\n".join(lines)
     ax.set_xlabel("plan size (N)")
@@ -278,11 +285,12 @@ def main() -> None:
     parser.add_argument("results", type=Path)
     parser.add_argument("--sf", default="1")
     parser.add_argument("--reps", default="5")
+    parser.add_argument("--warmup", default="2")
     parser.add_argument("--doc", action="store_true", help="write into docs/performance.md")
     args = parser.parse_args()
     plot_dir = REPO / "docs" if args.doc else args.results
     if args.kind == "tpch":
-        body = tpch(args.results, args.sf, args.reps, plot_dir / "performance-tpch.png")
+        body = tpch(args.results, args.sf, args.reps, plot_dir / "performance-tpch.png", args.warmup)
     else:
         body = scaling(args.results, plot_dir / "performance-scaling.png")
     (args.results / f"{args.kind}.md").write_text(body + "\n", encoding="utf-8")

@@ -51,15 +51,16 @@ def test_report_medians_ratios_and_geometric_means(tmp_path):
 
 
 def test_scaling_report_fits_the_slope(tmp_path):
-    rows = ["shape\tsize\tmedian_ms\toutcome"]
-    rows += [f"linear\t{n}\t{n * 0.5}\tok" for n in (10, 100, 1000)]
-    rows += ["deep\t10\t1.0\tok", "deep\t100\t10.0\tok", "deep\t1000\tnan\tStackOverflowError"]
-    # Flat, then quadratic from 100 to 1000: the last step's slope is 2.
-    rows += ["late\t10\t4.0\tok", "late\t100\t4.0\tok", "late\t1000\t400.0\tok"]
+    rows = ["shape\tsize\tmedian_ms\toutcome\tdecode_ms\tconvert_ms"]
+    # The decoding and conversion part of the linear shape is a fifth of it, linear too.
+    rows += [f"linear\t{n}\t{n * 0.5}\tok\t{n * 0.05}\t{n * 0.1}" for n in (10, 100, 1000)]
+    rows += ["deep\t10\t1.0\tok\t0.1\t0.2", "deep\t100\t10.0\tok\t1.0\t2.0", "deep\t1000\tnan\tStackOverflowError\tnan\tnan"]
+    # Flat, then quadratic from 100 to 1000: the last step's slope is 2; conversion stays linear (slope 1).
+    rows += ["late\t10\t4.0\tok\t0.1\t1.0", "late\t100\t4.0\tok\t1.0\t10.0", "late\t1000\t400.0\tok\t10.0\t100.0"]
     (tmp_path / "scaling.tsv").write_text("\n".join(rows) + "\n")
     text = run(BENCH / "report.py", "scaling", tmp_path)
-    assert "| linear | 10, 100, 1000 | 5.0, 50.0, 500.0 | 0.5000 | 1.00 | 1.00 | ok |" in text
-    assert "| late | 10, 100, 1000 | 4.0, 4.0, 400.0 |" in text and "| 2.00 | ok |" in text
+    assert "| linear | 10, 100, 1000 | 5.0, 50.0, 500.0 | 0.5000 | 1.00 | 1.00 | 1.0, 10.0, 100.0 | 1.00 | ok |" in text
+    assert "| late | 10, 100, 1000 | 4.0, 4.0, 400.0 |" in text and "| 2.00 | 1.0, 10.0, 100.0 | 1.00 | ok |" in text
     assert "StackOverflowError at 1000" in text
 
 

@@ -23,7 +23,7 @@ import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
  * anchor is a producer too (substrait-java: Spark's optimized plan of the SQL, which it writes
  * with LocalFiles scans of the parquet files, so those are allowed to our side here).
  *
- * Arguments: --data DIR (from bench/prepare.py) --out DIR [--reps N] [--iters K] [--queries 1,2,..]
+ * Arguments: --data DIR (from bench/prepare.py) --out DIR [--reps N] [--iters K] [--warmup W] [--queries 1,2,..]
  * [--anchor isthmus,duckdb,datafusion,substrait-java]
  * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv (producer: a
  * producer, or anchor-<producer>).
@@ -35,6 +35,8 @@ object TpchBench {
     val out = Paths.get(opts("out"))
     val reps = opts.int("reps", 5)
     val iters = opts.int("iters", 10)
+    // Unrecorded rounds first: the JIT still compiles through the first (its times ran 20-50 % over the later ones).
+    val warmups = opts.int("warmup", 2)
     val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     Files.createDirectories(out)
     val anchored = opts.get("anchor").map(_.split(",").map(_.trim).filter(_.nonEmpty).toSeq).getOrElse(Nil)
@@ -111,8 +113,8 @@ object TpchBench {
       val t0 = System.nanoTime(); f; val t = System.nanoTime() - t0
       timings.println(s"$side\t$n\t$phase\t$rep\t$t")
     }
-    for (rep <- -1 until reps; n <- queries) {
-      // rep -1 warms up and is not recorded. A side's position in the round changes its time
+    for (rep <- -warmups until reps; n <- queries) {
+      // Negative reps warm up and are not recorded. A side's position in the round changes its time
       // (the JIT's profile of the code the sides share, the previous side's garbage), so the
       // order rotates by repetition and every other repetition runs it backwards: over
       // 2 x sides repetitions each side runs once in each position, after each neighbour.
@@ -125,7 +127,7 @@ object TpchBench {
         // conversions just before allocate a lot); measured apart, that shift alone moved
         // single-query ratios by 5-10 %.
         System.gc()
-        if (rep >= 0) run(side, "exec")(df.collect())
+        run(side, "exec")(df.collect())
       }
       timings.flush()
       if (rep >= 0) println(s"rep $rep Q$n done")
