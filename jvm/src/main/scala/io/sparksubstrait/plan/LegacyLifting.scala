@@ -45,4 +45,11 @@ private[plan] object LegacyLifting {
    * [[readings.MessageRewrite]]'s walk, which reads a oneof by its one set field.
    */
   def apply(plan: Plan): Plan = readings.MessageRewrite.located(plan) { case (message, at) => LegacyLifts(message, at) }
+
+  /**
+   * The lift of a plan whose legacy fields are all in the plan message and its extension
+   * declarations (extension URIs): the plan message's lift alone, which rewrites those, and no
+   * walk of the relations.
+   */
+  def declarations(plan: Plan): Plan = LegacyLifts(plan, PlanPath.root).asInstanceOf[Plan]
 }

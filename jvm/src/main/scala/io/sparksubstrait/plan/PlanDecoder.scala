@@ -68,7 +68,10 @@ object PlanDecoder {
    */
   private def checked(plan: Plan, limits: PlanLimits): DecodedPlan = {
     val facts = PlanTreeCheck(plan, limits)
-    val lifted = if (facts.hasLegacyFields) LegacyLifting(plan) else plan
+    val lifted =
+      if (!facts.hasLegacyFields) plan
+      else if (facts.legacyBelowDeclarations) LegacyLifting(plan)
+      else LegacyLifting.declarations(plan)
     val (plain, tables) =
       if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) (lifted, facts.namedTables)
       else {

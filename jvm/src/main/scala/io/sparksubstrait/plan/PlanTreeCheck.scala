@@ -33,11 +33,15 @@ private[plan] object PlanTreeCheck {
    * What the walk found: the names of every NamedTable in the order met, whether a legacy
    * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
    */
-  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean)
+  final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean,
+      legacyBelowDeclarations: Boolean = true)
 
   def apply(plan: Plan, limits: PlanLimits): Facts = {
     val tables = Seq.newBuilder[Seq[String]]
     var legacy = false
+    // A legacy field outside the plan message and its extension declarations (older
+    // producers' extension URIs are most of them): only then does the lift walk the relations.
+    var legacyBelow = false
     var shared = false
     val newer = PlanDecoder.newerVersion(plan)
     val stack = new java.util.ArrayDeque[Frame]()
@@ -56,7 +60,10 @@ private[plan] object PlanTreeCheck {
         case _ =>
       }
       val shape = shapeOf(message.getDescriptorForType)
-      if (!legacy && shape.legacy.nonEmpty) legacy = shape.legacy.exists(f => isSet(message, f))
+      if (!legacyBelow && shape.legacy.nonEmpty && shape.legacy.exists(f => isSet(message, f))) {
+        legacy = true
+        legacyBelow = !shape.declarations
+      }
       shape.refused.foreach { case (f, why) => if (isSet(message, f)) throw refusedField(message, f, why, at) }
       present.clear()
       shape.plain.foreach(f => if (isSet(message, f)) present.add(f))
@@ -80,7 +87,7 @@ private[plan] object PlanTreeCheck {
         i -= 1
       }
     }
-    Facts(tables.result(), legacy, shared)
+    Facts(tables.result(), legacy, shared, legacyBelow)
   }
 
   private def isSet(message: Message, f: FieldDescriptor): Boolean =
@@ -93,7 +100,7 @@ private[plan] object PlanTreeCheck {
    * holding any (the set field is then looked up once).
    */
   private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor],
-      legacy: Array[FieldDescriptor], refused: Array[(FieldDescriptor, String)])
+      legacy: Array[FieldDescriptor], refused: Array[(FieldDescriptor, String)], declarations: Boolean)
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
@@ -104,7 +111,8 @@ private[plan] object PlanTreeCheck {
     def inRealOneof(f: FieldDescriptor) = f.getContainingOneof != null && !f.getContainingOneof.isSynthetic
     Shape(d.getFields.asScala.filter(f => walked(f) && !inRealOneof(f)).toArray,
       d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked,
-      d.getFields.asScala.filter(LegacyLifting.fields).toArray, SpecCoverage.refused(d).toArray)
+      d.getFields.asScala.filter(LegacyLifting.fields).toArray, SpecCoverage.refused(d).toArray,
+      d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"))
   })
 
   /** A field [[SpecCoverage]] refuses, set: named where it is. */
