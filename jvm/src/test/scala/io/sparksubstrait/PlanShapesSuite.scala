@@ -3,7 +3,7 @@ package io.sparksubstrait
 import io.sparksubstrait.proto.{Expression, Plan}
 import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.DataFrame
-import org.apache.spark.sql.catalyst.expressions.{And, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{And, In, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, LogicalPlan}
 
@@ -212,6 +212,37 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
       assertSameRows(run(plan), spark.sql("SELECT * FROM z WHERE s = 'b' AND x <> 0 AND 10 / x > 1"))
       val order = run(plan).queryExecution.analyzed.collectFirst { case Filter(c, _) => conjuncts(c) }.get
       assert(order.last.toString.contains(" div "), order)
+    }
+  }
+
+  // ---- equalities-as-in ----
+  test("equalities-as-in: a = l1 OR a = l2 OR a = l3 as a IN (…), NULL column and NULL literal as SQL's; mixed or float disjunctions stay") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW e AS SELECT * FROM VALUES (1, 'AIR', 1.5D), (2, 'RAIL', 2.5D), (2, 'RAIL', 2.5D), " +
+      "(NULL, NULL, NULL), (3, 'AIR REG', CAST('NaN' AS DOUBLE)) AS t(i, s, f)")
+    spark.sql("CREATE OR REPLACE TEMP VIEW e0 AS SELECT * FROM e WHERE false")
+    val eSchema = schema("i" -> i32(), "s" -> string(), "f" -> fp64())
+    val bd = new PlanBuilder()
+    val or = bd.fn("functions_boolean", "or:bool")
+    def eq(l: Expression, r: Expression) = bd.call(bd.fn("functions_comparison", "equal:any_any"), l, r)
+    def ins(p: LogicalPlan) = p.collect { case Filter(c, _) => c.collect { case i: In => i } }.flatten
+    for (producer <- Seq("DataFusion", "isthmus"); table <- Seq("e", "e0")) {
+      // Strings, the literal first in one equality.
+      val strings = stamped(bd.plan(filter(readNamed(eSchema, table), bd.call(or, eq(field(1), litString("AIR")),
+        eq(litString("AIR REG"), field(1)))), "i", "s", "f"), producer)
+      assert(ins(sameRows(strings, s"SELECT * FROM $table WHERE s IN ('AIR', 'AIR REG')")).size == 1)
+      // Three integers, one a NULL literal: true where equal, else NULL (never false): as SQL's IN.
+      val ints = stamped(bd.plan(project(readNamed(eSchema, table), bd.call(or, eq(field(0), litI32(2)), eq(field(0), litNull(i32())),
+        eq(field(0), litI32(3)))), "i", "s", "f", "hit"), producer)
+      val analyzed = sameRows(ints, s"SELECT *, i IN (2, NULL, 3) FROM $table")
+      assert(analyzed.collect { case p: org.apache.spark.sql.catalyst.plans.logical.Project => p.projectList.flatMap(_.collect { case i: In => i }) }
+        .flatten.map(_.list.size) == Seq(3), analyzed)
+      // Another column among the disjuncts, and doubles (NaN, -0.0): left as written.
+      val mixed = stamped(bd.plan(filter(readNamed(eSchema, table), bd.call(or, eq(field(0), litI32(1)), eq(field(1), litString("RAIL")))),
+        "i", "s", "f"), producer)
+      assert(ins(sameRows(mixed, s"SELECT * FROM $table WHERE i = 1 OR s = 'RAIL'")).isEmpty)
+      val doubles = stamped(bd.plan(filter(readNamed(eSchema, table), bd.call(or, eq(field(2), litFp64(1.5)),
+        eq(field(2), litFp64(Double.NaN)))), "i", "s", "f"), producer)
+      assert(ins(sameRows(doubles, s"SELECT * FROM $table WHERE f = 1.5D OR f = CAST('NaN' AS DOUBLE)")).isEmpty)
     }
   }
 

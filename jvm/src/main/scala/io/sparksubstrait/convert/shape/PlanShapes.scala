@@ -28,7 +28,7 @@ object PlanShapes {
   }
 
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
-  val all: Seq[Shape] = Seq(SemiJoinOnGroupKeys, SemiJoinBelowAggregate, InnerJoinChain, ConjunctOrder)
+  val all: Seq[Shape] = Seq(SemiJoinOnGroupKeys, SemiJoinBelowAggregate, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
 
   /** Producers whose plans are their optimizer's output rather than the query as written. */
   def writesOptimizedPlans(stamp: ProducerStamp): Boolean =

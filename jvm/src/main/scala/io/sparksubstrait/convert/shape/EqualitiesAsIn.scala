@@ -1,0 +1,55 @@
+package io.sparksubstrait.convert.shape
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types._
+
+import io.sparksubstrait.plan.readings.ProducerStamp
+
+/**
+ * A disjunction of equalities of one column with literals, `a = l1 OR a = l2 OR …`, as
+ * `a IN (l1, l2, …)`: what the query wrote before its producer lowered the list (isthmus,
+ * DataFusion and ibis write a short `IN` list so). Spark SQL reads an `IN` list as `In`, which
+ * it pushes into Parquet as one filter and places among the cheaper conjuncts
+ * ([[ConjunctOrder]] and Spark's own ordering); the disjunction it keeps as written (TPC-H Q19's
+ * `l_shipmode IN ('AIR', 'AIR REG')` ran after the string comparison DataFusion lists first).
+ *
+ * The same rows: both are NULL for a NULL column, true when it equals a literal, and
+ * otherwise NULL if a literal is NULL, else false. Only on types whose `=` and `IN` compare
+ * alike: integers, decimals, dates, timestamps, booleans and strings of the default collation
+ * (no floating point: NaN and -0.0; no collations).
+ */
+object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
+  val name = "equalities-as-in"
+  val meaning = "a disjunction of equalities of one column with literals as that column IN the literals, as the query wrote it"
+
+  def appliesTo(stamp: ProducerStamp): Boolean = true
+
+  def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
+    case p => p.transformExpressionsDown {
+      case or: Or => asIn(or).getOrElse(or)
+    }
+  }
+
+  private[shape] def asIn(or: Or): Option[Expression] = {
+    val pairs = splitDisjunctivePredicates(or).map {
+      case EqualTo(a: Attribute, l: Literal) => Some((a, l))
+      case EqualTo(l: Literal, a: Attribute) => Some((a, l))
+      case _ => None
+    }
+    if (pairs.exists(_.isEmpty)) None
+    else {
+      val (column, _) = pairs.head.get
+      val same = pairs.forall(p => p.get._1.semanticEquals(column) && p.get._2.dataType == column.dataType)
+      if (same && comparesAlike(column.dataType)) Some(In(column, pairs.map(_.get._2))) else None
+    }
+  }
+
+  private def comparesAlike(t: DataType): Boolean = t match {
+    case ByteType | ShortType | IntegerType | LongType | BooleanType | DateType | TimestampType => true
+    case _: DecimalType => true
+    case s: StringType => s == StringType
+    case other => other.getClass.getSimpleName.startsWith("TimestampNTZ")
+  }
+}
