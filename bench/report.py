@@ -123,6 +123,16 @@ def ratio(x: float) -> str:
     return "—" if math.isnan(x) else f"{x:.2f}"
 
 
+def record(into: dict, med: dict, side: str, base: str, q: int) -> list:
+    """`side`'s convert and exec medians of query `q` over `base`'s, added to `into`; as table cells."""
+    cells = []
+    for phase in ("convert", "exec"):
+        r = med[(side, q, phase)] / med[(base, q, phase)]
+        into[phase].append(r)
+        cells.append(f"{r:.2f}")
+    return cells
+
+
 def tpch(results: Path, sf: str, reps: str, plot: Path, warmup: str = "2") -> str:
     times = defaultdict(list)  # (side, query, phase) -> nanos
     for r in read_tsv(results / "timings.tsv"):
@@ -146,11 +156,7 @@ def tpch(results: Path, sf: str, reps: str, plot: Path, warmup: str = "2") -> st
         row = [f"Q{q}", fmt_ms(med[("sql", q, "convert")]), fmt_ms(med[("sql", q, "exec")])]
         for p in producers:
             if (p, q, "convert") in med:
-                c = med[(p, q, "convert")] / med[("sql", q, "convert")]
-                e = med[(p, q, "exec")] / med[("sql", q, "exec")]
-                ratios[p]["convert"].append(c)
-                ratios[p]["exec"].append(e)
-                row += [f"{c:.2f}", f"{e:.2f}"]
+                row += record(ratios[p], med, p, "sql", q)
             else:
                 why = status.get((p, q), {}).get("status", "no plan")
                 row += [f"— ({why})", ""]
@@ -168,14 +174,9 @@ def tpch(results: Path, sf: str, reps: str, plot: Path, warmup: str = "2") -> st
             for p in anchored:
                 a = ANCHOR + p
                 if (a, q, "convert") in med:
-                    c = med[(a, q, "convert")] / med[("sql", q, "convert")]
-                    e = med[(a, q, "exec")] / med[("sql", q, "exec")]
-                    anchor[p]["convert"].append(c)
-                    anchor[p]["exec"].append(e)
-                    row += [f"{c:.2f}", f"{e:.2f}"]
+                    row += record(anchor[p], med, a, "sql", q)
                     if (p, q, "convert") in med:
-                        versus[p]["convert"].append(med[(p, q, "convert")] / med[(a, q, "convert")])
-                        versus[p]["exec"].append(med[(p, q, "exec")] / med[(a, q, "exec")])
+                        record(versus[p], med, p, a, q)
                 else:
                     row += [not_timed(status.get((a, q), {})), ""]
             lines.append("| " + " | ".join(row) + " |")

@@ -2,7 +2,7 @@ package io.sparksubstrait.plan
 
 import scala.jdk.CollectionConverters._
 
-import com.google.protobuf.{Descriptors, Message}
+import com.google.protobuf.Descriptors
 
 import io.sparksubstrait.proto._
 

@@ -34,7 +34,7 @@ private[plan] object PlanTreeCheck {
    * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
    */
   final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean,
-      legacyBelowDeclarations: Boolean = true)
+      legacyBelowDeclarations: Boolean)
 
   def apply(plan: Plan, limits: PlanLimits): Facts = {
     val tables = Seq.newBuilder[Seq[String]]
@@ -108,9 +108,8 @@ private[plan] object PlanTreeCheck {
     val walked = d.getFields.asScala.filter(f =>
       f.getJavaType == FieldDescriptor.JavaType.MESSAGE || f.getJavaType == FieldDescriptor.JavaType.ENUM).toSet
     // A proto3 `optional` is a oneof of one (synthetic): it is a plain field here.
-    def inRealOneof(f: FieldDescriptor) = f.getContainingOneof != null && !f.getContainingOneof.isSynthetic
-    Shape(d.getFields.asScala.filter(f => walked(f) && !inRealOneof(f)).toArray,
-      d.getOneofs.asScala.filter(o => !o.isSynthetic && o.getFields.asScala.exists(walked)).toArray, walked,
+    Shape(d.getFields.asScala.filter(f => walked(f) && f.getRealContainingOneof == null).toArray,
+      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(walked)).toArray, walked,
       d.getFields.asScala.filter(LegacyLifting.fields).toArray, SpecCoverage.refused(d).toArray,
       d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"))
   })

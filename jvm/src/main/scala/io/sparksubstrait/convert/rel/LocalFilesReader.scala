@@ -186,8 +186,8 @@ object LocalFilesReader {
       // One Parquet or ORC file: the schema Spark infers from it, inferred once per file version.
       val fixed = schema.orElse(paths match {
         case Seq(one) if options.isEmpty && (format == "parquet" || format == "orc") =>
-          Some(SingleFiles.status(one).fold(ctx.session.read.format(format).load(one).schema)(f =>
-            SingleFiles.inferredSchema(format, f)(ctx.session.read.format(format).load(one).schema)))
+          def infer = ctx.session.read.format(format).load(one).schema
+          Some(SingleFiles.status(one).fold(infer)(f => SingleFiles.inferredSchema(format, f)(infer)))
         case _ => None
       })
       fixed.foreach(reader.schema)

@@ -3,7 +3,6 @@ package io.sparksubstrait.convert.shape
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
-import org.apache.spark.sql.types._
 
 import io.sparksubstrait.plan.readings.ProducerStamp
 
@@ -17,8 +16,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  *
  * The same rows: both are NULL for a NULL column, true when it equals a literal, and
  * otherwise NULL if a literal is NULL, else false. Only on types whose `=` and `IN` compare
- * alike: integers, decimals, dates, timestamps, booleans and strings of the default collation
- * (no floating point: NaN and -0.0; no collations).
+ * alike ([[PlanShapes.exactEquality]]).
  */
 object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
   val name = "equalities-as-in"
@@ -33,23 +31,14 @@ object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
   }
 
   private[shape] def asIn(or: Or): Option[Expression] = {
-    val pairs = splitDisjunctivePredicates(or).map {
-      case EqualTo(a: Attribute, l: Literal) => Some((a, l))
-      case EqualTo(l: Literal, a: Attribute) => Some((a, l))
-      case _ => None
+    val disjuncts = splitDisjunctivePredicates(or)
+    val equalities = disjuncts.collect {
+      case EqualTo(a: Attribute, l: Literal) => (a, l)
+      case EqualTo(l: Literal, a: Attribute) => (a, l)
     }
-    if (pairs.exists(_.isEmpty)) None
-    else {
-      val (column, _) = pairs.head.get
-      val same = pairs.forall(p => p.get._1.semanticEquals(column) && p.get._2.dataType == column.dataType)
-      if (same && comparesAlike(column.dataType)) Some(In(column, pairs.map(_.get._2))) else None
-    }
-  }
-
-  private def comparesAlike(t: DataType): Boolean = t match {
-    case ByteType | ShortType | IntegerType | LongType | BooleanType | DateType | TimestampType => true
-    case _: DecimalType => true
-    case s: StringType => s == StringType
-    case other => other.getClass.getSimpleName.startsWith("TimestampNTZ")
+    equalities.headOption.map(_._1).filter { column =>
+      equalities.size == disjuncts.size && PlanShapes.exactEquality(column.dataType) &&
+        equalities.forall { case (a, l) => a.semanticEquals(column) && l.dataType == column.dataType }
+    }.map(column => In(column, equalities.map(_._2)))
   }
 }

@@ -2,6 +2,7 @@ package io.sparksubstrait.convert.shape
 
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types._
 
 import io.sparksubstrait.plan.readings.ProducerStamp
 
@@ -29,6 +30,18 @@ object PlanShapes {
 
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
   val all: Seq[Shape] = Seq(SemiJoinOnGroupKeys, SemiJoinBelowAggregate, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
+
+  /**
+   * Types whose `=` is exact identity of values, so that equal keys or listed values can be
+   * compared another way (a join, `IN`) with the same result: no floating point (NaN, -0.0),
+   * no collations.
+   */
+  def exactEquality(t: DataType): Boolean = t match {
+    case ByteType | ShortType | IntegerType | LongType | BooleanType | DateType | TimestampType => true
+    case _: DecimalType => true
+    case s: StringType => s == StringType
+    case _ => false
+  }
 
   /** Producers whose plans are their optimizer's output rather than the query as written. */
   def writesOptimizedPlans(stamp: ProducerStamp): Boolean =

@@ -80,7 +80,7 @@ object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
       case al @ Alias(child: Attribute, _) if al.exprId == key.exprId => child
     }.filter(g => a.groupingExpressions.exists(_.semanticEquals(g)) && a.child.outputSet.contains(g))
 
-  private def exactKey(g: Attribute): Boolean = SemiJoinOnGroupKeys.exactEquality(g.dataType)
+  private def exactKey(g: Attribute): Boolean = PlanShapes.exactEquality(g.dataType)
 
   private def deterministic(p: LogicalPlan): Boolean = !p.exists(_.expressions.exists(!_.deterministic))
 }

@@ -3,7 +3,6 @@ package io.sparksubstrait.convert.shape
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, EqualTo, Expression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, JoinHint, LogicalPlan, Project}
-import org.apache.spark.sql.types._
 import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.plan.readings.ProducerStamp
@@ -50,7 +49,7 @@ object SemiJoinOnGroupKeys extends PlanShapes.Shape with PredicateHelper {
    * it outputs, through filters and projections that pass them on. None when unknown.
    */
   private def groupKeys(p: LogicalPlan): Option[AttributeSet] = p match {
-    case a: Aggregate if a.groupingExpressions.nonEmpty && a.groupingExpressions.forall(g => exactEquality(g.dataType)) =>
+    case a: Aggregate if a.groupingExpressions.nonEmpty && a.groupingExpressions.forall(g => PlanShapes.exactEquality(g.dataType)) =>
       val keys = a.groupingExpressions.map { g =>
         a.aggregateExpressions.collectFirst {
           case attr: Attribute if attr.semanticEquals(g) => attr
@@ -62,12 +61,5 @@ object SemiJoinOnGroupKeys extends PlanShapes.Shape with PredicateHelper {
     case Project(list, child) =>
       groupKeys(child).filter(k => k.subsetOf(AttributeSet(list.collect { case a: Attribute => a })))
     case _ => None
-  }
-
-  private[shape] def exactEquality(t: DataType): Boolean = t match {
-    case ByteType | ShortType | IntegerType | LongType | BooleanType | DateType | TimestampType => true
-    case _: DecimalType => true
-    case s: StringType => s == StringType
-    case _ => false
   }
 }

@@ -49,9 +49,7 @@ object MessageRewrite {
    * A message type's message-typed fields: those outside a oneof (repeated ones and map
    * entries included), and the oneofs holding any, whose set field is looked up once.
    */
-  private final class Shape(val plain: Array[FieldDescriptor], val oneofs: Array[OneofDescriptor]) {
-    val inOneofs: Boolean = oneofs.nonEmpty
-  }
+  private final class Shape(val plain: Array[FieldDescriptor], val oneofs: Array[OneofDescriptor])
 
   private val shapes = new java.util.concurrent.ConcurrentHashMap[Descriptor, Shape]()
   private def shapeOf(d: Descriptor): Shape = shapes.computeIfAbsent(d, { d =>
@@ -102,7 +100,7 @@ object MessageRewrite {
     val shape = shapeOf(msg.getDescriptorForType)
     // Children in field order, as before: `f` may record the places it rewrites in order.
     val set: Array[FieldDescriptor] =
-      if (!shape.inOneofs) shape.plain
+      if (shape.oneofs.isEmpty) shape.plain
       else {
         val chosen = shape.oneofs.flatMap(o => Option(msg.getOneofFieldDescriptor(o)).filter(_.getJavaType == FieldDescriptor.JavaType.MESSAGE))
         if (chosen.isEmpty) shape.plain else (shape.plain ++ chosen).sortBy(_.getIndex)
