@@ -196,6 +196,18 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     assertSameRows(run(casts("someone")), spark.sql("SELECT CAST(x AS BIGINT), CAST(d AS INT), CAST(2.5D AS BIGINT), CAST(a AS INT) FROM nums"))
   }
 
+  test("the cast readings are walked only for plans that hold a cast, as the decoder's census of message types says") {
+    val withCasts = casts("DuckDB")
+    val census = Set(Expression.Cast.getDescriptor)
+    assert(io.sparksubstrait.plan.readings.ProducerReadings.atDecode(withCasts, census)._2.map(_.name).contains("duckdb-rounding-cast"))
+    // Told the plan holds no cast, the decoder does not walk it for the cast readings (the census is never wrong: no
+    // legacy lift or reading creates a cast, and the decoder takes the census of the plan it reads).
+    assert(!io.sparksubstrait.plan.readings.ProducerReadings.atDecode(withCasts, _ => false)._2.map(_.name).contains("duckdb-rounding-cast"))
+    // A DuckDB plan without casts reads as before.
+    val plain = stamped(new PlanBuilder().plan(project(nums("nums"), field(2)), "x"), "DuckDB", 53)
+    assertSameRows(run(plain), spark.sql("SELECT x FROM nums"))
+  }
+
   test("DuckDB: a cast of an aggregate's typed measure rounds too") {
     // SELECT k, CAST(AVG(x) AS BIGINT), CAST(SUM(d) AS INTEGER) FROM grp GROUP BY k, as DuckDB writes it.
     val b = new PlanBuilder()

@@ -72,14 +72,15 @@ object PlanDecoder {
       if (!facts.hasLegacyFields) plan
       else if (facts.legacyBelowDeclarations) LegacyLifting(plan)
       else LegacyLifting.declarations(plan)
-    val (plain, tables) =
-      if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) (lifted, facts.namedTables)
+    val (plain, plainFacts) =
+      if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) (lifted, facts)
       else {
         val unfolded = SharedDefinitions(lifted, limits)
-        (unfolded, PlanTreeCheck(unfolded, limits).namedTables)
+        (unfolded, PlanTreeCheck(unfolded, limits))
       }
-    val (read, applied) = ProducerReadings.atDecode(plain)
-    DecodedPlan(read, namedTables = tables, readings = applied)
+    // The legacy lift creates no message type a reading keys on (Reading.needs): the facts still hold.
+    val (read, applied) = ProducerReadings.atDecode(plain, plainFacts.holds)
+    DecodedPlan(read, namedTables = plainFacts.namedTables, readings = applied)
   }
 
   /** Gson's JsonReader default (JsonFormat gives no way to change it). */

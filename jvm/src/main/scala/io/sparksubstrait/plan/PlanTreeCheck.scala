@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap
 import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
-import com.google.protobuf.Descriptors.{Descriptor, EnumValueDescriptor, FieldDescriptor, OneofDescriptor}
+import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor}
 import io.sparksubstrait.proto.{Expression, Plan, ReadRel, Rel}
 
 import io.sparksubstrait.errors.SubstraitErrors
@@ -34,7 +34,10 @@ private[plan] object PlanTreeCheck {
    * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
    */
   final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean,
-      legacyBelowDeclarations: Boolean)
+      legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor]) {
+    /** Whether the plan holds a message of this type (the producer readings skip plans holding none of theirs). */
+    def holds(d: Descriptor): Boolean = messageTypes.contains(d)
+  }
 
   def apply(plan: Plan, limits: PlanLimits): Facts = {
     val tables = Seq.newBuilder[Seq[String]]
@@ -46,7 +49,8 @@ private[plan] object PlanTreeCheck {
     val newer = PlanDecoder.newerVersion(plan)
     val stack = new java.util.ArrayDeque[Frame]()
     stack.push(Frame(plan, PlanPath.root, 0))
-    val present = new java.util.ArrayList[FieldDescriptor]()
+    val present = new java.util.ArrayList[MessageFields.Field]()
+    val types = new java.util.HashSet[Descriptor]()
     while (!stack.isEmpty) {
       val Frame(message, at, depth) = stack.pop()
       if (depth > limits.maxDepth) throw PlanDecoder.tooDeep(limits, null)
@@ -59,58 +63,60 @@ private[plan] object PlanTreeCheck {
         case i: Expression.LambdaInvocation if i.hasNamedLambda => shared = true
         case _ =>
       }
-      val shape = shapeOf(message.getDescriptorForType)
-      if (!legacyBelow && shape.legacy.nonEmpty && shape.legacy.exists(f => isSet(message, f))) {
+      val shape = shapeOf(message)
+      types.add(message.getDescriptorForType)
+      if (!legacyBelow && shape.legacy.nonEmpty && shape.legacy.exists(_.isSet(message))) {
         legacy = true
         legacyBelow = !shape.declarations
       }
-      shape.refused.foreach { case (f, why) => if (isSet(message, f)) throw refusedField(message, f, why, at) }
+      shape.refused.foreach { case (f, why) => if (f.isSet(message)) throw refusedField(message, f.descriptor, why, at) }
       present.clear()
-      shape.plain.foreach(f => if (isSet(message, f)) present.add(f))
+      shape.plain.foreach(f => if (f.isSet(message)) present.add(f))
       shape.oneofs.foreach { o =>
-        val f = message.getOneofFieldDescriptor(o)
-        if (f != null && shape.walked(f)) present.add(f)
+        val f = o.set(message)
+        if (f != null && shape.walked(f.descriptor)) present.add(f)
       }
-      if (shape.oneofs.nonEmpty) present.sort((a, b) => Integer.compare(a.getIndex, b.getIndex))
+      if (shape.oneofs.nonEmpty) present.sort((a, b) => Integer.compare(a.descriptor.getIndex, b.descriptor.getIndex))
       // Children pushed last-first, so they are visited in field order.
       var i = present.size - 1
       while (i >= 0) {
         val f = present.get(i)
-        if (f.getJavaType == FieldDescriptor.JavaType.ENUM) rejectUnknownEnumValues(message, f, at, newer)
-        else if (f.isRepeated) {
-          var k = message.getRepeatedFieldCount(f) - 1
+        val fd = f.descriptor
+        if (fd.getJavaType == FieldDescriptor.JavaType.ENUM) rejectUnknownEnumValues(message, f, at, newer)
+        else if (fd.isRepeated) {
+          var k = f.size(message) - 1
           while (k >= 0) {
-            stack.push(Frame(message.getRepeatedField(f, k).asInstanceOf[Message], at.at(f.getName, k), depth + 1))
+            stack.push(Frame(f.element(message, k), at.at(fd.getName, k), depth + 1))
             k -= 1
           }
-        } else stack.push(Frame(message.getField(f).asInstanceOf[Message], at / f.getName, depth + 1))
+        } else stack.push(Frame(f.message(message), at / fd.getName, depth + 1))
         i -= 1
       }
     }
-    Facts(tables.result(), legacy, shared, legacyBelow)
+    Facts(tables.result(), legacy, shared, legacyBelow, types)
   }
-
-  private def isSet(message: Message, f: FieldDescriptor): Boolean =
-    if (f.isRepeated) message.getRepeatedFieldCount(f) > 0 else message.hasField(f)
 
   private final case class Frame(message: Message, at: PlanPath, depth: Int)
 
   /**
    * A message type's message- and enum-typed fields: those outside a oneof, and the oneofs
-   * holding any (the set field is then looked up once).
+   * holding any (the set field is then looked up once); read through [[MessageFields]]'
+   * accessors (protobuf's reflection was a third of decoding).
    */
-  private final case class Shape(plain: Array[FieldDescriptor], oneofs: Array[OneofDescriptor], walked: Set[FieldDescriptor],
-      legacy: Array[FieldDescriptor], refused: Array[(FieldDescriptor, String)], declarations: Boolean)
+  private final case class Shape(plain: Array[MessageFields.Field], oneofs: Array[MessageFields.Oneof], walked: Set[FieldDescriptor],
+      legacy: Array[MessageFields.Field], refused: Array[(MessageFields.Field, String)], declarations: Boolean)
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
-  private def shapeOf(d: Descriptor): Shape = shapes.computeIfAbsent(d, { d =>
+  private def shapeOf(message: Message): Shape = shapes.computeIfAbsent(message.getDescriptorForType, { d =>
+    def access(f: FieldDescriptor) = MessageFields.field(f, message.getClass)
     val walked = d.getFields.asScala.filter(f =>
       f.getJavaType == FieldDescriptor.JavaType.MESSAGE || f.getJavaType == FieldDescriptor.JavaType.ENUM).toSet
     // A proto3 `optional` is a oneof of one (synthetic): it is a plain field here.
-    Shape(d.getFields.asScala.filter(f => walked(f) && f.getRealContainingOneof == null).toArray,
-      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(walked)).toArray, walked,
-      d.getFields.asScala.filter(LegacyLifting.fields).toArray, SpecCoverage.refused(d).toArray,
+    Shape(d.getFields.asScala.filter(f => walked(f) && f.getRealContainingOneof == null).map(access).toArray,
+      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(walked)).map(MessageFields.oneof(_, message.getClass)).toArray, walked,
+      d.getFields.asScala.filter(LegacyLifting.fields).map(access).toArray,
+      SpecCoverage.refused(d).map { case (f, why) => (access(f), why) }.toArray,
       d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"))
   })
 
@@ -133,13 +139,12 @@ private[plan] object PlanTreeCheck {
   }
 
   /** Open (proto3) enums keep numbers the proto does not define; converters never see them. */
-  private def rejectUnknownEnumValues(message: Message, field: FieldDescriptor, at: PlanPath, newer: Option[String]): Unit = {
-    def check(v: Any, where: => PlanPath): Unit = v match {
-      case e: EnumValueDescriptor if field.getEnumType.findValueByNumber(e.getNumber) == null =>
-        throw unknown(where, s"value ${e.getNumber} of enum ${field.getEnumType.getFullName}", newer)
-      case _ =>
-    }
-    if (field.isRepeated) (0 until message.getRepeatedFieldCount(field)).foreach(i => check(message.getRepeatedField(field, i), at.at(field.getName, i)))
-    else check(message.getField(field), at / field.getName)
+  private def rejectUnknownEnumValues(message: Message, field: MessageFields.Field, at: PlanPath, newer: Option[String]): Unit = {
+    val enumType = field.descriptor.getEnumType
+    def check(number: Int, where: => PlanPath): Unit =
+      if (enumType.findValueByNumber(number) == null) throw unknown(where, s"value $number of enum ${enumType.getFullName}", newer)
+    val name = field.descriptor.getName
+    if (field.descriptor.isRepeated) (0 until field.size(message)).foreach(i => check(field.enumNumberAt(message, i), at.at(name, i)))
+    else check(field.enumNumber(message), at / name)
   }
 }

@@ -2,10 +2,10 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor, OneofDescriptor}
+import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor}
 import com.google.protobuf.Message
 
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.plan.{MessageFields, PlanPath}
 import io.sparksubstrait.proto.{Expression, NamedStruct, Type}
 
 /**
@@ -49,39 +49,41 @@ object MessageRewrite {
    * A message type's message-typed fields: those outside a oneof (repeated ones and map
    * entries included), and the oneofs holding any, whose set field is looked up once.
    */
-  private final class Shape(val plain: Array[FieldDescriptor], val oneofs: Array[OneofDescriptor])
+  private final class Shape(val plain: Array[MessageFields.Field], val oneofs: Array[MessageFields.Oneof])
 
   private val shapes = new java.util.concurrent.ConcurrentHashMap[Descriptor, Shape]()
-  private def shapeOf(d: Descriptor): Shape = shapes.computeIfAbsent(d, { d =>
+  private def shapeOf(msg: Message): Shape = shapes.computeIfAbsent(msg.getDescriptorForType, { d =>
     def isMessage(f: FieldDescriptor) = f.getJavaType == FieldDescriptor.JavaType.MESSAGE
     // A proto3 `optional` is a oneof of one (synthetic, not a "real" one): a plain field here.
-    new Shape(d.getFields.asScala.filter(f => isMessage(f) && f.getRealContainingOneof == null).toArray,
-      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(isMessage)).toArray)
+    new Shape(d.getFields.asScala.filter(f => isMessage(f) && f.getRealContainingOneof == null).map(MessageFields.field(_, msg.getClass)).toArray,
+      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(isMessage)).map(MessageFields.oneof(_, msg.getClass)).toArray)
   })
 
   // Every reading walks the whole plan, so the walk reads only the message-typed fields its
   // type has (by descriptor, cached), a oneof (a relation's, expression's, literal's or type's
   // kind: most of a plan) by one lookup of its set field rather than a test of each of its
-  // fields, and copies nothing it leaves alone. Reflection costs: through getAllFields (a
-  // sorted map of every set field, per message) it cost DuckDB's TPC-H plans more than their
-  // conversion; testing each field of a oneof, half of it still.
+  // fields, through accessors bound to the generated methods (MessageFields: protobuf's
+  // reflection was a third of decoding), and copies nothing it leaves alone. Through
+  // getAllFields (a sorted map of every set field, per message) the walk had cost DuckDB's
+  // TPC-H plans more than their conversion; testing each field of a oneof, half of it still.
   // Without `located`, `f` ignores places: every message gets the root's, allocating none.
   private def walk(msg: Message, at: PlanPath, f: PartialFunction[(Message, PlanPath), Message], stop: Message => Boolean,
       located: Boolean): Message = {
     var builder: Message.Builder = null
     def edit(): Message.Builder = { if (builder == null) builder = msg.toBuilder; builder }
-    def visit(fd: FieldDescriptor): Unit =
+    def visit(field: MessageFields.Field): Unit = {
+      val fd = field.descriptor
       if (fd.isRepeated) {
-        val n = msg.getRepeatedFieldCount(fd)
+        val n = field.size(msg)
         var rewritten: Array[Message] = null
         var i = 0
         while (i < n) {
-          val m = msg.getRepeatedField(fd, i).asInstanceOf[Message]
+          val m = field.element(msg, i)
           val r = if (stop(m)) m else walk(m, if (located) at.at(fd.getName, i) else at, f, stop, located)
           if (rewritten == null && (r ne m)) {
             rewritten = new Array[Message](n)
             var j = 0
-            while (j < i) { rewritten(j) = msg.getRepeatedField(fd, j).asInstanceOf[Message]; j += 1 }
+            while (j < i) { rewritten(j) = field.element(msg, j); j += 1 }
           }
           if (rewritten != null) rewritten(i) = r
           i += 1
@@ -90,20 +92,23 @@ object MessageRewrite {
           edit().clearField(fd)
           rewritten.foreach(builder.addRepeatedField(fd, _))
         }
-      } else if (msg.hasField(fd)) {
-        val child = msg.getField(fd).asInstanceOf[Message]
+      } else if (field.isSet(msg)) {
+        val child = field.message(msg)
         if (!stop(child)) {
           val r = walk(child, if (located) at / fd.getName else at, f, stop, located)
           if (r ne child) edit().setField(fd, r)
         }
       }
-    val shape = shapeOf(msg.getDescriptorForType)
+    }
+    val shape = shapeOf(msg)
     // Children in field order, as before: `f` may record the places it rewrites in order.
-    val set: Array[FieldDescriptor] =
+    val set: Array[MessageFields.Field] =
       if (shape.oneofs.isEmpty) shape.plain
       else {
-        val chosen = shape.oneofs.flatMap(o => Option(msg.getOneofFieldDescriptor(o)).filter(_.getJavaType == FieldDescriptor.JavaType.MESSAGE))
-        if (chosen.isEmpty) shape.plain else (shape.plain ++ chosen).sortBy(_.getIndex)
+        val chosen = shape.oneofs.flatMap(o => Option(o.set(msg)).filter(_.descriptor.getJavaType == FieldDescriptor.JavaType.MESSAGE))
+        if (chosen.isEmpty) shape.plain
+        else if (shape.plain.isEmpty) chosen
+        else (shape.plain ++ chosen).sortBy(_.descriptor.getIndex)
       }
     var k = 0
     while (k < set.length) { visit(set(k)); k += 1 }

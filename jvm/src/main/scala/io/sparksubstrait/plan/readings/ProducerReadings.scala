@@ -2,6 +2,7 @@ package io.sparksubstrait.plan.readings
 
 import scala.collection.mutable.ArrayBuffer
 
+import com.google.protobuf.Descriptors.Descriptor
 import io.sparksubstrait.proto.Plan
 import org.apache.spark.sql.types.StructType
 
@@ -42,11 +43,16 @@ object ProducerReadings {
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
-  /** The plan lifted through every reading that applies to its stamp, and those that changed something. */
-  def atDecode(plan: Plan): (Plan, Seq[AppliedReading]) = {
+  /**
+   * The plan lifted through every reading that applies to its stamp, and those that changed
+   * something; `holds` says which message types the plan holds (a reading needing none it
+   * holds is not walked: each walk is a pass over the whole plan).
+   */
+  def atDecode(plan: Plan, holds: Descriptor => Boolean): (Plan, Seq[AppliedReading]) = {
     val stamp = ProducerStamp.of(plan)
     val applied = ArrayBuffer.empty[AppliedReading]
-    val lifted = all.filter(_.appliesTo(stamp)).foldLeft(plan) { (p, reading) =>
+    val walked = all.filter(r => r.appliesTo(stamp) && (r.needs.isEmpty || r.needs.exists(holds)))
+    val lifted = walked.foldLeft(plan) { (p, reading) =>
       val where = ArrayBuffer.empty[String]
       val next = reading.lift(p, where += _)
       if (where.nonEmpty) applied += AppliedReading(reading.name, reading.releases, reading.meaning, reading.kind, where.toSeq)

@@ -20,6 +20,13 @@ trait Reading {
   def kind: Reading.Kind = Reading.Honoured
   /** Whether plans of this stamp are read this way. */
   def appliesTo(stamp: ProducerStamp): Boolean
+  /**
+   * Message types of which a plan must hold one for this reading to change it; the decoder skips
+   * the walk of a plan holding none (empty: every plan is walked). Only types that neither the
+   * legacy lift nor any reading creates where the plan had none (casts), so that the decoder's one
+   * census of the checked plan answers for every reading.
+   */
+  def needs: Set[com.google.protobuf.Descriptors.Descriptor] = Set.empty
   /** The plan lifted into the spec's shape; `found` hears of each place, described. */
   def lift(plan: Plan, found: String => Unit): Plan
 }

@@ -21,6 +21,8 @@ final case class RoundingCast(name: String, range: Releases, rules: Map[Type.Kin
   val meaning: String = "casts of " + rules.toSeq.map { case (k, r) => s"${k.name.toLowerCase}: ${r.toLowerCase}" }.sorted.mkString(", ") +
     " to integers round; read as the cast of round(x, 0) with that rule where the plan types the input"
 
+  override val needs: Set[com.google.protobuf.Descriptors.Descriptor] = Set(Expression.Cast.getDescriptor)
+
   def lift(plan: Plan, found: String => Unit): Plan = {
     val anchor = DeclaredFunctions.freeAnchor(plan)
     var used = false

@@ -12,6 +12,7 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
 object TypelessNullInCast extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-typeless-null-in-cast"
   val meaning = "a null literal without a type as a cast's input; read as NULL of the cast's type"
+  override val needs: Set[com.google.protobuf.Descriptors.Descriptor] = Set(Expression.Cast.getDescriptor)
 
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.skippingLeaves(plan) {
     case c: Expression.Cast if c.getInput.hasLiteral && c.getInput.getLiteral.hasNull &&
