@@ -153,6 +153,49 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     assert(joins(floating).map(_.joinType) == Seq(LeftSemi), floating.treeString)
   }
 
+  // ---- semi-join-as-in ----
+  /** (a ⋈ b on a.k = b.k) ⋉ (g grouped by k having sum(x) > 2: k) on a.k = g.k: columns a.k, a.v, b.k, b.j. */
+  private def semiOnKeysOnly(bd: PlanBuilder, aT: String, bT: String, gT: String) = {
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    val grouped = aggregate(readNamed(gSchema, gT), Seq(field(0)), Seq(bd.measure(bd.fn("functions_arithmetic", "sum:i32"), Seq(field(1)))))
+    val having = emit(filter(grouped, bd.call(bd.fn("functions_comparison", "gt:any_any"), field(1), litI64(2))), 0)
+    val ab = join(readNamed(aSchema, aT), readNamed(bSchema, bT), JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
+    join(ab, having, JOIN_TYPE_LEFT_SEMI, Some(bd.call(eq, field(0), field(4))))
+  }
+
+  private def subqueries(p: LogicalPlan): Seq[CExpression] =
+    p.flatMap(_.expressions.flatMap(_.collect { case s: org.apache.spark.sql.catalyst.expressions.SubqueryExpression => s }))
+
+  for ((aT, bT, gT) <- Seq(("a", "b", "g"), ("a0", "b", "g"), ("a", "b", "g0"))) {
+    test(s"semi-join-as-in: a semi join on an aggregate's keys alone is SQL's IN subquery, same rows ($aT, $bT, $gT)") {
+      val bd = new PlanBuilder()
+      val analyzed = sameRows(stamped(bd.plan(semiOnKeysOnly(bd, aT, bT, gT), "ak", "av", "bk", "bj"), "datafusion"),
+        s"SELECT * FROM $aT JOIN $bT ON $aT.k = $bT.k WHERE $aT.k IN (SELECT k FROM $gT GROUP BY k HAVING sum(x) > 2)")
+      assert(joins(analyzed).map(_.joinType) == Seq(Inner), analyzed.treeString)
+      assert(subqueries(analyzed).size == 1, analyzed.treeString)
+    }
+  }
+
+  test("semi-join-as-in: Spark then filters both sides of the query's join on the key, as for the SQL") {
+    val bd = new PlanBuilder()
+    val df = run(stamped(bd.plan(semiOnKeysOnly(bd, "a", "b", "g"), "ak", "av", "bk", "bj"), "duckdb"))
+    val semis = df.queryExecution.optimizedPlan.collect { case j: Join if j.joinType == LeftSemi => j }
+    val sql = spark.sql("SELECT * FROM a JOIN b ON a.k = b.k WHERE a.k IN (SELECT k FROM g GROUP BY k HAVING sum(x) > 2)")
+    val sqlSemis = sql.queryExecution.optimizedPlan.collect { case j: Join if j.joinType == LeftSemi => j }
+    assert(semis.size == sqlSemis.size && semis.size == 2, df.queryExecution.optimizedPlan.treeString)
+    // The semi join alone filters one side only.
+    val without = withConf(PlanShapes.EnabledKey, "false")(run(stamped(bd.plan(semiOnKeysOnly(bd, "a", "b", "g"), "ak", "av", "bk", "bj"),
+      "duckdb")).queryExecution.optimizedPlan)
+    assert(without.collect { case j: Join if j.joinType == LeftSemi => j }.size == 1, without.treeString)
+  }
+
+  test("semi-join-as-in: with another condition, or on part of the keys, it is not an IN (same rows)") {
+    val bd = new PlanBuilder()
+    val withLess = sameRows(bd.plan(semiOnAggregate(bd, "a", "g"), "k", "v"),
+      "SELECT * FROM a LEFT SEMI JOIN (SELECT k, sum(x) AS s FROM g GROUP BY k) s ON a.k = s.k AND a.k < s.s")
+    assert(subqueries(withLess).isEmpty, withLess.treeString)
+  }
+
   // ---- semi-join-below-aggregate ----
   /** (a ⋉ f on a.k = f.k) ⋈ (g grouped by k: k, sum(x)) on a.k = g.k: columns a.k, a.v, g.k, sum. */
   private def semiThenAggregate(bd: PlanBuilder, aT: String, fT: String, gT: String) = {

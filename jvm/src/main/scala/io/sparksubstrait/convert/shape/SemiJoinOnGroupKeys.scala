@@ -48,7 +48,7 @@ object SemiJoinOnGroupKeys extends PlanShapes.Shape with PredicateHelper {
    * The output columns on which `p`'s rows are distinct: an aggregate's grouping keys that
    * it outputs, through filters and projections that pass them on. None when unknown.
    */
-  private def groupKeys(p: LogicalPlan): Option[AttributeSet] = p match {
+  private[shape] def groupKeys(p: LogicalPlan): Option[AttributeSet] = p match {
     case a: Aggregate if a.groupingExpressions.nonEmpty && a.groupingExpressions.forall(g => PlanShapes.exactEquality(g.dataType)) =>
       val keys = a.groupingExpressions.map { g =>
         a.aggregateExpressions.collectFirst {
