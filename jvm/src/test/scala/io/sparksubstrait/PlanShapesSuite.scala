@@ -194,6 +194,15 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     val withLess = sameRows(bd.plan(semiOnAggregate(bd, "a", "g"), "k", "v"),
       "SELECT * FROM a LEFT SEMI JOIN (SELECT k, sum(x) AS s FROM g GROUP BY k) s ON a.k = s.k AND a.k < s.s")
     assert(subqueries(withLess).isEmpty, withLess.treeString)
+    // An equality with the aggregate's value as well (TPC-H Q2's `ps_supplycost = min(…)`): SQL's join, not an IN.
+    val bd2 = new PlanBuilder()
+    val eq = bd2.fn("functions_comparison", "equal:any_any")
+    val grouped = aggregate(readNamed(gSchema, "g"), Seq(field(0)), Seq(bd2.measure(bd2.fn("functions_arithmetic", "sum:i32"), Seq(field(1)))))
+    val onValue = join(readNamed(aSchema, "a"), grouped, JOIN_TYPE_LEFT_SEMI,
+      Some(bd2.call(bd2.fn("functions_boolean", "and:bool"), bd2.call(eq, field(0), field(2)), bd2.call(eq, cast(field(0), i64()), field(3)))))
+    val analyzed = sameRows(bd2.plan(onValue, "k", "v"),
+      "SELECT * FROM a LEFT SEMI JOIN (SELECT k, sum(x) AS s FROM g GROUP BY k) s ON a.k = s.k AND CAST(a.k AS BIGINT) = s.s")
+    assert(subqueries(analyzed).isEmpty && joins(analyzed).map(_.joinType) == Seq(Inner), analyzed.treeString)
   }
 
   // ---- semi-join-below-aggregate ----

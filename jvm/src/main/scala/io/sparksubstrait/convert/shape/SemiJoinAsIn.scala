@@ -10,7 +10,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
 
 /**
  * A semi join whose right input is an aggregate, on equalities of left expressions with all its
- * grouping keys and nothing else, as the `IN` subquery SQL writes:
+ * grouping keys and nothing else (no other column of the aggregate), as the `IN` subquery SQL writes:
  * `L WHERE (l1, l2) IN (SELECT k1, k2 FROM R)`. DuckDB and DataFusion decorrelate TPC-H Q18's
  * `o_orderkey IN (SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING …)` into such a
  * semi join. Given the `IN`, Spark's optimizer does what it does for the SQL: it infers the same
@@ -35,7 +35,9 @@ object SemiJoinAsIn extends PlanShapes.Shape with PredicateHelper {
     case j @ Join(left, right, LeftSemi, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
       val pairs = splitConjunctivePredicates(condition).map(keyEquality(_, left, right))
       SemiJoinOnGroupKeys.groupKeys(right) match {
-        case Some(keys) if keys.nonEmpty && pairs.forall(_.isDefined) && keys.forall(k => pairs.flatten.exists(_._2 == k)) =>
+        // Equalities with the keys only: one with an aggregate's value (TPC-H Q2's `ps_supplycost = min(…)`,
+        // a decorrelated scalar subquery) is SQL's join, which semi-join-on-group-keys makes.
+        case Some(keys) if keys.nonEmpty && pairs.forall(_.exists(p => keys.contains(p._2))) && keys.forall(k => pairs.flatten.exists(_._2 == k)) =>
           val (values, columns) = pairs.flatten.unzip
           Filter(SparkShim.inSubquery(values, Project(columns, right), Nil), left)
         case _ => j
