@@ -295,6 +295,17 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
       val doubles = stamped(bd.plan(filter(readNamed(eSchema, table), bd.call(or, eq(field(2), litFp64(1.5)),
         eq(field(2), litFp64(Double.NaN)))), "i", "s", "f"), producer)
       assert(ins(sameRows(doubles, s"SELECT * FROM $table WHERE f = 1.5D OR f = CAST('NaN' AS DOUBLE)")).isEmpty)
+      // An expression of a column (TPC-H Q22's substring), NULL for the NULL row: computed once, in an IN.
+      val substr = bd.fn("functions_string", "substring:str_i32_i32")
+      def prefix = bd.call(substr, field(1), litI32(1), litI32(3))
+      val onExpression = stamped(bd.plan(filter(readNamed(eSchema, table), bd.call(or, eq(prefix, litString("AIR")),
+        eq(prefix, litString("RAI")))), "i", "s", "f"), producer)
+      assert(ins(sameRows(onExpression, s"SELECT * FROM $table WHERE substring(s, 1, 3) IN ('AIR', 'RAI')")).size == 1)
+      // Two different expressions: left as written.
+      def other = bd.call(substr, field(1), litI32(2), litI32(3))
+      val twoExpressions = stamped(bd.plan(filter(readNamed(eSchema, table), bd.call(or, eq(prefix, litString("AIR")),
+        eq(other, litString("AIL")))), "i", "s", "f"), producer)
+      assert(ins(sameRows(twoExpressions, s"SELECT * FROM $table WHERE substring(s, 1, 3) = 'AIR' OR substring(s, 2, 3) = 'AIL'")).isEmpty)
     }
   }
 
