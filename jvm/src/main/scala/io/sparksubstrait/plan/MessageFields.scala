@@ -129,7 +129,7 @@ private[sparksubstrait] object MessageFields {
       val instantiated = samType.changeParameterType(0, cls)
       val site = LambdaMetafactory.metafactory(lookup, sam.getName, MethodType.methodType(t.runtimeClass), samType, impl, instantiated)
       Some(site.getTarget.invokeWithArguments().asInstanceOf[T])
-    } catch { case _: NoSuchMethodException | _: IllegalAccessException => None; case NonFatal(_) => None }
+    } catch { case NonFatal(_) => None } // no such method, no access, or LambdaMetafactory refused it
 
   /** protoc's Java name of a field or oneof, capitalised: `rel_type` → `RelType`, `fp32` → `Fp32`, `i8` → `I8`. */
   def camel(name: String): String = {

@@ -11,15 +11,15 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  * literals, `a = l1 OR a = l2 OR …`, as `a IN (l1, l2, …)`: what the query wrote before its
  * producer lowered the list (isthmus, DataFusion and ibis write a short `IN` list so). On an
  * expression the disjunction also computes it once per literal (TPC-H Q22's
- * `substring(c_phone, 1, 2) IN ('13', '31', …)`, seven substrings a row as isthmus writes it). Spark SQL reads an `IN` list as `In`, which
- * it pushes into Parquet as one filter and places among the cheaper conjuncts
- * ([[ConjunctOrder]] and Spark's own ordering); the disjunction it keeps as written (TPC-H Q19's
+ * `substring(c_phone, 1, 2) IN ('13', '31', …)`, seven substrings a row as isthmus writes it).
+ * Spark SQL reads an `IN` list as `In`, which it pushes into Parquet as one filter and places
+ * among the cheaper conjuncts ([[ConjunctOrder]] and Spark's own ordering); the disjunction it keeps as written (TPC-H Q19's
  * `l_shipmode IN ('AIR', 'AIR REG')` ran after the string comparison DataFusion lists first).
  *
  * The same rows: both are NULL for a NULL column, true when it equals a literal, and
  * otherwise NULL if a literal is NULL, else false; a deterministic expression has one value
- * however often it is computed. Only on types whose `=` and `IN` compare
- * alike ([[PlanShapes.exactEquality]]).
+ * however often it is computed. Only on types whose `=` and `IN` compare alike
+ * ([[PlanShapes.exactEquality]]).
  */
 object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
   val name = "equalities-as-in"
@@ -36,15 +36,15 @@ object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
   private[shape] def asIn(or: Or): Option[Expression] = {
     val disjuncts = splitDisjunctivePredicates(or)
     // A column, or an expression of columns computed the same every time.
-    def operand(e: Expression) = !e.isInstanceOf[Literal] && e.deterministic && e.references.nonEmpty &&
+    def isOperand(e: Expression) = !e.isInstanceOf[Literal] && e.deterministic && e.references.nonEmpty &&
       !SubqueryExpression.hasSubquery(e)
     val equalities = disjuncts.collect {
-      case EqualTo(a, l: Literal) if operand(a) => (a, l)
-      case EqualTo(l: Literal, a) if operand(a) => (a, l)
+      case EqualTo(a, l: Literal) if isOperand(a) => (a, l)
+      case EqualTo(l: Literal, a) if isOperand(a) => (a, l)
     }
-    equalities.headOption.map(_._1).filter { column =>
-      equalities.size == disjuncts.size && PlanShapes.exactEquality(column.dataType) &&
-        equalities.forall { case (a, l) => a.semanticEquals(column) && l.dataType == column.dataType }
-    }.map(column => In(column, equalities.map(_._2)))
+    equalities.headOption.map(_._1).filter { operand =>
+      equalities.size == disjuncts.size && PlanShapes.exactEquality(operand.dataType) &&
+        equalities.forall { case (a, l) => a.semanticEquals(operand) && l.dataType == operand.dataType }
+    }.map(operand => In(operand, equalities.map(_._2)))
   }
 }

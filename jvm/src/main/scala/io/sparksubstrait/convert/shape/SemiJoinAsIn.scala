@@ -1,8 +1,6 @@
 package io.sparksubstrait.convert.shape
 
-import org.apache.spark.sql.catalyst.expressions.{Attribute, EqualTo, Expression, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.LeftSemi
-import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
@@ -24,7 +22,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  * `IN` as the semi join drops the row. A semi join with other conditions (a decorrelated scalar
  * subquery, Q20) is left to [[SemiJoinOnGroupKeys]].
  */
-object SemiJoinAsIn extends PlanShapes.Shape with PredicateHelper {
+object SemiJoinAsIn extends PlanShapes.Shape {
   val name = "semi-join-as-in"
   val meaning = "a semi join on equalities with all grouping keys of an aggregate, and nothing else, as the IN subquery SQL writes"
 
@@ -32,25 +30,10 @@ object SemiJoinAsIn extends PlanShapes.Shape with PredicateHelper {
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
   def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
-    case j @ Join(left, right, LeftSemi, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
-      val pairs = splitConjunctivePredicates(condition).map(keyEquality(_, left, right))
-      SemiJoinOnGroupKeys.groupKeys(right) match {
-        // Equalities with the keys only: one with an aggregate's value (TPC-H Q2's `ps_supplycost = min(…)`,
-        // a decorrelated scalar subquery) is SQL's join, which semi-join-on-group-keys makes.
-        case Some(keys) if keys.nonEmpty && pairs.forall(_.exists(p => keys.contains(p._2))) && keys.forall(k => pairs.flatten.exists(_._2 == k)) =>
-          val (values, columns) = pairs.flatten.unzip
-          Filter(SparkShim.inSubquery(values, Project(columns, right), Nil), left)
-        case _ => j
-      }
-  }
-
-  /** `e = k` with `e` an expression of the left columns alone and `k` a right column, in either order. */
-  private def keyEquality(c: Expression, left: LogicalPlan, right: LogicalPlan): Option[(Expression, Attribute)] = {
-    def leftOnly(e: Expression) = e.references.nonEmpty && e.references.subsetOf(left.outputSet)
-    c match {
-      case EqualTo(e, k: Attribute) if right.outputSet.contains(k) && leftOnly(e) => Some(e -> k)
-      case EqualTo(k: Attribute, e) if right.outputSet.contains(k) && leftOnly(e) => Some(e -> k)
-      case _ => None
-    }
+    // Key equalities only: one with an aggregate's value as well (TPC-H Q2's `ps_supplycost = min(…)`,
+    // a decorrelated scalar subquery) is SQL's join, which semi-join-on-group-keys makes.
+    case SemiJoinOnAggregate(m) if m.others.isEmpty =>
+      val (values, keys) = m.keyEqualities.unzip
+      Filter(SparkShim.inSubquery(values, Project(keys, m.right), Nil), m.left)
   }
 }
