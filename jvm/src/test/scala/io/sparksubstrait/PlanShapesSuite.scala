@@ -205,6 +205,52 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     assert(subqueries(analyzed).isEmpty && joins(analyzed).map(_.joinType) == Seq(Inner), analyzed.treeString)
   }
 
+  // ---- one-row-join-as-scalar-subquery ----
+  /** The one-row aggregate of g: max(x) (nullable: NULL of an empty g) or count(*) (never NULL). */
+  private def globalOf(bd: PlanBuilder, gT: String, counted: Boolean) =
+    aggregate(readNamed(gSchema, gT), Nil, Seq(
+      if (counted) bd.measure(bd.fn("functions_aggregate_generic", "count:"), Nil)
+      else bd.measure(bd.fn("functions_arithmetic", "max:i32"), Seq(field(1)))))
+
+  private def scalarFilters(p: LogicalPlan): Seq[CExpression] =
+    p.collect { case Filter(c, _) => c.collect { case s: org.apache.spark.sql.catalyst.expressions.ScalarSubquery => s } }.flatten
+
+  for ((aT, gT) <- Seq(("a", "g"), ("a0", "g"), ("a", "g0"))) {
+    test(s"one-row-join-as-scalar-subquery: a join on a global aggregate's value is SQL's scalar subquery, same rows ($aT, $gT)") {
+      val bd = new PlanBuilder()
+      val eq = bd.fn("functions_comparison", "equal:any_any")
+      // a ⋈ (max(x) of g) on a.k + 4 = max: columns a.k, a.v, max (g's max is 9: a's row 5 only)
+      val plusFour = bd.call(bd.fn("functions_arithmetic", "add:i32_i32"), field(0), litI32(4))
+      val right = join(readNamed(aSchema, aT), globalOf(bd, gT, counted = false), JOIN_TYPE_INNER, Some(bd.call(eq, plusFour, field(2))))
+      val analyzed = sameRows(stamped(bd.plan(right, "k", "v", "m"), "DuckDB"),
+        s"SELECT * FROM $aT JOIN (SELECT max(x) AS m FROM $gT) s ON $aT.k + 4 = s.m")
+      assert(joins(analyzed).isEmpty && scalarFilters(analyzed).size == 1, analyzed.treeString)
+      // The one row on the left, and a count (never NULL) compared with >: 8 > k + 3 for a's 1, 2, 2, 4.
+      val bd2 = new PlanBuilder()
+      val kPlusThree = bd2.call(bd2.fn("functions_arithmetic", "add:i32_i32"), field(1), litI32(3))
+      val greater = bd2.call(bd2.fn("functions_comparison", "gt:any_any"), field(0), cast(kPlusThree, i64()))
+      val left = join(globalOf(bd2, gT, counted = true), readNamed(aSchema, aT), JOIN_TYPE_INNER, Some(greater))
+      val counted = sameRows(bd2.plan(left, "n", "k", "v"),
+        s"SELECT * FROM (SELECT count(*) AS n FROM $gT) s JOIN $aT ON s.n > CAST($aT.k + 3 AS BIGINT)")
+      assert(joins(counted).isEmpty && scalarFilters(counted).size == 1, counted.treeString)
+      assert(!counted.output.head.nullable, counted.output)
+      if (aT == "a" && gT == "g") assert(run(stamped(bd.plan(right, "k", "v", "m"), "DuckDB")).count() == 1 && run(bd2.plan(left, "n", "k", "v")).count() == 4)
+    }
+  }
+
+  test("one-row-join-as-scalar-subquery: a cross join with the one row is a projection of its value; a filtered aggregate stays a join") {
+    val bd = new PlanBuilder()
+    val analyzed = sameRows(bd.plan(cross(readNamed(aSchema, "a"), globalOf(bd, "g", counted = false)), "k", "v", "m"),
+      "SELECT * FROM a CROSS JOIN (SELECT max(x) AS m FROM g)")
+    assert(joins(analyzed).isEmpty, analyzed.treeString)
+    // HAVING may leave no row: not a scalar subquery (which would be NULL, not no row).
+    val bd2 = new PlanBuilder()
+    val having = filter(globalOf(bd2, "g", counted = false), bd2.call(bd2.fn("functions_comparison", "gt:any_any"), field(0), litI32(100)))
+    val noRow = sameRows(bd2.plan(cross(readNamed(aSchema, "a"), having), "k", "v", "m"),
+      "SELECT * FROM a CROSS JOIN (SELECT max(x) AS m FROM g HAVING max(x) > 100)")
+    assert(joins(noRow).size == 1, noRow.treeString)
+  }
+
   // ---- semi-join-below-aggregate ----
   /** (a ⋉ f on a.k = f.k) ⋈ (g grouped by k: k, sum(x)) on a.k = g.k: columns a.k, a.v, g.k, sum. */
   private def semiThenAggregate(bd: PlanBuilder, aT: String, fT: String, gT: String) = {
