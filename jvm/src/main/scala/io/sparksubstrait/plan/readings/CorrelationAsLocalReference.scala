@@ -2,6 +2,9 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.proto.{Expression, Plan}
 
 /**
@@ -16,20 +19,18 @@ import io.sparksubstrait.proto.{Expression, Plan}
  * Where the numbers differ (Q20, Q22) the plan is a valid, different question no shape
  * reveals (docs/producers.md lists them).
  */
-object CorrelationAsLocalReference extends ReadingOf(Releases.Ibis) {
+object CorrelationAsLocalReference extends FoundBug(Releases.Ibis) {
   val name = "ibis-correlation-as-local-reference"
   val meaning = "a subquery's correlated column written as one of its own columns, so the subquery compares a " +
     "column with itself and is not correlated; run as written"
-  override def kind: Reading.Kind = Reading.KnownBug
 
-  def lift(plan: Plan, found: String => Unit): Plan = {
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("equal"))
-    if (anchors.isEmpty) plan
-    else MessageRewrite.located(plan) {
+    if (anchors.isEmpty) None
+    else Some {
       case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) && sameRootColumn(f) &&
           at.toString.contains(".subquery.") =>
         found(s"$at: equal(field ${f.getArguments(0).getValue.getSelection.getDirectReference.getStructField.getField}, itself)")
-        f
     }
   }
 

@@ -1,5 +1,8 @@
 package io.sparksubstrait.plan.readings
 
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.proto.{Expression, Plan, Type}
 
 /**
@@ -10,20 +13,18 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * keeps every digit, so sums of such products (TPC-H Q1, Q3, Q5, Q6, Q10) differ by cents.
  * Run as written, with a warning at each such multiply.
  */
-object DecimalProductType extends ReadingOf(Releases.Ibis) {
+object DecimalProductType extends FoundBug(Releases.Ibis) {
   val name = "ibis-decimal-product-type"
   val meaning = "a product of decimals declared with its wider argument's type, so rounded to that scale; run as written"
-  override def kind: Reading.Kind = Reading.KnownBug
 
-  def lift(plan: Plan, found: String => Unit): Plan = {
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("multiply"))
-    if (anchors.isEmpty) plan
-    else MessageRewrite.located(plan) {
+    if (anchors.isEmpty) None
+    else Some {
       case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) &&
           f.getOutputType.getKindCase == Type.KindCase.DECIMAL && f.getOutputType.getDecimal.getScale > 0 =>
         val d = f.getOutputType.getDecimal
         found(s"$at: multiply declared DECIMAL(${d.getPrecision},${d.getScale})")
-        f
     }
   }
 }

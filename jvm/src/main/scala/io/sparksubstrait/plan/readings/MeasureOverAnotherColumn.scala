@@ -2,6 +2,9 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.proto.{Plan, Rel, Type}
 
 /**
@@ -15,21 +18,20 @@ import io.sparksubstrait.proto.{Plan, Rel, Type}
  * were meant is not in the plan. Where the column's type is one the function cannot take
  * (Q7's `sum` over a string) the conversion refuses it as before.
  */
-object MeasureOverAnotherColumn extends ReadingOf(Releases.Ibis) {
+object MeasureOverAnotherColumn extends FoundBug(Releases.Ibis) {
   val name = "ibis-measure-over-another-column"
   val meaning = "an aggregate declared for one argument type over a column of another (its references numbered by a " +
     "select list the plan does not write); run as written"
-  override def kind: Reading.Kind = Reading.KnownBug
 
   // The signature tokens ibis-substrait writes for argument types, by the kind each names.
   private val kinds: Map[String, Type.KindCase] = Map("i8" -> Type.KindCase.I8, "i16" -> Type.KindCase.I16,
     "i32" -> Type.KindCase.I32, "i64" -> Type.KindCase.I64, "fp32" -> Type.KindCase.FP32, "fp64" -> Type.KindCase.FP64,
     "dec" -> Type.KindCase.DECIMAL, "str" -> Type.KindCase.STRING, "date" -> Type.KindCase.DATE, "bool" -> Type.KindCase.BOOL)
 
-  def lift(plan: Plan, found: String => Unit): Plan = {
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val signatures = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
       .map(f => f.getFunctionAnchor -> f.getName).toMap
-    MessageRewrite.located(plan) {
+    Some {
       case (rel: Rel, at) if rel.hasAggregate =>
         val agg = rel.getAggregate
         DeclaredTypes.of(agg.getInput).foreach { input =>
@@ -46,7 +48,6 @@ object MeasureOverAnotherColumn extends ReadingOf(Releases.Ibis) {
             }
           }
         }
-        rel
     }
   }
 }

@@ -46,6 +46,25 @@ object MessageRewrite {
     walk(root, PlanPath.root, f, isLeaf, located = true).asInstanceOf[M]
 
   /**
+   * The rewrites at every message but the leaves, with its location, each applied in turn to
+   * what the one before it made of the message (after its children were rewritten). One walk.
+   */
+  def liftAll[M <: Message](root: M, rewrites: Seq[PartialFunction[(Message, PlanPath), Message]]): M =
+    if (rewrites.isEmpty) root
+    else walk(root, PlanPath.root, { case (m, at) =>
+      rewrites.foldLeft(m)((current, f) => f.applyOrElse((current, at), (_: (Message, PlanPath)) => current))
+    }, isLeaf, located = true).asInstanceOf[M]
+
+  /**
+   * Each finder at every message but the leaves, with its location, in the order `located`
+   * visits them; nothing is rewritten. One walk for all of them.
+   */
+  def findAll(root: Message, finders: Seq[PartialFunction[(Message, PlanPath), Unit]]): Unit =
+    if (finders.nonEmpty) walk(root, PlanPath.root, { case (m, at) =>
+      finders.foreach(_.applyOrElse((m, at), (_: (Message, PlanPath)) => ())); m
+    }, isLeaf, located = true)
+
+  /**
    * A message type's message-typed fields: those outside a oneof (repeated ones and map
    * entries included), and the oneofs holding any, whose set field is looked up once.
    */

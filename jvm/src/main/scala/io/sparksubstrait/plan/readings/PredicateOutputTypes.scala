@@ -2,6 +2,9 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.proto.{Expression, Plan, Type}
 
 /**
@@ -9,7 +12,7 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * declared `date?`). A comparison or boolean connective returns a boolean whatever the plan
  * declares, so the declared type is lifted to boolean (same nullability).
  */
-object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) {
+object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) with LiftsOneAtATime {
   val name = "duckdb-predicate-output-type"
   val meaning = "predicates declare their arguments' type as output_type; read as boolean"
 
@@ -19,12 +22,12 @@ object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) {
     "is_not_true", "is_not_false", "and", "or", "not", "xor", "and_not", "like", "ilike", "contains", "starts_with",
     "ends_with", "prefix", "suffix", "~~", "!~~")
 
-  def lift(plan: Plan, found: String => Unit): Plan = {
+  def rewrite(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Message]] = {
     val names = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map { d =>
       d.getExtensionFunction.getFunctionAnchor -> DeclaredFunctions.baseName(d.getExtensionFunction.getName)
     }.toMap
-    MessageRewrite.skippingLeaves(plan) {
-      case f: Expression.ScalarFunction if f.hasOutputType && f.getOutputType.getKindCase != Type.KindCase.BOOL &&
+    Some {
+      case (f: Expression.ScalarFunction, _) if f.hasOutputType && f.getOutputType.getKindCase != Type.KindCase.BOOL &&
           names.get(f.getFunctionReference).exists(Predicates) =>
         found(s"${names(f.getFunctionReference)} declared ${f.getOutputType.getKindCase.name.toLowerCase}")
         f.toBuilder.setOutputType(Type.newBuilder().setBool(Type.Boolean.newBuilder()

@@ -52,14 +52,37 @@ object ProducerReadings {
     val stamp = ProducerStamp.of(plan)
     val applied = ArrayBuffer.empty[AppliedReading]
     val walked = all.filter(r => r.appliesTo(stamp) && (r.needs.isEmpty || r.needs.exists(holds)))
-    val lifted = walked.foldLeft(plan) { (p, reading) =>
-      val where = ArrayBuffer.empty[String]
-      val next = reading.lift(p, where += _)
+    def record(reading: Reading, where: ArrayBuffer[String]): Unit =
       if (where.nonEmpty) applied += AppliedReading(reading.name, reading.releases, reading.meaning, reading.kind, where.toSeq)
-      next
+    // The lifting readings in order, each a walk; then the bugs found as written, all in one walk of the lifted plan.
+    val (finding, lifting) = walked.partition(_.isInstanceOf[FoundBug])
+    val lifted = runs(lifting).foldLeft(plan) {
+      case (p, Seq(reading)) =>
+        val where = ArrayBuffer.empty[String]
+        val next = reading.lift(p, where += _)
+        record(reading, where)
+        next
+      case (p, together) =>
+        val wheres = together.map(_ => ArrayBuffer.empty[String])
+        val next = MessageRewrite.liftAll(p, together.zip(wheres).flatMap {
+          case (r: LiftsOneAtATime, where) => r.rewrite(p, where += _)
+          case (r, _) => throw new IllegalStateException(s"${r.name} does not lift one message at a time")
+        })
+        together.zip(wheres).foreach { case (r, where) => record(r, where) }
+        next
     }
-    (lifted, applied.toSeq)
+    val found = finding.collect { case r: FoundBug => r -> ArrayBuffer.empty[String] }
+    MessageRewrite.findAll(lifted, found.flatMap { case (r, where) => r.finder(lifted, where += _) })
+    found.foreach { case (r, where) => record(r, where) }
+    (lifted, applied.sortBy(a => all.indexWhere(_.name == a.name)).toSeq)
   }
+
+  /** The readings in order, consecutive ones that lift one message at a time grouped (they share a walk). */
+  private def runs(readings: Seq[Reading]): Seq[Seq[Reading]] =
+    readings.foldLeft(Vector.empty[Vector[Reading]]) {
+      case (groups :+ last, r: LiftsOneAtATime) if last.head.isInstanceOf[LiftsOneAtATime] => groups :+ (last :+ r)
+      case (groups, r) => groups :+ Vector(r)
+    }
 
   /** The readings that need the catalog's tables, for a plan `atDecode` found them in. */
   def withCatalog(plan: Plan, applied: Seq[AppliedReading], schemaOf: (Seq[String], PlanPath) => StructType): Plan =

@@ -1,5 +1,8 @@
 package io.sparksubstrait.plan.readings
 
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.proto.{Plan, ProjectRel, Rel, RelCommon}
 
 import io.sparksubstrait.errors.SubstraitErrors
@@ -8,13 +11,13 @@ import io.sparksubstrait.errors.SubstraitErrors
  * A ProjectRel without emit meaning "only its expressions" (the spec: the input's columns,
  * then the expressions). Lifted into the spec's shape: an emit naming the expressions.
  */
-final case class ProjectWithoutEmit(name: String, releases: String, applies: ProducerStamp => Boolean) extends Reading {
+final case class ProjectWithoutEmit(name: String, releases: String, applies: ProducerStamp => Boolean) extends LiftsOneAtATime {
   val meaning = "a ProjectRel without emit outputs only its expressions (the spec: input columns, then expressions); " +
     "read as an emit of the expressions"
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
-  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.skippingLeavesLocated(plan) {
+  def rewrite(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Message]] = Some {
     case (rel: Rel, at) if rel.hasProject && !rel.getProject.getCommon.hasEmit =>
       val project = rel.getProject
       val width = RelArity.of(project.getInput).getOrElse(throw SubstraitErrors.unsupported(at / "project" / "input",

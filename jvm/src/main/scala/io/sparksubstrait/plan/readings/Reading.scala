@@ -59,3 +59,29 @@ abstract class ReadingOf(range: Releases) extends Reading {
   val releases: String = range.describe
   def appliesTo(stamp: ProducerStamp): Boolean = range.applies(stamp)
 }
+
+/**
+ * A reading that lifts one message at a time (never a leaf), seeing it after its children were
+ * lifted by itself and by the other such readings: readings of this kind that follow one another
+ * in ProducerReadings.all share one walk, each applied to a message in that order (DuckDB's
+ * project and predicate readings were two walks, a sixth of decoding its plans). What its
+ * rewrite reads of the plan beyond the message (the extension declarations) no such reading changes.
+ */
+trait LiftsOneAtATime extends Reading {
+  /** The rewrite of `plan`'s messages, each place told to `found`; None when the plan cannot hold one. */
+  def rewrite(plan: Plan, found: String => Unit): Option[PartialFunction[(com.google.protobuf.Message, io.sparksubstrait.plan.PlanPath), com.google.protobuf.Message]]
+  final def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.liftAll(plan, rewrite(plan, found).toSeq)
+}
+
+/**
+ * A known bug found one message at a time (never a leaf, MessageRewrite.isLeaf), the plan run
+ * as written. Every such reading that applies to a plan looks at it in one walk shared with the
+ * others, after the readings that lift it (ProducerReadings.atDecode): a walk is a pass over the
+ * whole plan, and ibis' five of them were a fifth of decoding its plans.
+ */
+abstract class FoundBug(range: Releases) extends ReadingOf(range) {
+  final override def kind: Reading.Kind = Reading.KnownBug
+  /** What to look for in `plan`, each place told to `found`; None when the plan cannot hold one (no declaration). */
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(com.google.protobuf.Message, io.sparksubstrait.plan.PlanPath), Unit]]
+  final def lift(plan: Plan, found: String => Unit): Plan = { MessageRewrite.findAll(plan, finder(plan, found).toSeq); plan }
+}

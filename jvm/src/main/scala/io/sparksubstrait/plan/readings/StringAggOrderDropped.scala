@@ -1,5 +1,8 @@
 package io.sparksubstrait.plan.readings
 
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
 import io.sparksubstrait.proto.{AggregateFunction, Plan}
 
 /**
@@ -8,19 +11,17 @@ import io.sparksubstrait.proto.{AggregateFunction, Plan}
  * FunctionSpellings reads as DuckDB's default ','). The plan asks for the values in any
  * order: it runs as written, with a warning at each such call.
  */
-object StringAggOrderDropped extends ReadingOf(Releases.DuckDb) {
+object StringAggOrderDropped extends FoundBug(Releases.DuckDb) {
   val name = "duckdb-string-agg-order-dropped"
   val meaning = "string_agg's ORDER BY is not written (the values come in any order); run as written"
-  override def kind: Reading.Kind = Reading.KnownBug
 
-  def lift(plan: Plan, found: String => Unit): Plan = {
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("string_agg"))
-    // No declaration, no call: the walk is skipped.
-    if (anchors.isEmpty) plan
-    else MessageRewrite.skippingLeaves(plan) {
-      case f: AggregateFunction if anchors(f.getFunctionReference) && f.getSortsCount == 0 =>
+    // No declaration, no call: nothing to look for.
+    if (anchors.isEmpty) None
+    else Some {
+      case (f: AggregateFunction, _) if anchors(f.getFunctionReference) && f.getSortsCount == 0 =>
         found("string_agg without sort fields")
-        f
     }
   }
 }
