@@ -84,6 +84,20 @@ class LegacyLiftingSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("a legacy field in a literal after one in a function call: both lifted (the lift enters types and literals only then)") {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val rows = Seq(Seq(litI32(1)), Seq(litNull(i32())), Seq(litI32(3)))
+    // In field order the call's args (not in a literal) come before the microsecond timestamp literal.
+    val plan = b.plan(emit(project(readVirtual(schema("n" -> i32()), rows), b.call(add, field(0), litI32(1)),
+      litPrecisionTimestamp(1719837296789012L, 6)), 1, 2), "m", "ts")
+    val legacy = LegacyForms.args(LegacyForms.microsecondTemporals(plan))
+    assert(legacy != LegacyForms.args(plan) && legacy != LegacyForms.microsecondTemporals(plan))
+    withConf("spark.sql.session.timeZone", "UTC") {
+      sameRows(plan, legacy, "SELECT n + 1, TIMESTAMP_NTZ'2024-07-01 12:34:56.789012' FROM VALUES (1), (NULL), (3) AS t(n)")
+    }
+  }
+
   test("a user_defined_type_reference is the user-defined type it names") {
     val b = new PlanBuilder()
     val u8 = Type.newBuilder().setUserDefined(Type.UserDefined.newBuilder().setTypeReference(1)

@@ -42,9 +42,13 @@ private[plan] object LegacyLifting {
 
   /**
    * Children first, so that a message's own lift sees its children in current form; by
-   * [[readings.MessageRewrite]]'s walk, which reads a oneof by its one set field.
+   * [[readings.MessageRewrite]]'s walk, which reads a oneof by its one set field. Without
+   * `enterLeaves` (the tree check met no legacy field in a type, literal, schema or reference
+   * path) the walk does not enter those.
    */
-  def apply(plan: Plan): Plan = readings.MessageRewrite.located(plan) { case (message, at) => LegacyLifts(message, at) }
+  def apply(plan: Plan, enterLeaves: Boolean = true): Plan =
+    if (enterLeaves) readings.MessageRewrite.located(plan) { case (message, at) => LegacyLifts(message, at) }
+    else readings.MessageRewrite.skippingLeavesLocated(plan) { case (message, at) => LegacyLifts(message, at) }
 
   /**
    * The lift of a plan whose legacy fields are all in the plan message and its extension

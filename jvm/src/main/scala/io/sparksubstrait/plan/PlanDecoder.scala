@@ -70,7 +70,7 @@ object PlanDecoder {
     val facts = PlanTreeCheck(plan, limits)
     val lifted =
       if (!facts.hasLegacyFields) plan
-      else if (facts.legacyBelowDeclarations) LegacyLifting(plan)
+      else if (facts.legacyBelowDeclarations) LegacyLifting(plan, enterLeaves = facts.legacyInLeaves)
       else LegacyLifting.declarations(plan)
     val (plain, plainFacts) =
       if (!facts.usesSharedDefinitions && !SharedDefinitions.defines(lifted)) (lifted, facts)

@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
 import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor}
-import io.sparksubstrait.proto.{Expression, Plan, ReadRel, Rel}
+import io.sparksubstrait.proto.{Expression, NamedStruct, Plan, ReadRel, Rel, Type}
 
 import io.sparksubstrait.errors.SubstraitErrors
 
@@ -34,7 +34,7 @@ private[plan] object PlanTreeCheck {
    * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
    */
   final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean,
-      legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor]) {
+      legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor], legacyInLeaves: Boolean = false) {
     /** Whether the plan holds a message of this type (the producer readings skip plans holding none of theirs). */
     def holds(d: Descriptor): Boolean = messageTypes.contains(d)
   }
@@ -45,6 +45,9 @@ private[plan] object PlanTreeCheck {
     // A legacy field outside the plan message and its extension declarations (older
     // producers' extension URIs are most of them): only then does the lift walk the relations.
     var legacyBelow = false
+    // A legacy field in a type, literal, schema or reference path (MessageRewrite.isLeaf): only then
+    // does the lift enter those, a third or more of a plan's messages.
+    var legacyInLeaves = false
     var shared = false
     val newer = PlanDecoder.newerVersion(plan)
     val stack = new java.util.ArrayDeque[Frame]()
@@ -65,9 +68,10 @@ private[plan] object PlanTreeCheck {
       }
       val shape = shapeOf(message)
       types.add(message.getDescriptorForType)
-      if (!legacyBelow && shape.legacy.nonEmpty && shape.legacy.exists(_.isSet(message))) {
+      if (shape.legacy.nonEmpty && !(legacyBelow && legacyInLeaves) && shape.legacy.exists(_.isSet(message))) {
         legacy = true
-        legacyBelow = !shape.declarations
+        if (!shape.declarations) legacyBelow = true
+        if (shape.inLeaf) legacyInLeaves = true
       }
       shape.refused.foreach { case (f, why) => if (f.isSet(message)) throw refusedField(message, f.descriptor, why, at) }
       present.clear()
@@ -93,7 +97,7 @@ private[plan] object PlanTreeCheck {
         i -= 1
       }
     }
-    Facts(tables.result(), legacy, shared, legacyBelow, types)
+    Facts(tables.result(), legacy, shared, legacyBelow, types, legacyInLeaves)
   }
 
   private final case class Frame(message: Message, at: PlanPath, depth: Int)
@@ -104,7 +108,7 @@ private[plan] object PlanTreeCheck {
    * accessors (protobuf's reflection was a third of decoding).
    */
   private final case class Shape(plain: Array[MessageFields.Field], oneofs: Array[MessageFields.Oneof], walked: Set[FieldDescriptor],
-      legacy: Array[MessageFields.Field], refused: Array[(MessageFields.Field, String)], declarations: Boolean)
+      legacy: Array[MessageFields.Field], refused: Array[(MessageFields.Field, String)], declarations: Boolean, inLeaf: Boolean)
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
@@ -117,8 +121,13 @@ private[plan] object PlanTreeCheck {
       d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(walked)).map(MessageFields.oneof(_, message.getClass)).toArray, walked,
       d.getFields.asScala.filter(LegacyLifting.fields).map(access).toArray,
       SpecCoverage.refused(d).map { case (f, why) => (access(f), why) }.toArray,
-      d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"))
+      d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"),
+      LeafFamilies.exists(f => d.getFullName == f || d.getFullName.startsWith(f + ".")))
   })
+
+  /** The message types MessageRewrite.isLeaf stops at; every message inside one is of one of them or nested in one. */
+  private val LeafFamilies = Seq(Type.getDescriptor, Expression.Literal.getDescriptor, NamedStruct.getDescriptor,
+    Expression.ReferenceSegment.getDescriptor).map(_.getFullName)
 
   /** A field [[SpecCoverage]] refuses, set: named where it is. */
   private def refusedField(message: Message, f: FieldDescriptor, why: String, at: PlanPath) =
