@@ -227,6 +227,27 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("two reads of one whole file: the rows of SQL's self-join, and Spark shuffles the file once (its relations are equal)") {
+    allow(root.toString)
+    val file = Files.list(data.resolve("p1")).filter(_.toString.endsWith(".parquet")).findFirst().get()
+    val item = parquet(_.setUriFile(file.toUri.toString))
+    val b = new PlanBuilder()
+    val joined = join(files(s, item), files(s, item), io.sparksubstrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER,
+      Some(b.call(b.fn("functions_comparison", "equal:any_any"), field(0), field(2))))
+    spark.read.parquet(file.toString).createOrReplaceTempView("p1_file")
+    withConf("spark.sql.autoBroadcastJoinThreshold", "-1") {
+      val df = run(b.plan(joined, "a", "b", "c", "d"))
+      // Duplicate keys (2, 2) and a NULL key: five rows.
+      assertSameRows(df, spark.sql("SELECT * FROM p1_file x JOIN p1_file y ON x.id = y.id"))
+      assert(df.count() == 5)
+      assert(df.queryExecution.executedPlan.toString.contains("ReusedExchange"), df.queryExecution.executedPlan.treeString)
+      val sizes = df.queryExecution.analyzed.collect {
+        case l: org.apache.spark.sql.execution.datasources.LogicalRelation => l.relation.asInstanceOf[org.apache.spark.sql.execution.datasources.HadoopFsRelation].location.sizeInBytes
+      }
+      assert(sizes == Seq(Files.size(file), Files.size(file)), sizes)
+    }
+  }
+
   private def lines(name: String, text: String): Path = {
     val f = data.resolve(name)
     if (!Files.exists(f)) Files.write(f, text.getBytes(StandardCharsets.UTF_8))

@@ -2,8 +2,10 @@ package org.apache.spark.sql.sparksubstrait
 
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.datasources.{FileFormat, FileStatusCache, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
+import org.apache.spark.sql.execution.datasources.{FileFormat, FileIndex, HadoopFsRelation, LogicalRelation, PartitionDirectory}
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.internal.SQLConf
@@ -34,17 +36,33 @@ object FileRelations {
       case _ => None
     }
     fileFormat.map { fileFormat =>
-      val index = new InMemoryFileIndex(session, Seq(file.getPath), Map.empty[String, String], Some(dataSchema),
-        new OneFileStatus(file))
+      val index = new OneFileIndex(file)
       LogicalRelation(HadoopFsRelation(index, index.partitionSchema, dataSchema.asNullable, None, fileFormat, Map.empty)(session),
         isStreaming = false)
     }
   }
 
-  /** The index's listing of the one file: the status the caller found. */
-  private final class OneFileStatus(file: FileStatus) extends FileStatusCache {
-    override def getLeafFiles(path: Path): Option[Array[FileStatus]] = if (path == file.getPath) Some(Array(file)) else None
-    override def putLeafFiles(path: Path, leafFiles: Array[FileStatus]): Unit = ()
-    override def invalidateAll(): Unit = ()
+  /**
+   * The listing of one plain file whose status the caller found: what InMemoryFileIndex lists
+   * for a root path naming a file (the file, one partition without values, no partition
+   * columns: the file's folder is the base path, so no `key=value` folder becomes a column).
+   * Equal for the same file version, as InMemoryFileIndex is for the same root paths, so that
+   * two reads of one file share an exchange (ReuseExchange compares the relations).
+   */
+  private final class OneFileIndex(val file: FileStatus) extends FileIndex {
+    private val path: Path = file.getPath
+    override def rootPaths: Seq[Path] = Seq(path)
+    override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] =
+      Seq(PartitionDirectory(InternalRow.empty, Array(file)))
+    override def inputFiles: Array[String] = Array(path.toString)
+    override def refresh(): Unit = ()
+    override def sizeInBytes: Long = file.getLen
+    override def partitionSchema: StructType = new StructType()
+    override def equals(other: Any): Boolean = other match {
+      case o: OneFileIndex => o.path == path && o.file.getLen == file.getLen && o.file.getModificationTime == file.getModificationTime
+      case _ => false
+    }
+    override def hashCode(): Int = path.hashCode
+    override def toString: String = s"OneFileIndex[$path]"
   }
 }
