@@ -21,7 +21,7 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "f21_left_join", "f23_full_join", "f25_semi_exists", "f26_anti_not_exists", "f40_union",
                    "f43_except", "f50_group_by", "f53_global_empty", "f55_grouping_sets", "f56_rollup",
                    "f60_row_number", "f71_correlated_scalar", "f80_cast_to_string", "f05_nullif", "f81_cast_numbers",
-                   "f92_concat", "f94_length_trim", "f102_date_interval", "f112_round", "f123_integer_division",
+                   "f92_concat", "f94_length_trim", "f96_not_like_pattern", "f102_date_interval", "f112_round", "f123_integer_division",
                    "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
                    "i06_order_limit", "i07_strings", "i17_correlated_exists", "i18_float_fraction",
                    "i19_select_under_filter",

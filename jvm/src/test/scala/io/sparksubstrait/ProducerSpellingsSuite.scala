@@ -109,6 +109,28 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
       Seq(Row(3L), Row(3L), Row(-3L), Row(null), Row(null), Row(null)))
   }
 
+  test("DuckDB: not_equal with a literal holding % (its NOT LIKE) runs as written, the <> it says, with a warning") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW comments AS SELECT * FROM VALUES ('a special request'), ('%special%'), " +
+      "('%special%'), (NULL), ('plain') AS t(c)")
+    def notEqual(producer: String, literal: String): Plan = {
+      val b = new PlanBuilder()
+      val ne = b.fn("functions_comparison", "not_equal:string_string")
+      stamped(b.plan(filter(readNamed(schema("c" -> string()), "comments"), b.call(ne, field(0), litString(literal))), "c"), producer, 53)
+    }
+    val pattern = notEqual("DuckDB", "%special%")
+    assert(readingsOf(pattern) == Seq("duckdb-not-like-as-not-equal"))
+    val decoded = PlanDecoder.fromBytes(pattern.toByteArray, PlanLimits.active).readings.head
+    assert(decoded.isWarning && decoded.where.exists(_.contains("'%special%'")), decoded)
+    // As written: the pattern's text compared with <> (NOT LIKE would keep 'plain' only).
+    assertSameRows(run(pattern), spark.sql("SELECT c FROM comments WHERE c <> '%special%'"))
+    assertRows(run(pattern), Seq(Row("a special request"), Row("plain")))
+    // No wildcard, another producer, or a bare `_`: no warning.
+    assert(readingsOf(notEqual("DuckDB", "plain")).isEmpty)
+    assert(readingsOf(notEqual("DuckDB", "IN_PROGRESS")).isEmpty)
+    assert(readingsOf(notEqual("datafusion", "%special%")).isEmpty)
+    assertSameRows(run(notEqual("datafusion", "%special%")), spark.sql("SELECT c FROM comments WHERE c <> '%special%'"))
+  }
+
   /** NULLIF(k, 10) as DuckDB writes it: the NULL branch a cast of a NULL without a type. */
   private def nullIf(producer: String): Plan = {
     val b = new PlanBuilder()

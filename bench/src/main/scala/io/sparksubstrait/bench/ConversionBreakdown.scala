@@ -54,6 +54,16 @@ object ConversionBreakdown {
           println(s"== Q$n $side\n${df.queryExecution.executedPlan}")
         }
       }
+      // --analyzed true: both sides' analyzed plans, with their operator and expression node counts
+      // (the analysis after conversion walks every one of them in each rule).
+      if (opts.get("analyzed").contains("true")) converting.foreach { bytes =>
+        Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
+          val analyzed = df.queryExecution.analyzed
+          val plans = analyzed.collectWithSubqueries { case p => p }
+          val expressions = plans.map(_.expressions.map(_.collect { case e => e }.size).sum).sum
+          println(s"== Q$n $side: ${plans.size} operators, $expressions expression nodes\n${analyzed.treeString}")
+        }
+      }
       converting.foreach { bytes =>
         val t = Array.fill(6)(scala.collection.mutable.ArrayBuffer.empty[Double])
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }

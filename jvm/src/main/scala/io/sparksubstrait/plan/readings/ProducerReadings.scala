@@ -29,6 +29,7 @@ object ProducerReadings {
     FunctionSpellings.duckDb,
     SortFetchDropped,
     StringAggOrderDropped,
+    NotLikeAsNotEqual,
     // DuckDB 1.0 to 1.1.3; DataFusion 43 on
     TypelessNullInCast, DivisionByZeroNull, RoundingCast.duckDb, CompoundIntervalParts,
     // ibis-substrait (2.29.1 on: the releases that stamp a producer)
