@@ -34,7 +34,7 @@ private[plan] object PlanTreeCheck {
    * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
    */
   final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean,
-      legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor], legacyInLeaves: Boolean = false) {
+      legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor], legacyInLeaves: Boolean) {
     /** Whether the plan holds a message of this type (the producer readings skip plans holding none of theirs). */
     def holds(d: Descriptor): Boolean = messageTypes.contains(d)
   }

@@ -25,7 +25,7 @@ import io.sparksubstrait.plan.readings.ProducerStamp
  */
 object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
   val name = "one-row-join-as-scalar-subquery"
-  val meaning = "an inner join with an aggregate without grouping keys (one row) as the scalar subquery SQL writes, a filter on its value"
+  val meaning = "an inner or cross join with an aggregate without grouping keys (one row) as the scalar subquery SQL writes, a filter on its value"
 
   // Any producer: a query as written says a scalar subquery; a join of a one-row aggregate is a decorrelation's.
   def appliesTo(stamp: ProducerStamp): Boolean = true

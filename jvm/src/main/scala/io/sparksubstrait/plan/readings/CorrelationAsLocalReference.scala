@@ -24,15 +24,12 @@ object CorrelationAsLocalReference extends FoundBug(Releases.Ibis) {
   val meaning = "a subquery's correlated column written as one of its own columns, so the subquery compares a " +
     "column with itself and is not correlated; run as written"
 
-  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
-    val anchors = DeclaredFunctions.anchorsNamed(plan, Set("equal"))
-    if (anchors.isEmpty) None
-    else Some {
-      case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) && sameRootColumn(f) &&
-          at.toString.contains(".subquery.") =>
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] =
+    callsOf(plan, Set("equal")) { (f, at) =>
+      if (sameRootColumn(f) && at.toString.contains(".subquery.")) {
         found(s"$at: equal(field ${f.getArguments(0).getValue.getSelection.getDirectReference.getStructField.getField}, itself)")
+      }
     }
-  }
 
   /** Both arguments the same plain reference to one column of the relation's own input. */
   private def sameRootColumn(f: Expression.ScalarFunction): Boolean = f.getArgumentsList.asScala.toSeq match {

@@ -3,7 +3,7 @@ package io.sparksubstrait.plan.readings
 import com.google.protobuf.Message
 
 import io.sparksubstrait.plan.PlanPath
-import io.sparksubstrait.proto.{Expression, Plan, Type}
+import io.sparksubstrait.proto.{Plan, Type}
 
 /**
  * A known ibis-substrait bug: a product of decimals is declared with ibis' promoted type,
@@ -17,14 +17,11 @@ object DecimalProductType extends FoundBug(Releases.Ibis) {
   val name = "ibis-decimal-product-type"
   val meaning = "a product of decimals declared with its wider argument's type, so rounded to that scale; run as written"
 
-  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
-    val anchors = DeclaredFunctions.anchorsNamed(plan, Set("multiply"))
-    if (anchors.isEmpty) None
-    else Some {
-      case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) &&
-          f.getOutputType.getKindCase == Type.KindCase.DECIMAL && f.getOutputType.getDecimal.getScale > 0 =>
-        val d = f.getOutputType.getDecimal
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] =
+    callsOf(plan, Set("multiply")) { (f, at) =>
+      val d = f.getOutputType.getDecimal
+      if (f.getOutputType.getKindCase == Type.KindCase.DECIMAL && d.getScale > 0) {
         found(s"$at: multiply declared DECIMAL(${d.getPrecision},${d.getScale})")
+      }
     }
-  }
 }

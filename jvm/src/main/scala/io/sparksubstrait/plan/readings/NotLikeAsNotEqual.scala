@@ -22,16 +22,11 @@ object NotLikeAsNotEqual extends FoundBug(Releases.DuckDb) {
   val meaning = "x NOT LIKE 'pattern' written as not_equal(x, 'pattern'), which compares with the pattern's text; " +
     "a not_equal with a string literal holding % is run as written"
 
-  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
-    val anchors = DeclaredFunctions.anchorsNamed(plan, Set("not_equal"))
-    if (anchors.isEmpty) None
-    else Some {
-      case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) && f.getArgumentsList.asScala.exists(a =>
-          a.hasValue && a.getValue.hasLiteral && wildcardText(a.getValue.getLiteral).isDefined) =>
-        val text = f.getArgumentsList.asScala.flatMap(a => Option(a.getValue.getLiteral).flatMap(wildcardText)).head
-        found(s"$at: not_equal with '$text' (NOT LIKE '$text' in DuckDB's SQL?)")
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] =
+    callsOf(plan, Set("not_equal")) { (f, at) =>
+      f.getArgumentsList.asScala.flatMap(a => if (a.hasValue && a.getValue.hasLiteral) wildcardText(a.getValue.getLiteral) else None)
+        .headOption.foreach(text => found(s"$at: not_equal with '$text' (NOT LIKE '$text' in DuckDB's SQL?)"))
     }
-  }
 
   /** A string literal's text when it holds a `%`. */
   private def wildcardText(l: Expression.Literal): Option[String] = {

@@ -64,12 +64,10 @@ object ProducerReadings {
         record(reading, where)
         next
       case (p, together) =>
-        val wheres = together.map(_ => ArrayBuffer.empty[String])
-        val next = MessageRewrite.liftAll(p, together.zip(wheres).flatMap {
-          case (r: LiftsOneAtATime, where) => r.rewrite(p, where += _)
-          case (r, _) => throw new IllegalStateException(s"${r.name} does not lift one message at a time")
-        })
-        together.zip(wheres).foreach { case (r, where) => record(r, where) }
+        // runs() groups only readings that lift one message at a time.
+        val lifts = together.collect { case r: LiftsOneAtATime => r -> ArrayBuffer.empty[String] }
+        val next = MessageRewrite.liftAll(p, lifts.flatMap { case (r, where) => r.rewrite(p, where += _) })
+        lifts.foreach { case (r, where) => record(r, where) }
         next
     }
     val found = finding.collect { case r: FoundBug => r -> ArrayBuffer.empty[String] }

@@ -1,6 +1,9 @@
 package io.sparksubstrait.plan.readings
 
-import io.sparksubstrait.proto.Plan
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.proto.{Expression, Plan}
 
 /**
  * One producer reading: a shape a real producer release writes that the spec does not say
@@ -69,7 +72,7 @@ abstract class ReadingOf(range: Releases) extends Reading {
  */
 trait LiftsOneAtATime extends Reading {
   /** The rewrite of `plan`'s messages, each place told to `found`; None when the plan cannot hold one. */
-  def rewrite(plan: Plan, found: String => Unit): Option[PartialFunction[(com.google.protobuf.Message, io.sparksubstrait.plan.PlanPath), com.google.protobuf.Message]]
+  def rewrite(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Message]]
   final def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.liftAll(plan, rewrite(plan, found).toSeq)
 }
 
@@ -82,6 +85,14 @@ trait LiftsOneAtATime extends Reading {
 abstract class FoundBug(range: Releases) extends ReadingOf(range) {
   final override def kind: Reading.Kind = Reading.KnownBug
   /** What to look for in `plan`, each place told to `found`; None when the plan cannot hold one (no declaration). */
-  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(com.google.protobuf.Message, io.sparksubstrait.plan.PlanPath), Unit]]
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]]
   final def lift(plan: Plan, found: String => Unit): Plan = { MessageRewrite.findAll(plan, finder(plan, found).toSeq); plan }
+
+  /** A finder of the calls of the functions `plan` declares under `names`: None when it declares none (no call to find). */
+  protected def callsOf(plan: Plan, names: Set[String])(look: (Expression.ScalarFunction, PlanPath) => Unit)
+      : Option[PartialFunction[(Message, PlanPath), Unit]] = {
+    val anchors = DeclaredFunctions.anchorsNamed(plan, names)
+    if (anchors.isEmpty) None
+    else Some { case (f: Expression.ScalarFunction, at) if anchors(f.getFunctionReference) => look(f, at) }
+  }
 }
