@@ -81,7 +81,9 @@ def spark():
     builder = (SparkSession.builder.master("local[2]").appName("spark-substrait-tests")
                .config("spark.sql.shuffle.partitions", "2")
                .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false"))
+               .config("spark.ui.showConsoleProgress", "false")
+               # Fails any read whose plan is marked analyzed yet Spark's analyzer would change.
+               .config("spark.substrait.test.verifySkippedAnalysis", "true"))
     session = spark_substrait.configure(builder).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session

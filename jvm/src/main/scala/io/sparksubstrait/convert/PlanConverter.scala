@@ -85,7 +85,9 @@ object PlanConverter {
       val names = root.getNamesList.asScala.toSeq
       val whole = ctx.subtrees.wrap(withNames(converted, names, at / "names"))
       if (trace != null) trace.root(at, names, whole)
-      whole
+      val finished = SkippedAnalysis(session, whole)
+      if (trace != null && !(finished eq whole)) trace.reshaped(whole, finished)
+      finished
     }
   }
 

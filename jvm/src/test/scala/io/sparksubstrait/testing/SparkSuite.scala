@@ -28,6 +28,7 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
       .config("spark.driver.host", "127.0.0.1")
       // Spark 4's default, set so that Spark 3.5 (where it is off) runs the same expectations.
       .config("spark.sql.ansi.enabled", "true")
+      .config("spark.substrait.test.verifySkippedAnalysis", "true")
     if (withExtension) builder.config("spark.sql.extensions", "io.sparksubstrait.SubstraitExtensions")
     _spark = builder.getOrCreate()
   }

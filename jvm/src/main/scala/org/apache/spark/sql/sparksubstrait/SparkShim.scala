@@ -47,6 +47,17 @@ object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with E
     (execution.analyzed, execution.optimizedPlan)
   }
 
+  /**
+   * Runs Spark's CheckAnalysis on a resolved plan and marks it analyzed, as Spark does for a
+   * DataFrame's plan (the analyzer's rules and checks skip marked subtrees).
+   */
+  def checkAndMarkAnalyzed(session: SparkSession, plan: LogicalPlan): Unit =
+    sessionState(session).analyzer.checkAnalysis(plan)
+
+  /** Spark's analyzer rules on a plan, without its checks and without marking it. */
+  def analyzerRules(session: SparkSession, plan: LogicalPlan): LogicalPlan =
+    sessionState(session).analyzer.execute(plan)
+
   def sqlConf(session: SparkSession): SQLConf = sessionState(session).conf
 
   def resolutionRuleNames(session: SparkSession): Seq[String] =
