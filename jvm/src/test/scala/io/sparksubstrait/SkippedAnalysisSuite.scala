@@ -3,8 +3,11 @@ package io.sparksubstrait
 import io.sparksubstrait.proto.Plan
 import io.sparksubstrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.catalyst.expressions.{Alias, Literal, TimeZoneAwareExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, OneRowRelation, Project, SubqueryAlias}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Ascending, AttributeReference, Literal, Rand, SortOrder, TimeZoneAwareExpression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.First
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, OneRowRelation, Project, Sort, SubqueryAlias}
+import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.types.{IntegerType, StringType}
 
 import io.sparksubstrait.convert.{PlanConverter, SkippedAnalysis}
 import io.sparksubstrait.errors.SubstraitException
@@ -81,6 +84,19 @@ class SkippedAnalysisSuite extends SparkSuite with SubstraitAssertions {
       // Empty tables: a global aggregate's one row of NULLs and zeros, as the SQL's.
       plans.foreach { case (n, p) => assertSameRows(run(p), spark.sql(TpchSchema.query(n))) }
     }
+  }
+
+  test("nondeterminism: a sort on rand() is left to the analyzer, which pulls it out; first() among an aggregate's results is not") {
+    val k = AttributeReference("k", IntegerType)()
+    val v = AttributeReference("v", StringType)()
+    val rows = LocalRelation(k, v)
+    val sorted = Sort(Seq(SortOrder(Rand(Literal(7L)), Ascending)), global = true, rows)
+    assert(!SkippedAnalysis(spark, sorted).analyzed)
+    assert(SparkShim.analyze(spark, sorted).collectFirst { case Project(_, _: LocalRelation) => true }.nonEmpty)
+    // Marked, and the session's check (VerifyKey) finds the analyzer would leave it as it is.
+    val (k2, v2) = (k.newInstance(), v.newInstance())
+    val firsts = Aggregate(Seq(k2), Seq(k2, Alias(First(v2, ignoreNulls = false).toAggregateExpression(), "f")()), LocalRelation(k2, v2))
+    assert(SkippedAnalysis(spark, firsts).analyzed)
   }
 
   test("the test sessions' check fails when Spark's analyzer would change a plan marked analyzed") {

@@ -3,7 +3,7 @@ package io.sparksubstrait.convert
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{AttributeSet, TimeZoneAwareExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Command, Filter, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Command, Filter, LogicalPlan, Project, UnaryNode}
 import org.apache.spark.sql.catalyst.trees.TreePattern.TIME_ZONE_AWARE_EXPRESSION
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -19,10 +19,11 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
  * What Spark's analyzer still changes in a resolved plan, and how each is met:
  *  - a time-zone-aware expression (a cast) without a zone gets the session's (ResolveTimeZone):
  *    set here, in subqueries too;
- *  - an attribute id that two operators introduce (a relation read twice, a shared subtree
- *    read twice) is renumbered (DeduplicateRelations): such a plan is left to the analyzer;
- *  - a nondeterministic expression outside a projection or filter is pulled out into a
- *    projection (PullOutNondeterministic): left to the analyzer;
+ *  - an attribute id that two operators introduce (one subquery written twice by a plan
+ *    shape, a relation instance read twice) is renumbered (DeduplicateRelations): such a
+ *    plan is left to the analyzer;
+ *  - a nondeterministic grouping key, or one in a unary operator other than a projection or
+ *    a filter, is pulled out into a projection (PullOutNondeterministic): left to it;
  *  - a comparison of char/varchar columns may be padded (ApplyCharTypePadding): left to it;
  *  - a write is a command the analyzer plans with rules of its own: only queries are marked.
  * The rest (nullability, aliases, types, …) the converter writes as the analyzer would. The
@@ -61,8 +62,13 @@ object SkippedAnalysis {
           CharVarcharUtils.getRawType(a.metadata).isEmpty)
       }
     } && (p match {
+      // Where PullOutNondeterministic looks: an aggregate's grouping keys and a unary
+      // operator's expressions but a projection's or a filter's (first() and the like in an
+      // aggregate's results stay where they are). Elsewhere Spark's check refuses them.
+      case a: Aggregate => a.groupingExpressions.forall(_.deterministic)
       case _: Project | _: Filter => true
-      case _ => p.expressions.forall(_.deterministic)
+      case u: UnaryNode => u.expressions.forall(_.deterministic)
+      case _ => true
     }) && p.subqueries.forall(ok)
     ok(plan)
   }
