@@ -2,7 +2,7 @@ package io.sparksubstrait.convert
 
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeSet, TimeZoneAwareExpression}
+import org.apache.spark.sql.catalyst.expressions.TimeZoneAwareExpression
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Command, Filter, LogicalPlan, Project, UnaryNode}
 import org.apache.spark.sql.catalyst.trees.TreePattern.TIME_ZONE_AWARE_EXPRESSION
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils
@@ -36,9 +36,10 @@ object SkippedAnalysis {
   val VerifyKey = "spark.substrait.test.verifySkippedAnalysis"
 
   def apply(session: SparkSession, plan: LogicalPlan): LogicalPlan = {
-    val zoned = withSessionZone(plan, SparkShim.sqlConf(session).sessionLocalTimeZone)
+    val conf = SparkShim.sqlConf(session)
+    val zoned = withSessionZone(plan, conf.sessionLocalTimeZone)
     if (zoned.analyzed || !zoned.resolved || !leftNothingToTheAnalyzer(zoned)) return zoned
-    if (SparkShim.sqlConf(session).getConfString(VerifyKey, "false").toBoolean) verify(session, zoned)
+    if (conf.getConfString(VerifyKey, "false").toBoolean) verify(session, zoned)
     // An AnalysisException here is Spark's own check failing on the converted plan: left
     // unmarked, Spark's analysis of the read raises the same error where it always did.
     try SparkShim.checkAndMarkAnalyzed(session, zoned) catch { case _: AnalysisException => }
@@ -56,7 +57,7 @@ object SkippedAnalysis {
   private def leftNothingToTheAnalyzer(plan: LogicalPlan): Boolean = {
     val introduced = new java.util.HashSet[java.lang.Long]()
     def ok(p: LogicalPlan): Boolean = !p.isInstanceOf[Command] && p.children.forall(ok) && {
-      val inputs = AttributeSet(p.children.flatMap(_.output))
+      val inputs = p.inputSet
       p.output.forall { a =>
         inputs.contains(a) || (introduced.add(a.exprId.id) && !CharVarcharUtils.hasCharVarchar(a.dataType) &&
           CharVarcharUtils.getRawType(a.metadata).isEmpty)
