@@ -261,12 +261,15 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
   }
 
   for ((aT, fT, gT) <- Seq(("a", "f", "g"), ("a", "f0", "g"), ("a0", "f", "g"), ("a", "f", "g0"))) {
-    test(s"semi-join-below-aggregate: the query's semi join on the key also filters the aggregate's input ($aT, $fT, $gT)") {
+    test(s"semi-join-below-aggregate: the query's semi join on the key also filters the aggregate's input, a copy with ids of its own ($aT, $fT, $gT)") {
       val bd = new PlanBuilder()
       val analyzed = sameRows(stamped(bd.plan(semiThenAggregate(bd, aT, fT, gT), "ak", "av", "gk", "s"), "datafusion"),
         s"SELECT * FROM ($aT LEFT SEMI JOIN $fT ON $aT.k = $fT.k) q JOIN (SELECT k, sum(x) FROM $gT GROUP BY k) s ON q.k = s.k")
       val belowAggregate = analyzed.collect { case a: Aggregate => a.child }.collect { case j: Join if j.joinType == LeftSemi => j }
       assert(belowAggregate.size == 1, analyzed.treeString)
+      // The filtering side placed twice, each with ids of its own (shape/FreshIds).
+      val filterSides = analyzed.collect { case j: Join if j.joinType == LeftSemi => j.right.outputSet }
+      assert(filterSides.size == 2 && filterSides.head.intersect(filterSides(1)).isEmpty, analyzed.treeString)
     }
   }
 

@@ -12,7 +12,8 @@ import io.sparksubstrait.testing.TpchSchema
 /**
  * Where conversion time goes, for the isthmus plans that convert: protobuf's parse alone,
  * decoding the bytes (the parse and our checks of the message tree), the conversion proper, and the whole read (conversion plus Spark's analysis of the result),
- * against spark.sql's parse and analysis. Medians over --iters runs, interleaved.
+ * against spark.sql's parse and analysis. Medians over --iters runs, interleaved; `analysis` says
+ * whether the read skips Spark's analysis (convert/SkippedAnalysis) or leaves the plan to it.
  *
  * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N] [--queries 2,17]
  * [--producer duckdb|datafusion|ibis|substrait-java] (that producer's plans from DIR/plans, or
@@ -33,7 +34,7 @@ object ConversionBreakdown {
     val anchor = Option.when(opts.get("anchor").contains("true") || producer.contains(Anchor.Producer))(Anchor.load())
     // substrait-java's plans read the parquet files (LocalFiles).
     spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
-    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql" + anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
+    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql\tanalysis" + anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
     val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     def text(n: Int) = producer match {
       case Some(_) => new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")
@@ -77,7 +78,9 @@ object ConversionBreakdown {
         }
         val m = t.map(b => if (b.isEmpty) Double.NaN else b.sorted.apply(b.size / 2))
         val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
-        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f$anchored")
+        // Whether the converted plan is marked analyzed (convert/SkippedAnalysis) or left to Spark's analyzer.
+        val analysis = if (PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
+        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f\t$analysis$anchored")
       }
     }
     spark.stop()

@@ -19,9 +19,9 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
  * What Spark's analyzer still changes in a resolved plan, and how each is met:
  *  - a time-zone-aware expression (a cast) without a zone gets the session's (ResolveTimeZone):
  *    set here, in subqueries too;
- *  - an attribute id that two operators introduce (one subquery written twice by a plan
- *    shape, a relation instance read twice) is renumbered (DeduplicateRelations): such a
- *    plan is left to the analyzer;
+ *  - an attribute id that two operators introduce (a relation instance read twice) is
+ *    renumbered (DeduplicateRelations): such a plan is left to the analyzer (the plan shapes
+ *    that place a subtree twice place a copy with ids of its own, shape/FreshIds);
  *  - a nondeterministic grouping key, or one in a unary operator other than a projection or
  *    a filter, is pulled out into a projection (PullOutNondeterministic): left to it;
  *  - a comparison of char/varchar columns may be padded (ApplyCharTypePadding): left to it;

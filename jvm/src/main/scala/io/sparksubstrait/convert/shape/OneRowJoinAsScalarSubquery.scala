@@ -35,9 +35,11 @@ object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
         (oneRow(right) || oneRow(left)) =>
       val rightIsOneRow = oneRow(right)
       val (other, single) = if (rightIsOneRow) (left, right) else (right, left)
-      // One scalar subquery per column of the one row; Spark reuses the identical subquery plans.
+      // One scalar subquery per use of a column of the one row, each a copy with ids of its
+      // own (FreshIds); Spark reuses the identical subquery plans.
       def value(a: Attribute): Expression = {
-        val scalar = SparkShim.scalarSubquery(Project(Seq(a), single), Nil)
+        val copy = FreshIds.copyOf(single)
+        val scalar = SparkShim.scalarSubquery(Project(Seq(copy(a)), copy.plan), Nil)
         if (a.nullable) scalar else KnownNotNull(scalar)
       }
       val filtered = condition.fold(other) { c =>

@@ -68,7 +68,9 @@ object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
         withSemiJoin(child, key, filter, filterKey).map(c => p.copy(child = c))
       case a: Aggregate =>
         groupingColumn(a, key).filter(g => g.dataType == filterKey.dataType && exactKey(g)).map { g =>
-          a.withNewChildren(Seq(Join(a.child, filter, LeftSemi, Some(EqualTo(g, filterKey)), JoinHint.NONE)))
+          // The filtering side placed a second time: a copy with ids of its own (FreshIds).
+          val copy = FreshIds.copyOf(filter)
+          a.withNewChildren(Seq(Join(a.child, copy.plan, LeftSemi, Some(EqualTo(g, copy(filterKey))), JoinHint.NONE)))
         }
       case _ => None
     }
