@@ -136,6 +136,8 @@ FEATURES: Dict[str, str] = {
     "f111_integer_ops": "SELECT id, code % 7 AS m, ABS(dept - 25) AS a, id * dept AS p FROM emp",
     "f112_round": "SELECT id, ROUND(salary, 1) AS r, ROUND(bonus) AS b FROM emp",
     "f113_double_ops": "SELECT id, bonus * 2.5 AS d, bonus / 2 AS h FROM emp",
+    # products whose digits add up to more than 19: isthmus declares them DECIMAL(19,s)
+    "f114_decimal_product": "SELECT id, salary * code AS p, salary * salary AS sq FROM emp",
 }
 
 # Producer-specific spellings: aggregates the known issue names (DuckDB's median, product,

@@ -40,7 +40,9 @@ object ProducerReadings {
     DecimalProductType,
     CorrelationAsLocalReference,
     FloatLiteralDecimalCast,
-    MeasureOverAnotherColumn)
+    MeasureOverAnotherColumn,
+    // isthmus
+    DecimalPrecision19)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
