@@ -2,7 +2,10 @@ package io.sparksubstrait.plan.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{Plan, Type}
+import com.google.protobuf.Message
+
+import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.proto.{Expression, Plan, Rel, Type}
 
 /**
  * A known isthmus bug: a product of decimals is declared with its precision capped at 19
@@ -17,30 +20,57 @@ import io.sparksubstrait.proto.{Plan, Type}
  * to more than 19: a product declared DECIMAL(19,s) of a DECIMAL(10,2) and a DECIMAL(9,0) is
  * exact, and not capped.
  */
-object DecimalPrecision19 extends ReadingOf(Releases.Isthmus) {
+object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
   val name = "isthmus-decimal-precision-19"
   val meaning = "a product of decimals declared with at most 19 digits where the spec's type has more, so it overflows on larger values; run as written"
-  override def kind: Reading.Kind = Reading.KnownBug
 
   private val Capped = 19
 
-  def lift(plan: Plan, found: String => Unit): Plan = {
+  // Read, not rebuilt, in the walk shared with the other found bugs; a relation's input types
+  // (DeclaredTypes) are worked out only for an expression holding a multiply declared with 19 digits.
+  def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("multiply"))
-    if (anchors.nonEmpty) InputTypes.rewrite(plan) {
-      case (e, in, at) if e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&
-          e.getScalarFunction.getOutputType.hasDecimal && e.getScalarFunction.getOutputType.getDecimal.getPrecision == Capped =>
-        val args = e.getScalarFunction.getArgumentsList.asScala.toSeq
-          .map(a => if (a.hasValue) InputTypes.typeOf(a.getValue, in).flatMap(digits) else None)
-        args match {
-          case Seq(Some((p1, s1)), Some((p2, s2))) if p1 + p2 > Capped =>
-            val (p, s) = specProduct(p1, s1, p2, s2)
-            found(s"$at: multiply of DECIMAL($p1,$s1) and DECIMAL($p2,$s2) declared DECIMAL($Capped," +
-              s"${e.getScalarFunction.getOutputType.getDecimal.getScale}), the spec's type DECIMAL($p,$s)")
-          case _ =>
-        }
-        e
+    def capped(e: Expression): Boolean = e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&
+      e.getScalarFunction.getOutputType.hasDecimal && e.getScalarFunction.getOutputType.getDecimal.getPrecision == Capped
+    def holdsCapped(e: Expression): Boolean = capped(e) ||
+      (e.hasScalarFunction && e.getScalarFunction.getArgumentsList.asScala.exists(a => a.hasValue && holdsCapped(a.getValue))) ||
+      (e.hasCast && holdsCapped(e.getCast.getInput))
+    def look(e: Expression, in: => InputTypes.Types, at: PlanPath): Unit = {
+      if (e.hasScalarFunction) e.getScalarFunction.getArgumentsList.asScala.zipWithIndex.foreach { case (a, i) =>
+        if (a.hasValue) look(a.getValue, in, (at / "scalar_function").at("arguments", i) / "value")
+      }
+      if (e.hasCast) look(e.getCast.getInput, in, at / "cast" / "input")
+      if (capped(e)) e.getScalarFunction.getArgumentsList.asScala.toSeq
+        .map(a => if (a.hasValue) InputTypes.typeOf(a.getValue, in).flatMap(digits) else None) match {
+        case Seq(Some((p1, s1)), Some((p2, s2))) if p1 + p2 > Capped =>
+          val (p, s) = specProduct(p1, s1, p2, s2)
+          found(s"$at: multiply of DECIMAL($p1,$s1) and DECIMAL($p2,$s2) declared DECIMAL($Capped," +
+            s"${e.getScalarFunction.getOutputType.getDecimal.getScale}), the spec's type DECIMAL($p,$s)")
+        case _ =>
+      }
     }
-    plan
+    def each(exprs: Seq[(Expression, PlanPath)], input: Rel): Unit = {
+      val suspects = exprs.filter { case (e, _) => holdsCapped(e) }
+      if (suspects.nonEmpty) {
+        val in = InputTypes.output(input)
+        suspects.foreach { case (e, at) => look(e, in, at) }
+      }
+    }
+    if (anchors.isEmpty) None
+    else Some {
+      case (rel: Rel, at) if rel.hasProject =>
+        each(rel.getProject.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (e, i) => e -> (at / "project").at("expressions", i) },
+          rel.getProject.getInput)
+      case (rel: Rel, at) if rel.hasFilter && rel.getFilter.hasCondition =>
+        each(Seq(rel.getFilter.getCondition -> at / "filter" / "condition"), rel.getFilter.getInput)
+      case (rel: Rel, at) if rel.hasJoin && rel.getJoin.hasExpression =>
+        val join = rel.getJoin
+        if (holdsCapped(join.getExpression)) {
+          // The right input's columns follow the left's: only where the left's number is known.
+          val left = InputTypes.output(join.getLeft)
+          if (left.nonEmpty) look(join.getExpression, left ++ InputTypes.output(join.getRight), at / "join" / "expression")
+        }
+    }
   }
 
   /** Precision and scale of an exact numeric type (an integer as the decimal that holds it, as Calcite types it). */
