@@ -26,7 +26,7 @@ final class FreshIds private (val plan: LogicalPlan, renamed: collection.Map[Exp
 
 object FreshIds {
   def copyOf(subplan: LogicalPlan): FreshIds = {
-    val renamed = mutable.LinkedHashMap.empty[ExprId, ExprId]
+    val renamed = mutable.HashMap.empty[ExprId, ExprId]
     def introduced(p: LogicalPlan): Unit = {
       p.children.foreach(introduced)
       p.subqueries.foreach(introduced)

@@ -35,7 +35,7 @@ object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
     def holdsCapped(e: Expression): Boolean = capped(e) ||
       (e.hasScalarFunction && e.getScalarFunction.getArgumentsList.asScala.exists(a => a.hasValue && holdsCapped(a.getValue))) ||
       (e.hasCast && holdsCapped(e.getCast.getInput))
-    def look(e: Expression, in: => InputTypes.Types, at: PlanPath): Unit = {
+    def look(e: Expression, in: InputTypes.Types, at: PlanPath): Unit = {
       if (e.hasScalarFunction) e.getScalarFunction.getArgumentsList.asScala.zipWithIndex.foreach { case (a, i) =>
         if (a.hasValue) look(a.getValue, in, (at / "scalar_function").at("arguments", i) / "value")
       }
