@@ -273,6 +273,57 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  // ---- aggregate-join-early ----
+  /**
+   * ((a ⋈ b on a.k = b.k) ⋈ c on b.j = c.j, emitting a.k, a.v, b.j, c.w) ⋈ (g grouped by k: k,
+   * sum(x)) on a.k = g.k and (b.j or, with `onC`, c.j) > sum(x): TPC-H Q2 as DataFusion writes it.
+   */
+  private def aggregateOnChain(bd: PlanBuilder, aT: String, bT: String, cT: String, gT: String, onC: Boolean = false,
+      groupAlso: Boolean = false) = {
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    val ab = join(readNamed(aSchema, aT), readNamed(bSchema, bT), JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
+    val abc = emit(join(ab, readNamed(cSchema, cT), JOIN_TYPE_INNER, Some(bd.call(eq, field(3), field(4)))), 0, 1, 3, 5)
+    val keys = if (groupAlso) Seq(field(0), field(1)) else Seq(field(0))
+    val grouped = emit(aggregate(readNamed(gSchema, gT), keys, Seq(bd.measure(bd.fn("functions_arithmetic", "sum:i32"), Seq(field(1))))),
+      0, if (groupAlso) 2 else 1)
+    val compared = if (onC) bd.call(bd.fn("functions_string", "char_length:str"), field(3)) else field(2)
+    val greater = bd.call(bd.fn("functions_comparison", "gt:any_any"), cast(compared, i64()), field(5))
+    join(abc, grouped, JOIN_TYPE_INNER, Some(bd.call(bd.fn("functions_boolean", "and:bool"), bd.call(eq, field(0), field(4)), greater)))
+  }
+
+  private def aggregateJoinSql(aT: String, bT: String, cT: String, gT: String, onC: Boolean = false, groupAlso: Boolean = false) =
+    s"SELECT $aT.k, $aT.v, $bT.j, $cT.w, s.k, s.s FROM $aT JOIN $bT ON $aT.k = $bT.k JOIN $cT ON $bT.j = $cT.j " +
+      s"JOIN (SELECT k, sum(x) AS s FROM $gT GROUP BY k${if (groupAlso) ", x" else ""}) s " +
+      s"ON $aT.k = s.k AND ${if (onC) s"char_length($cT.w)" else s"$bT.j"} > s.s"
+
+  /** The join whose right input holds the aggregate, and whether `c`'s columns are in its left input. */
+  private def aggregateJoinAboveC(p: LogicalPlan): Boolean = {
+    val withAggregate = joins(p).filter(_.right.exists(_.isInstanceOf[Aggregate]))
+    assert(withAggregate.size == 1, p.treeString)
+    withAggregate.head.left.output.exists(_.name == "w")
+  }
+
+  for (producer <- Seq("datafusion", "DuckDB");
+       (aT, bT, cT, gT) <- Seq(("a", "b", "c", "g"), ("a", "b", "c", "g0"), ("a0", "b", "c", "g"), ("a", "b", "c0", "g"))) {
+    test(s"aggregate-join-early: $producer's join with an aggregate on its keys moves below the joins it does not need, same rows ($aT, $bT, $cT, $gT)") {
+      val bd = new PlanBuilder()
+      val plan = stamped(bd.plan(aggregateOnChain(bd, aT, bT, cT, gT), "ak", "av", "bj", "cw", "gk", "s"), producer)
+      val analyzed = sameRows(plan, aggregateJoinSql(aT, bT, cT, gT))
+      assert(!aggregateJoinAboveC(analyzed), analyzed.treeString)
+      assert(analyzed.output.map(_.name) == Seq("ak", "av", "bj", "cw", "gk", "s"))
+    }
+  }
+
+  test("aggregate-join-early: not when the condition needs the top join's columns, on part of the keys, or for isthmus (same rows)") {
+    val bd = new PlanBuilder()
+    def shaped(rel: io.sparksubstrait.proto.Rel, producer: String = "datafusion", sql: String) =
+      sameRows(stamped(bd.plan(rel, "ak", "av", "bj", "cw", "gk", "s"), producer), sql)
+    assert(aggregateJoinAboveC(shaped(aggregateOnChain(bd, "a", "b", "c", "g", onC = true), sql = aggregateJoinSql("a", "b", "c", "g", onC = true))))
+    assert(aggregateJoinAboveC(shaped(aggregateOnChain(bd, "a", "b", "c", "g", groupAlso = true),
+      sql = aggregateJoinSql("a", "b", "c", "g", groupAlso = true))))
+    assert(aggregateJoinAboveC(shaped(aggregateOnChain(bd, "a", "b", "c", "g"), "isthmus", aggregateJoinSql("a", "b", "c", "g"))))
+  }
+
   // ---- conjunct-order ----
   private def conjuncts(c: CExpression): Seq[CExpression] = c match {
     case And(l, r) => conjuncts(l) ++ conjuncts(r)

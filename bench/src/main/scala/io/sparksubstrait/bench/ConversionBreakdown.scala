@@ -34,7 +34,7 @@ object ConversionBreakdown {
     val anchor = Option.when(opts.get("anchor").contains("true") || producer.contains(Anchor.Producer))(Anchor.load())
     // substrait-java's plans read the parquet files (LocalFiles).
     spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
-    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql\tanalysis" + anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
+    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql\tanalysis\tshapes" + anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
     val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     def text(n: Int) = producer match {
       case Some(_) => new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")
@@ -65,6 +65,12 @@ object ConversionBreakdown {
           println(s"== Q$n $side: ${plans.size} operators, $expressions expression nodes\n${analyzed.treeString}")
         }
       }
+      // --optimized true: both sides' optimized logical plans (where a plan shape's effect shows first).
+      if (opts.get("optimized").contains("true")) converting.foreach { bytes =>
+        Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
+          println(s"== Q$n $side optimized\n${df.queryExecution.optimizedPlan.treeString}")
+        }
+      }
       converting.foreach { bytes =>
         val t = Array.fill(6)(scala.collection.mutable.ArrayBuffer.empty[Double])
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
@@ -80,7 +86,11 @@ object ConversionBreakdown {
         val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
         // Whether the converted plan is marked analyzed (convert/SkippedAnalysis) or left to Spark's analyzer.
         val analysis = if (PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
-        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f\t$analysis$anchored")
+        // The plan shapes (convert/shape) that rewrote the plan, as explain names them.
+        val explained = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SubstraitPlans.explainJson(spark,
+          com.google.protobuf.util.JsonFormat.printer().print(io.sparksubstrait.proto.Plan.parseFrom(bytes)), null, null))
+        val shapes = Option(explained.get("shapes")).toSeq.flatMap(a => (0 until a.size).map(i => a.get(i).get("name").asText))
+        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f\t$analysis\t${if (shapes.isEmpty) "-" else shapes.mkString(",")}$anchored")
       }
     }
     spark.stop()

@@ -29,7 +29,7 @@ object PlanShapes {
   }
 
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
-  val all: Seq[Shape] = Seq(OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys, SemiJoinBelowAggregate, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
+  val all: Seq[Shape] = Seq(OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys, SemiJoinBelowAggregate, AggregateJoinEarly, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
 
   /**
    * Types whose `=` is exact identity of values, so that equal keys or listed values can be

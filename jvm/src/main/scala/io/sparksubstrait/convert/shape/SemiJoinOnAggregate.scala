@@ -25,15 +25,22 @@ private[shape] object SemiJoinOnAggregate extends PredicateHelper {
 
   def unapply(plan: LogicalPlan): Option[Matched] = plan match {
     case j @ Join(left, right, LeftSemi, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
-      groupKeys(right).filter(_.nonEmpty).flatMap { keys =>
-        val conjuncts = splitConjunctivePredicates(condition).map(c => c -> keyEquality(c, left.outputSet, keys))
-        val keyEqualities = conjuncts.flatMap(_._2)
-        Options.when(keys.subsetOf(AttributeSet(keyEqualities.map(_._2)))) {
-          Matched(left, right, condition, keyEqualities, conjuncts.collect { case (c, None) => c })
-        }
-      }
+      onAllKeys(left, right, condition)
     case _ => None
   }
+
+  /**
+   * Whether `condition` equates expressions of `left`'s columns with every grouping key of the
+   * aggregate `right` is (whatever the join type): then each left row meets at most one right row.
+   */
+  def onAllKeys(left: LogicalPlan, right: LogicalPlan, condition: Expression): Option[Matched] =
+    groupKeys(right).filter(_.nonEmpty).flatMap { keys =>
+      val conjuncts = splitConjunctivePredicates(condition).map(c => c -> keyEquality(c, left.outputSet, keys))
+      val keyEqualities = conjuncts.flatMap(_._2)
+      Options.when(keys.subsetOf(AttributeSet(keyEqualities.map(_._2)))) {
+        Matched(left, right, condition, keyEqualities, conjuncts.collect { case (c, None) => c })
+      }
+    }
 
   /** `e = k` with `e` an expression of the left columns alone and `k` a grouping key, in either order. */
   private def keyEquality(c: Expression, leftColumns: AttributeSet, keys: AttributeSet): Option[(Expression, Attribute)] = {
