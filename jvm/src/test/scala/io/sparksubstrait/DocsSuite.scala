@@ -53,6 +53,16 @@ class DocsSuite extends AnyFunSuite {
     assert(listed -- mapped -- aliases == Set.empty, "in docs/functions.md but not mapped")
   }
 
+  test("docs/performance.md's plan shapes table lists exactly the converter's shapes, each with a test") {
+    val doc = read("docs/performance.md")
+    val section = doc.substring(doc.indexOf("## Plan shapes"), doc.indexOf("## TPC-H"))
+    val listed = section.linesIterator.filter(l => l.startsWith("| `")).map(_.split("\\|")(1).trim.stripPrefix("`").stripSuffix("`")).toSeq
+    val shapes = io.sparksubstrait.convert.shape.PlanShapes.all.map(_.name)
+    assert(listed.sorted == shapes.sorted)
+    val tests = new PlanShapesSuite().testNames
+    shapes.foreach(name => assert(tests.exists(_.startsWith(name + ":")), s"PlanShapesSuite has no test of $name"))
+  }
+
   test("docs/errors.md documents every error condition") {
     val doc = read("docs/errors.md")
     val json = read("jvm/src/main/resources/io/sparksubstrait/error-conditions.json")

@@ -56,13 +56,10 @@ object SkippedAnalysis {
   /** No command, no attribute introduced twice, nothing nondeterministic to pull out, no char columns. */
   private def leftNothingToTheAnalyzer(plan: LogicalPlan): Boolean = {
     val introduced = new java.util.HashSet[java.lang.Long]()
-    def ok(p: LogicalPlan): Boolean = !p.isInstanceOf[Command] && p.children.forall(ok) && {
-      val inputs = p.inputSet
-      p.output.forall { a =>
-        inputs.contains(a) || (introduced.add(a.exprId.id) && !CharVarcharUtils.hasCharVarchar(a.dataType) &&
-          CharVarcharUtils.getRawType(a.metadata).isEmpty)
-      }
-    } && (p match {
+    def ok(p: LogicalPlan): Boolean = !p.isInstanceOf[Command] && p.children.forall(ok) &&
+      IntroducedAttributes.of(p).forall { a =>
+        introduced.add(a.exprId.id) && !CharVarcharUtils.hasCharVarchar(a.dataType) && CharVarcharUtils.getRawType(a.metadata).isEmpty
+      } && (p match {
       // Where PullOutNondeterministic looks: an aggregate's grouping keys and a unary
       // operator's expressions but a projection's or a filter's (first() and the like in an
       // aggregate's results stay where they are). Elsewhere Spark's check refuses them.

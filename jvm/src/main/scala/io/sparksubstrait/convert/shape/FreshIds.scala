@@ -5,6 +5,8 @@ import scala.collection.mutable
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, ExprId, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
+import io.sparksubstrait.convert.IntroducedAttributes
+
 /**
  * A copy of a subplan in which every attribute the subplan introduces (a leaf's columns, an
  * alias, a generator's or an expand's output; in its subqueries too) has a new id, and every
@@ -30,8 +32,7 @@ object FreshIds {
     def introduced(p: LogicalPlan): Unit = {
       p.children.foreach(introduced)
       p.subqueries.foreach(introduced)
-      val inputs = p.inputSet
-      p.output.foreach(a => if (!inputs.contains(a)) renamed.getOrElseUpdate(a.exprId, NamedExpression.newExprId))
+      IntroducedAttributes.of(p).foreach(a => renamed.getOrElseUpdate(a.exprId, NamedExpression.newExprId))
     }
     introduced(subplan)
     val copy = subplan.transformUpWithSubqueries { case node =>
