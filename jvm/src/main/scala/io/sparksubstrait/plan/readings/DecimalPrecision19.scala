@@ -32,20 +32,14 @@ object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("multiply"))
     def capped(e: Expression): Boolean = e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&
       e.getScalarFunction.getOutputType.hasDecimal && e.getScalarFunction.getOutputType.getDecimal.getPrecision == Capped
-    def holdsCapped(e: Expression): Boolean = capped(e) ||
-      (e.hasScalarFunction && e.getScalarFunction.getArgumentsList.asScala.exists(a => a.hasValue && holdsCapped(a.getValue))) ||
-      (e.hasCast && holdsCapped(e.getCast.getInput))
-    def look(e: Expression, in: InputTypes.Types, at: PlanPath): Unit = {
-      if (e.hasScalarFunction) e.getScalarFunction.getArgumentsList.asScala.zipWithIndex.foreach { case (a, i) =>
-        if (a.hasValue) look(a.getValue, in, (at / "scalar_function").at("arguments", i) / "value")
-      }
-      if (e.hasCast) look(e.getCast.getInput, in, at / "cast" / "input")
-      if (capped(e)) e.getScalarFunction.getArgumentsList.asScala.toSeq
+    def holdsCapped(e: Expression): Boolean = InputTypes.existsWithin(e)(capped)
+    def look(e: Expression, in: InputTypes.Types, at: PlanPath): Unit = InputTypes.foreachWithin(e, at) { (sub, subAt) =>
+      if (capped(sub)) sub.getScalarFunction.getArgumentsList.asScala.toSeq
         .map(a => if (a.hasValue) InputTypes.typeOf(a.getValue, in).flatMap(digits) else None) match {
         case Seq(Some((p1, s1)), Some((p2, s2))) if p1 + p2 > Capped =>
           val (p, s) = specProduct(p1, s1, p2, s2)
-          found(s"$at: multiply of DECIMAL($p1,$s1) and DECIMAL($p2,$s2) declared DECIMAL($Capped," +
-            s"${e.getScalarFunction.getOutputType.getDecimal.getScale}), the spec's type DECIMAL($p,$s)")
+          found(s"$subAt: multiply of DECIMAL($p1,$s1) and DECIMAL($p2,$s2) declared DECIMAL($Capped," +
+            s"${sub.getScalarFunction.getOutputType.getDecimal.getScale}), the spec's type DECIMAL($p,$s)")
         case _ =>
       }
     }

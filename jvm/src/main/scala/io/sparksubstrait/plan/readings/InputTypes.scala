@@ -54,6 +54,30 @@ object InputTypes {
     f.applyOrElse((inner, in, at), (_: (Expression, Types, PlanPath)) => inner)
   }
 
+  /**
+   * Each expression within `e` that [[rewrite]] visits (function arguments and cast inputs
+   * first, then `e`), with its place, read and not rebuilt: for a reading that only looks.
+   */
+  def foreachWithin(e: Expression, at: PlanPath)(f: (Expression, PlanPath) => Unit): Unit = {
+    e.getRexTypeCase match {
+      case Expression.RexTypeCase.SCALAR_FUNCTION =>
+        e.getScalarFunction.getArgumentsList.asScala.zipWithIndex.foreach { case (a, i) =>
+          if (a.hasValue) foreachWithin(a.getValue, (at / "scalar_function").at("arguments", i) / "value")(f)
+        }
+      case Expression.RexTypeCase.CAST => foreachWithin(e.getCast.getInput, at / "cast" / "input")(f)
+      case _ =>
+    }
+    f(e, at)
+  }
+
+  /** Whether `p` holds for an expression within `e` that [[rewrite]] visits (no places worked out). */
+  def existsWithin(e: Expression)(p: Expression => Boolean): Boolean = p(e) || (e.getRexTypeCase match {
+    case Expression.RexTypeCase.SCALAR_FUNCTION =>
+      e.getScalarFunction.getArgumentsList.asScala.exists(a => a.hasValue && existsWithin(a.getValue)(p))
+    case Expression.RexTypeCase.CAST => existsWithin(e.getCast.getInput)(p)
+    case _ => false
+  })
+
   /** The type of `e` over input columns `in`, when the plan declares it. */
   def typeOf(e: Expression, in: Types): Option[Type] = DeclaredTypes.of(e, in)
 
