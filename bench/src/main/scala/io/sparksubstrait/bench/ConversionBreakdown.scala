@@ -6,6 +6,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.explain.SubstraitExplain
 import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
 
@@ -87,8 +88,8 @@ object ConversionBreakdown {
         // Whether the converted plan is marked analyzed (convert/SkippedAnalysis) or left to Spark's analyzer.
         val analysis = if (PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
         // The plan shapes (convert/shape) that rewrote the plan, as explain names them.
-        val explained = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SubstraitPlans.explainJson(spark,
-          com.google.protobuf.util.JsonFormat.printer().print(io.sparksubstrait.proto.Plan.parseFrom(bytes)), null, null))
+        val explained = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+          SubstraitExplain.json(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active), None))
         val shapes = Option(explained.get("shapes")).toSeq.flatMap(a => (0 until a.size).map(i => a.get(i).get("name").asText))
         println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f\t$analysis\t${if (shapes.isEmpty) "-" else shapes.mkString(",")}$anchored")
       }

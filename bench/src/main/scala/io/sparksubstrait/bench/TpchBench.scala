@@ -109,9 +109,11 @@ object TpchBench {
 
     val timings = new PrintWriter(out.resolve("timings.tsv").toFile, "UTF-8")
     timings.println("side\tquery\tphase\trep\tnanos")
-    def time(side: String, n: Int, phase: String, rep: Int)(f: => Any): Unit = {
+    /** Times `f`, recorded unless `rep` is a warm-up round's (negative); the nanoseconds it took. */
+    def time(side: String, n: Int, phase: String, rep: Int)(f: => Any): Long = {
       val t0 = System.nanoTime(); f; val t = System.nanoTime() - t0
-      timings.println(s"$side\t$n\t$phase\t$rep\t$t")
+      if (rep >= 0) timings.println(s"$side\t$n\t$phase\t$rep\t$t")
+      t
     }
     // A short query's single execution swings by a third from round to round on this 2-core
     // machine (Q2's SQL: 225-369 ms in one run), so a query whose SQL's fastest execution so far
@@ -128,17 +130,15 @@ object TpchBench {
       // 2 x sides of them each side runs once in each position, after each neighbour.
       val executions = if (rep < 0) 1 else rounds(n)
       val sides = "sql" +: timed.filter(_._2 == n).map(_._1)
-      def run(side: String, phase: String)(f: => Any): Unit = if (rep >= 0) time(side, n, phase, rep)(f) else f
-      for (_ <- 0 until iters; side <- SideOrder(sides, rep)) run(side, "convert")(frame(side, n))
+      for (_ <- 0 until iters; side <- SideOrder(sides, rep)) time(side, n, "convert", rep)(frame(side, n))
       for (round <- 0 until executions; side <- SideOrder(sides, rep * executions + round)) {
         val df = frame(side, n)
         // A collection first, so that no side pays for garbage the other left (the timed
         // conversions just before allocate a lot); measured apart, that shift alone moved
         // single-query ratios by 5-10 %.
         System.gc()
-        val t0 = System.nanoTime()
-        run(side, "exec")(df.collect())
-        if (side == "sql") fastestSqlMs(n) = math.min(fastestSqlMs.getOrElse(n, Double.MaxValue), (System.nanoTime() - t0) / 1e6)
+        val ms = time(side, n, "exec", rep)(df.collect()) / 1e6
+        if (side == "sql") fastestSqlMs(n) = math.min(fastestSqlMs.getOrElse(n, Double.MaxValue), ms)
       }
       timings.flush()
       if (rep >= 0) println(s"rep $rep Q$n done${if (executions > 1) s" ($executions executions)" else ""}")

@@ -50,9 +50,9 @@ object AggregateJoinEarly extends PlanShapes.Shape {
    */
   private def below(chain: LogicalPlan, needed: AttributeSet, right: LogicalPlan, condition: Expression): Option[LogicalPlan] =
     chain match {
-      case Join(l, r, Inner, c, JoinHint.NONE) if movable(chain) && needed.subsetOf(l.outputSet) =>
-        val joined = below(l, needed, right, condition).getOrElse(Join(l, right, Inner, Some(condition), JoinHint.NONE))
-        Some(Join(joined, r, Inner, c, JoinHint.NONE))
+      case j: Join if movable(j) && needed.subsetOf(j.left.outputSet) =>
+        val joined = below(j.left, needed, right, condition).getOrElse(Join(j.left, right, Inner, Some(condition), JoinHint.NONE))
+        Some(j.copy(left = joined))
       case Project(list, child) if list.forall(_.isInstanceOf[Attribute]) =>
         below(child, needed, right, condition).map(moved => Project(list ++ right.output, moved))
       case _ => None
