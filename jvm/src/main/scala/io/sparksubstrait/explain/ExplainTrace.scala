@@ -170,7 +170,8 @@ object ExplainTrace {
   private def sparkName(e: Expression): String = e match {
     case c: Cast => sparkName(c.child)
     case a: AggregateExpression => a.aggregateFunction.nodeName
-    case other => other.nodeName
+    // An aggregate whose result a mapping finishes (an integer sum brought into i64): the aggregate.
+    case other => other.collectFirst { case a: AggregateExpression => a.aggregateFunction.nodeName }.getOrElse(other.nodeName)
   }
 
   private def sql(e: Expression): String = {

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, C
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
+import io.sparksubstrait.runtime.IntegerSum
 import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs}
 
 /** The aggregate functions of the arithmetic, generic, approximate and boolean YAMLs (part of the catalog's table). */
@@ -20,25 +21,42 @@ private[functions] object AggregateFunctions {
   private val DecimalOutput = Set("functions_aggregate_decimal_output")
 
   val entries: Seq[AggregateEntry] = Seq(
-    AggregateEntry("sum", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) }),
+    AggregateEntry("sum", Arithmetic, sum, finish = sumFinish),
     AggregateEntry("avg", Arithmetic, c => {
       c.expectArity(1)
       numericArg(c)
-      // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
-      // computed in floating point, not a decimal mean rounded and then converted.
-      val arg = c.declaredType match {
-        case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
-        case _ => c.arg(0)
+      c.arg(0).dataType match {
+        // The mean of integers, exact: the 128-bit sum divided once. It always fits the
+        // argument's type, so every overflow choice gives it.
+        case t if Integral(t) =>
+          integerOverflow(c)
+          c.declaredType match {
+            case Some(DoubleType | FloatType) => IntegerSum(c.arg(0), "mean")
+            case _ => IntegerSum(c.arg(0), "truncated_mean")
+          }
+        case _ =>
+          // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
+          // computed in floating point, not a decimal mean rounded and then converted.
+          val arg = c.declaredType match {
+            case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
+            case _ => c.arg(0)
+          }
+          SparkShim.average(arg, c.overflowMode)
       }
-      SparkShim.average(arg, c.overflowMode)
-    }, finish = (c, mean) =>
+    }, finish = (c, mean) => c.arg(0).dataType match {
+      // The YAML's integral avg "truncates partial values" and keeps the argument's type.
+      case t if Integral(t) && mean.dataType == IntegerSum.Wide => Cast(mean, t)
       // The mean of fp32 values is fp32 in the YAML (Spark's is double), unless the plan declares another type.
-      if (c.arg(0).dataType == FloatType && c.declaredType.forall(_ == FloatType)) Cast(mean, FloatType) else mean),
+      case FloatType if c.declaredType.forall(_ == FloatType) => Cast(mean, FloatType)
+      case _ => mean
+    }),
     AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
     AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
     // sum0: the sum, or zero of the sum's type when there is nothing to add.
-    AggregateEntry("sum0", Arithmetic, c => { c.expectArity(1); numericArg(c); SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf) },
-      finish = (_, total) => Coalesce(Seq(total, Cast(Literal(0), total.dataType)))),
+    AggregateEntry("sum0", Arithmetic, sum, finish = (c, total) => {
+      val value = sumFinish(c, total)
+      Coalesce(Seq(value, Cast(Literal(0), value.dataType)))
+    }),
     AggregateEntry("count", Generic, count),
     AggregateEntry("count", DecimalOutput, count, finish = (_, n) => Cast(n, DecimalType(38, 0))),
     // false < true: the minimum is AND over the non-NULL values, the maximum OR.
@@ -55,6 +73,44 @@ private[functions] object AggregateFunctions {
     AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
     AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct, finish = (_, n) => Cast(n, DecimalType(38, 0)))
   )
+
+  private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)
+
+  /** ERROR, SILENT or SATURATE: what an integer sum does beyond i64 (the session's choice when open). */
+  private def integerOverflow(c: FunctionCall): String =
+    if (c.saturates) "SATURATE"
+    else c.option("overflow", Map("ERROR" -> "ERROR", "SILENT" -> "SILENT"))
+      .getOrElse(if (c.ctx.defaultEvalMode == EvalMode.ANSI) "ERROR" else "SILENT")
+
+  /**
+   * sum (and sum0): an i64 sum, or any saturating one, is exact in 128 bits until its end
+   * ([[IntegerSum]]: no intermediate sum overflows, whatever the row order); narrower
+   * integers sum exactly in Spark's long (below 2^32 rows per group); the others are Spark's.
+   */
+  private def sum(c: FunctionCall): AggregateFunction = {
+    c.expectArity(1)
+    numericArg(c)
+    c.arg(0).dataType match {
+      case t if Integral(t) =>
+        val overflow = integerOverflow(c)
+        if (t == LongType || overflow == "SATURATE") IntegerSum(c.arg(0), "sum")
+        else SparkShim.sum(c.arg(0), if (overflow == "ERROR") EvalMode.ANSI else EvalMode.LEGACY, c.ctx.conf)
+      case _ => SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf)
+    }
+  }
+
+  /** The exact 128-bit sum brought into i64 as the overflow option says. */
+  private def sumFinish(c: FunctionCall, total: Expression): Expression = total match {
+    case _ if total.dataType != IntegerSum.Wide || !Integral(c.arg(0).dataType) => total
+    case _ => integerOverflow(c) match {
+      case "SATURATE" => Saturation.saturated(LongType, total)
+      case "SILENT" => Cast(total, LongType, None, EvalMode.LEGACY)
+      case _ =>
+        val (min, max) = (Literal(Decimal(Long.MinValue), IntegerSum.Wide), Literal(Decimal(Long.MaxValue), IntegerSum.Wide))
+        If(Or(LessThan(total, min), GreaterThan(total, max)), FunctionErrors.overflow(c, "the sum exceeds i64", LongType),
+          Cast(total, LongType))
+    }
+  }
 
   /**
    * count() with no argument is COUNT(*). A count is a long, which no number of rows can

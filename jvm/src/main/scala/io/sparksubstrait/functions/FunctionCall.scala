@@ -81,6 +81,12 @@ final class FunctionCall(
   /** IEEE round-to-nearest-even is what the JVM does for floating point. */
   def acceptIeeeRounding(): Unit = option("rounding", Map("TIE_TO_EVEN" -> ()))
 
+  /**
+   * The IEEE rounding mode the plan names for a floating-point result (a
+   * [[io.sparksubstrait.runtime.CorrectlyRounded]] mode code), None when it names none.
+   */
+  def rounding: Option[Int] = option("rounding", io.sparksubstrait.runtime.CorrectlyRounded.modes)
+
   /** Every option the plan gave must have been looked at by the builder: none is ignored. */
   def checkAllOptionsConsumed(): Unit = {
     options.keys.find(!consumed(_)).foreach { o =>

@@ -28,54 +28,14 @@ object FunctionCatalog {
    */
   final case class WindowEntry(name: String, extensions: Set[String], framed: Boolean, build: FunctionCall => Expression)
 
-  private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)
   // Each entry claims exactly the extensions whose YAML defines the function
   // (FunctionTestCorpusSuite checks them against the pinned spec's YAMLs).
-  private val Arithmetic = Set("functions_arithmetic", "functions_arithmetic_decimal")
-  private val FloatingArithmetic = Set("functions_arithmetic")
   private val Comparison = Set("functions_comparison")
   private val Ordering = Comparison + "functions_datetime"
   private val Boolean = Set("functions_boolean")
 
   // ---- scalar table -------------------------------------------------------------------
   private val scalarEntries: Seq[ScalarEntry] = Seq(
-    arithmetic("add", SparkShim.add),
-    arithmetic("subtract", SparkShim.subtract),
-    arithmetic("multiply", SparkShim.multiply),
-    ScalarEntry("divide", Arithmetic, divide),
-    ScalarEntry("modulus", Arithmetic, modulus),
-    ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
-      x.dataType match {
-        case t if Integral(t) && mode == Saturate => saturated(t, UnaryMinus(wide(x), true))
-        // Spark's decimal negation rounds 38-digit values to 34 digits: 0 - x is exact.
-        case d: DecimalType => Cast(SparkShim.subtract(Literal(Decimal(0), DecimalType(1, 0)), x, mode, c.ctx.conf), d, None, mode)
-        case _ => UnaryMinus(x, mode == EvalMode.ANSI)
-      }
-    }),
-    ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
-      if (Integral(x.dataType) && mode == Saturate) saturated(x.dataType, Abs(wide(x), true)) else Abs(x, mode == EvalMode.ANSI)
-    }),
-    ScalarEntry("sign", FloatingArithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
-    ScalarEntry("sqrt", Arithmetic, c => {
-      c.expectArity(1)
-      c.arg(0).dataType match {
-        // functions_arithmetic_decimal's sqrt has no domain option: a negative is an error.
-        case _: DecimalType =>
-          c.acceptIeeeRounding()
-          val x = c.arg(0)
-          val d = Cast(x, DoubleType)
-          If(LessThan(d, Literal(0.0)), FunctionErrors.domain(c, "the square root of a negative number", DoubleType), Sqrt(d))
-        case _ => floatingFunction(c, Sqrt)
-      }
-    }),
-    floating("exp", Exp),
-    floating("sin", Sin), floating("cos", Cos), floating("tan", Tan),
-    floating("sinh", Sinh), floating("cosh", Cosh), floating("tanh", Tanh),
-    floating("asin", Asin), floating("acos", Acos), floating("atan", Atan),
-    floating("asinh", Asinh), floating("acosh", Acosh), floating("atanh", Atanh),
-    floating("radians", ToRadians), floating("degrees", ToDegrees),
-    ScalarEntry("atan2", FloatingArithmetic, c => floatingBinary(c)(Atan2(_, _))),
-
     comparison("equal")(EqualTo(_, _)),
     comparison("not_equal")((l, r) => Not(EqualTo(l, r))),
     comparison("lt")(LessThan(_, _)),
@@ -121,7 +81,7 @@ object FunctionCatalog {
 
   private val aggregateEntries = AggregateFunctions.entries
   private val windowEntries = WindowFunctions.entries
-  private val allScalarEntries = scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
+  private val allScalarEntries = ArithmeticFunctions.entries ++ scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
     DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
@@ -150,141 +110,7 @@ object FunctionCatalog {
   }
 
   // ---- builders -----------------------------------------------------------------------
-  private type Binary = (Expression, Expression, EvalMode.Value, org.apache.spark.sql.internal.SQLConf) => Expression
-
-  /** add / subtract / multiply: numbers (functions_arithmetic*), or a date-time and an interval (functions_datetime). */
-  private def arithmetic(name: String, f: Binary): ScalarEntry = ScalarEntry(name, Arithmetic + "functions_datetime", c => {
-    if (c.args.size != 3 || name == "multiply") c.expectArity(2)
-    (c.arg(0).dataType, c.args.lift(1).map(_.dataType).orNull) match {
-      case _ if c.args.size == 3 => DatetimeArithmetic.shift(c, negate = name == "subtract")
-      case (DateType | TimestampType | TimestampNTZType, _: YearMonthIntervalType | _: DayTimeIntervalType) if name != "multiply" => DatetimeArithmetic.shift(c, negate = name == "subtract")
-      case (n, _: YearMonthIntervalType | _: DayTimeIntervalType) if name == "multiply" && Integral(n) => DatetimeArithmetic.scale(c)
-      case _ =>
-        c.acceptIeeeRounding()
-        val Seq(l, r) = numericArgs(c)
-        if (Integral(l.dataType) && c.saturates) saturated(l.dataType, f(wide(l), wide(r), EvalMode.ANSI, c.ctx.conf))
-        else f(l, r, c.overflowMode, c.ctx.conf)
-    }
-  })
-
-  /**
-   * Saturating integer arithmetic: computed exactly in DECIMAL(38,0) (wide enough for any
-   * i64 sum or product), then clamped to the type's range.
-   */
-  private val Exact = DecimalType(38, 0)
-  private def wide(e: Expression): Expression = Cast(e, Exact)
-  private def saturated(t: DataType, exact: Expression): Expression = {
-    val (min, max) = t match {
-      case ByteType => (Byte.MinValue.toLong, Byte.MaxValue.toLong)
-      case ShortType => (Short.MinValue.toLong, Short.MaxValue.toLong)
-      case IntegerType => (Int.MinValue.toLong, Int.MaxValue.toLong)
-      case _ => (Long.MinValue, Long.MaxValue)
-    }
-    def bound(v: Long) = Literal(Decimal(v), Exact)
-    // least/greatest skip NULLs: a NULL result must stay NULL, not become a bound.
-    val e = Cast(exact, Exact)
-    Cast(If(IsNull(e), Literal(null, Exact), Least(Seq(Greatest(Seq(e, bound(min))), bound(max)))), t)
-  }
-
-  private def divide(c: FunctionCall): Expression = {
-    c.expectArity(2)
-    c.acceptIeeeRounding()
-    val Seq(l, divisor) = numericArgs(c)
-    val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
-    val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
-    val saturate = Integral(l.dataType) && c.saturates
-    val overflow = if (saturate) None else c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
-    // A NULL quotient by zero with errors otherwise (DuckDB's integer division): Spark has no
-    // such mode, so a zero divisor becomes NULL first and the other options pick the mode.
-    val nullByZero = byZero.contains(EvalMode.LEGACY) && Seq(domain, overflow).flatten.contains(EvalMode.ANSI)
-    val r = if (nullByZero) If(EqualTo(divisor, Cast(Literal(0), divisor.dataType)), Literal(null, divisor.dataType), divisor) else divisor
-    val mode = singleMode(c, Seq(if (nullByZero) None else byZero, domain, overflow).flatten)
-    l.dataType match {
-      // Only MIN / -1 overflows: computed exactly, then clamped.
-      case t if saturate =>
-        saturated(t, SparkShim.integralDivide(wide(l), wide(r), mode, c.ctx.conf))
-      // Substrait integer division truncates and keeps the argument type.
-      case t if Integral(t) =>
-        Cast(SparkShim.integralDivide(Cast(l, LongType), Cast(r, LongType), mode, c.ctx.conf), t, None, mode)
-      // Spark divides doubles only; a float quotient computed in double and rounded once is
-      // the correctly rounded float quotient.
-      case FloatType => Cast(SparkShim.divide(Cast(l, DoubleType), Cast(r, DoubleType), mode, c.ctx.conf), FloatType)
-      case _ => SparkShim.divide(l, r, mode, c.ctx.conf)
-    }
-  }
-
-  private def modulus(c: FunctionCall): Expression = {
-    c.expectArity(2)
-    val Seq(l, r) = numericArgs(c)
-    val floor = c.option("division_type", Map("TRUNCATE" -> false, "FLOOR" -> true)).getOrElse(false)
-    val domain = c.option("on_domain_error", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
-    val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
-    val mode = singleMode(c, Seq(domain, overflow).flatten)
-    val truncated = SparkShim.remainder(l, r, mode, c.ctx.conf)
-    // Floor division's remainder has the divisor's sign: a non-zero remainder of the other
-    // sign moves by one divisor.
-    if (floor) {
-      val zero = Cast(Literal(0), truncated.dataType)
-      If(And(Not(EqualTo(truncated, zero)), Not(EqualTo(LessThan(truncated, zero), LessThan(r, Cast(Literal(0), r.dataType))))),
-        SparkShim.add(truncated, r, mode, c.ctx.conf), truncated)
-    } else truncated
-  }
-
-  private def singleMode(c: FunctionCall, modes: Seq[EvalMode.Value]): EvalMode.Value = modes.distinct match {
-    case Seq() => c.ctx.defaultEvalMode
-    case Seq(one) => one
-    case _ => throw io.sparksubstrait.errors.SubstraitErrors.unsupportedOption(c.at, c.name,
-      "on_division_by_zero/on_domain_error/overflow", Seq("a mix of NULL and ERROR"), Seq("all NULL", "all ERROR"))
-  }
-
-  /** Marks a saturating call for the unary builders (never reaches Catalyst). */
-  private val Saturate: EvalMode.Value = EvalMode.TRY
-
-  private def unaryNumeric(c: FunctionCall)(f: (Expression, EvalMode.Value) => Expression): Expression = {
-    c.expectArity(1)
-    numericArg(c)
-    f(c.arg(0), if (Integral(c.arg(0).dataType) && c.saturates) Saturate else c.overflowMode)
-  }
-
-  /** Functions Spark computes in double; the result keeps the argument's float width. */
-  private def floating(name: String, f: Expression => Expression): ScalarEntry = ScalarEntry(name, FloatingArithmetic, c => floatingFunction(c, f))
-
-  private def floatingFunction(c: FunctionCall, f: Expression => Expression): Expression = {
-    c.expectArity(1)
-    c.acceptIeeeRounding()
-    val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "ERROR" -> "error")).getOrElse("nan")
-    val x = c.arg(0)
-    if (!NumericCoercion.isNumeric(x.dataType) && x.dataType != NullType) {
-      c.wrongArguments("a numeric argument")
-    }
-    val d = asDouble(x)
-    val result = f(d)
-    // A NaN from a number that is not NaN is a domain error (asin(2), acosh(0.5), sqrt(-1)).
-    val outsideDomain = And(IsNaN(result), Not(IsNaN(d)))
-    val checked = onDomain match {
-      case "nan" => result
-      case "null" => If(outsideDomain, Literal(null, DoubleType), result)
-      case _ => If(outsideDomain, FunctionErrors.domain(c, "the argument is outside the domain", DoubleType), result)
-    }
-    resultFloat(x.dataType, checked)
-  }
-
-  private def floatingBinary(c: FunctionCall)(f: (Expression, Expression) => Expression): Expression = {
-    c.expectArity(2)
-    c.acceptIeeeRounding()
-    c.option("on_domain_error", Map("NAN" -> ()))
-    c.option("overflow", Map("SILENT" -> ()))
-    val Seq(l, r) = numericArgs(c)
-    if (Integral(l.dataType) || l.dataType.isInstanceOf[DecimalType]) {
-      // Spark computes these in double; an integral or decimal result would be rounded.
-      c.wrongArguments("fp32 or fp64 arguments")
-    }
-    resultFloat(l.dataType, f(asDouble(l), asDouble(r)))
-  }
-
   private[functions] def asDouble(e: Expression): Expression = if (e.dataType == DoubleType) e else Cast(e, DoubleType)
-  private def resultFloat(argType: DataType, e: Expression): Expression = if (argType == FloatType) Cast(e, FloatType) else e
-  private def sameTypeAs(arg: Expression, e: Expression): Expression = if (e.dataType == arg.dataType) e else Cast(e, arg.dataType)
 
   /** lt, gt, lte and gte are functions_datetime's too (for its date-time types). */
   private def comparison(name: String)(f: (Expression, Expression) => Expression): ScalarEntry =

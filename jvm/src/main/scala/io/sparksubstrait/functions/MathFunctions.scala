@@ -5,6 +5,8 @@ import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
+import io.sparksubstrait.runtime.CorrectlyRounded
+
 import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
 
 /**
@@ -29,7 +31,8 @@ private[functions] object MathFunctions {
     ScalarEntry("logb", Logarithmic, c => {
       c.expectArity(2)
       val Seq(x, base) = floats(c)
-      logOf(c, x, lowest = 0, resultType(c), v => Divide(Log(v), Log(base)),
+      val exact = c.rounding.map(mode => correctlyRoundedLogb(c, mode))
+      logOf(c, x, lowest = 0, resultType(c), v => exact.getOrElse(Divide(Log(v), Log(base))),
         badBase = Or(LessThanOrEqual(base, Literal(0.0)), EqualTo(base, Literal(1.0))))
     }),
 
@@ -61,20 +64,28 @@ private[functions] object MathFunctions {
           LessThan(n, Literal(Decimal(0), whole)) -> FunctionErrors.domain(c, "the factorial of a negative number", whole),
           GreaterThan(n, Literal(Decimal(33), whole)) -> FunctionErrors.overflow(c, "the factorial exceeds 38 digits", whole)),
           Some(exact(whole, "decimalFactorial", x)))
-      case _ =>
+      case t =>
         integral(c, x)
-        // Spark's factorial is NULL beyond 20! (the largest long) and for negatives: with
-        // overflow ERROR (or no choice, under ANSI) that NULL becomes the error, a domain
-        // error below 0 and an overflow above 20.
-        val mode = c.overflowMode
-        val f = Factorial(Cast(x, IntegerType, None, EvalMode.ANSI))
-        val checked = if (mode == EvalMode.ANSI)
-          CaseWhen(Seq(
-            LessThan(x, Cast(Literal(0), x.dataType)) -> FunctionErrors.domain(c, "the factorial of a negative number", LongType),
-            And(IsNotNull(x), IsNull(f)) -> FunctionErrors.overflow(c, "the factorial exceeds i64", LongType)),
-            Some(f))
-        else f
-        Cast(checked, x.dataType, None, mode)
+        // n! for n up to the largest whose factorial the type holds (Spark's factorial, to 20!);
+        // beyond it the overflow option; a negative n is an error whatever the options (the YAML).
+        val overflow = if (c.saturates) "SATURATE"
+          else c.option("overflow", Map("ERROR" -> "ERROR", "SILENT" -> "SILENT"))
+            .getOrElse(if (c.ctx.defaultEvalMode == EvalMode.ANSI) "ERROR" else "SILENT")
+        val limit = t match {
+          case ByteType => 5
+          case ShortType => 7
+          case IntegerType => 12
+          case _ => 20
+        }
+        val beyond = overflow match {
+          case "SATURATE" => Saturation.integralLiteral(Saturation.range(t)._2, t)
+          case "SILENT" => Literal(null, t)
+          case _ => FunctionErrors.overflow(c, s"the factorial exceeds ${t.simpleString}", t)
+        }
+        CaseWhen(Seq(
+          LessThan(x, Cast(Literal(0), t)) -> FunctionErrors.domain(c, "the factorial of a negative number", t),
+          GreaterThan(x, Cast(Literal(limit), t)) -> beyond),
+          Some(Cast(Factorial(Cast(x, IntegerType)), t)))
     }
   }
 
@@ -91,8 +102,13 @@ private[functions] object MathFunctions {
       case _ => false
     })
     if (integers) {
-      val checked = c.overflowMode == EvalMode.ANSI
       val t = NumericCoercion.unify(c.args).getOrElse(c.wrongArguments("integers of one type")).head.dataType
+      if (c.saturates) {
+        val (min, max) = Saturation.range(t)
+        return Cast(exact(LongType, "powerSaturating", Cast(x, LongType), Cast(y, LongType), Literal(min), Literal(max),
+          Literal(c.at.toString)), t)
+      }
+      val checked = c.overflowMode == EvalMode.ANSI
       Cast(exact(LongType, if (checked) "power" else "powerWrapping", Cast(x, LongType), Cast(y, LongType), Literal(c.at.toString)),
         t, None, c.overflowMode)
     } else {
@@ -100,7 +116,7 @@ private[functions] object MathFunctions {
       c.option("on_domain_error", Map("NAN" -> ()))
       val complexIsError = c.option("complex_number_result", Map("NAN" -> false, "ERROR" -> true)).getOrElse(false)
       val Seq(dx, dy) = floats(c)
-      val result = Pow(dx, dy)
+      val result = StaticInvoke(classOf[io.sparksubstrait.runtime.IeeeMath], DoubleType, "pow", Seq(dx, dy))
       val checked = if (complexIsError)
         If(And(IsNaN(result), Not(Or(IsNaN(dx), IsNaN(dy)))), FunctionErrors.domain(c, "a negative base to a fractional power has a complex result", DoubleType), result)
       else result
@@ -112,8 +128,28 @@ private[functions] object MathFunctions {
     ScalarEntry(name, Logarithmic, c => {
       c.expectArity(1)
       val Seq(x) = floats(c)
-      logOf(c, x, lowest, resultType(c), f)
+      // A plan naming a rounding mode gets the logarithm correctly rounded in it.
+      val exact = c.rounding.map(mode => Cast(ArithmeticFunctions.correctlyRounded(name, c.arg(0), mode)._2, DoubleType))
+      logOf(c, x, lowest, resultType(c), v => exact.getOrElse(f(v)))
     })
+
+  /** logb correctly rounded: floats and doubles as they are, integers and decimals exactly. */
+  private def correctlyRoundedLogb(c: FunctionCall, mode: Int): Expression = {
+    val code = Literal(CorrectlyRounded.functions("logb"))
+    val Seq(x, base) = c.args
+    val call = (x.dataType, base.dataType) match {
+      case (FloatType, FloatType) => StaticInvoke(classOf[CorrectlyRounded], FloatType, "apply2Float", Seq(code, x, base, Literal(mode)))
+      case (DoubleType | FloatType, DoubleType | FloatType) =>
+        StaticInvoke(classOf[CorrectlyRounded], DoubleType, "apply2", Seq(code, Cast(x, DoubleType), Cast(base, DoubleType), Literal(mode)))
+      case _ =>
+        def exact(e: Expression) = e.dataType match {
+          case d: DecimalType => e
+          case _ => Cast(e, DecimalType(20, 0))
+        }
+        StaticInvoke(classOf[CorrectlyRounded], DoubleType, "apply2Decimal", Seq(code, exact(x), exact(base), Literal(mode)))
+    }
+    Cast(call, DoubleType)
+  }
 
   /**
    * `f(x)` for x above `lowest`; at `lowest` the on_log_zero choice (default -infinity, as
@@ -121,7 +157,6 @@ private[functions] object MathFunctions {
    */
   private def logOf(c: FunctionCall, x: Expression, lowest: Int, result: DataType, f: Expression => Expression,
       badBase: Expression = Literal.FalseLiteral): Expression = {
-    c.acceptIeeeRounding()
     val onZero = c.option("on_log_zero", Map("MINUS_INFINITY" -> "-inf", "NAN" -> "nan", "ERROR" -> "error")).getOrElse("-inf")
     val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "ERROR" -> "error")).getOrElse("nan")
     def choice(what: String, error: => Expression): Expression = what match {

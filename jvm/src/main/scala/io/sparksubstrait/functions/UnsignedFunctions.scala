@@ -29,7 +29,10 @@ private[functions] object UnsignedFunctions {
       // Unsigned division truncates; the quotient always fits.
       val quotient = Cast(IntegralDivide(l, r, EvalMode.LEGACY), t.sparkType)
       val zero = EqualTo(r, Literal(Decimal(0), Wide))
-      If(zero, if (byZero) FunctionErrors.divisionByZero(c, "the divisor is 0", t.sparkType) else Literal(null, t.sparkType), quotient)
+      // A NULL operand gives NULL before a zero divisor is looked at.
+      CaseWhen(Seq(Or(IsNull(l), IsNull(r)) -> Literal(null, t.sparkType),
+        zero -> (if (byZero) FunctionErrors.divisionByZero(c, "the divisor is 0", t.sparkType) else Literal(null, t.sparkType))),
+        Some(quotient))
     })
   )
 

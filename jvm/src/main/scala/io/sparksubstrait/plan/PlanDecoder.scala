@@ -58,6 +58,7 @@ object PlanDecoder {
       // JsonFormat also throws unchecked exceptions for some malformed values.
       case NonFatal(e) => throw SubstraitErrors.malformedPlan("JSON", e.getMessage, e)
     }
+    JsonNegativeZeros.restore(text, builder)
     checked(builder.build(), limits)
   }
 

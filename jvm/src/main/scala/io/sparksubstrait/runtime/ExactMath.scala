@@ -38,6 +38,23 @@ object ExactMath {
     result
   }
 
+  /** base^exponent clamped to [min, max] (overflow SATURATE): exact, then the nearer bound. */
+  def powerSaturating(base: Long, exponent: Long, min: Long, max: Long, location: UTF8String): Long = {
+    nonNegative(exponent, location)
+    val b = BigInteger.valueOf(base)
+    // |base| >= 2 to a power of 64 or more is beyond every bound: only its sign matters.
+    val odd = (exponent & 1) == 1
+    val exact =
+      if (base == 0) (if (exponent == 0) BigInteger.ONE else BigInteger.ZERO)
+      else if (base == 1) BigInteger.ONE
+      else if (base == -1) (if (odd) BigInteger.ONE.negate() else BigInteger.ONE)
+      else if (exponent >= 64) (if (base < 0 && odd) BigInteger.valueOf(min).subtract(BigInteger.ONE) else BigInteger.valueOf(max).add(BigInteger.ONE))
+      else b.pow(exponent.toInt)
+    if (exact.compareTo(BigInteger.valueOf(max)) > 0) max
+    else if (exact.compareTo(BigInteger.valueOf(min)) < 0) min
+    else exact.longValue
+  }
+
   /** base^exponent modulo 2^64 (overflow SILENT). */
   def powerWrapping(base: Long, exponent: Long, location: UTF8String): Long = {
     nonNegative(exponent, location)
