@@ -112,7 +112,8 @@ private[functions] object DatetimeFunctions {
     }
     // The local date and the microseconds since the epoch of the local wall clock.
     val (date, micros) = value.dataType match {
-      case DateType => (value, Multiply(Cast(value, LongType), Literal(86400000000L)))
+      // Spark casts no date to a number: its days since the epoch are unix_date.
+      case DateType => (value, Multiply(Cast(UnixDate(value), LongType), Literal(86400000000L)))
       case TimestampNTZType => (Cast(value, DateType), UnixMicros(Cast(value, TimestampType, Utc)))
       case TimestampType =>
         val local = Cast(value, TimestampNTZType, zone)
