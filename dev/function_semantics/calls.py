@@ -142,15 +142,24 @@ def calls(spec: Spec, fn: YamlFunction, full: bool) -> List[Call]:
 
 
 def _pinned(all_calls: List[Call]) -> List[Call]:
-    """The CI subset: every overload once without options, and each option value on one
-    overload (a different one for each value, in turn), enumeration arguments as they come."""
-    plain = [c for c in all_calls if not c.options]
-    by_options: Dict[tuple, List[Call]] = {}
-    for c in all_calls:
-        if c.options:
-            by_options.setdefault(tuple(sorted((k, tuple(v)) for k, v in c.options.items())), []).append(c)
-    chosen = [group[i % len(group)] for i, (_, group) in enumerate(sorted(by_options.items()))]
-    return plain + chosen
+    """The CI subset: a few calls covering every overload (argument types), every option value
+    and every enumeration value at least once, chosen greedily (each next call the one covering
+    most of what is not covered yet; ties to the first in generation order, so the subset is
+    fixed)."""
+    def features(c: Call) -> set:
+        f = {("types", tuple(str(a.type) for a in c.args if a.type is not None), str(c.out))}
+        f |= {("option", k, tuple(v)) for k, v in c.options.items()}
+        f |= {("enum", i, a.enum) for i, a in enumerate(c.args) if a.enum is not None}
+        f |= {("literal", i, repr(a.value)) for i, a in enumerate(c.args) if a.literal}
+        return f
+    feats = [features(c) for c in all_calls]
+    uncovered = set().union(*feats) if feats else set()
+    chosen = []
+    while uncovered:
+        best = max(range(len(all_calls)), key=lambda i: (len(feats[i] & uncovered), -i))
+        chosen.append(best)
+        uncovered -= feats[best]
+    return [all_calls[i] for i in sorted(chosen)]
 
 
 def _is_func(pattern: str) -> bool:

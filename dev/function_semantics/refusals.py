@@ -7,6 +7,9 @@ from typing import Optional
 
 # (function, option, value) -> why; option "(signature)" names an argument-type combination.
 REFUSED = {
+    ("strptime_timestamp", "(type)", "*"): (
+        "a precision of 7 to 9 (nanoseconds): Spark's timestamps hold microseconds, so the parsed value's last "
+        "digits would be lost; precisions 0 to 6 are exact"),
 }
 
 

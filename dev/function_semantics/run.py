@@ -217,8 +217,13 @@ class Runner:
         worst = next((v for v in ("wrong", "foreign", "refused", "spec_open") if call_verdicts[v]), "exact")
         if worst == "refused":
             # a refusal naming one option value of the call is that pair's; the call's other pairs did not run
-            m = re.search(r"option (\S+) = ([^,\s]+)", res.refusals.get(calls_mod.describe(call), ""))
+            detail = res.refusals.get(calls_mod.describe(call), "")
+            m = re.search(r"option (\S+) = ([^,\s]+)", detail)
             named = (m.group(1), m.group(2).rstrip(".")) if m else None
+            if named is None and ".output_type" in detail.split(":")[0]:
+                # a return type Spark cannot hold (a nanosecond timestamp): the type's refusal
+                res.pairs[("(type)", str(call.out))]["refused"] += 1
+                return
             if named in pairs:
                 res.pairs[named]["refused"] += 1
                 return

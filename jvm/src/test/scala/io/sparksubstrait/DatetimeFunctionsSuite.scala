@@ -60,10 +60,59 @@ class DatetimeFunctionsSuite extends SparkSuite with SubstraitAssertions {
     intercept[Exception](values("strptime_date:str_str")(litString("2024-02-30"), litString("%Y-%m-%d")))
   }
 
+  test("strptime reads as C's strptime(3): unpadded fields, white space, names in any case, %j, %I with %p") {
+    def date(text: String, format: String) = values("strptime_date:str_str")(litString(text), litString(format)).head
+    assert(date("2024-2-9", "%Y-%m-%d") == java.sql.Date.valueOf("2024-02-09"))
+    assert(date(" 5.3.2024", "%e.%m.%Y") == java.sql.Date.valueOf("2024-03-05"))   // white space before a number
+    assert(date("060/2024", "%j/%Y") == java.sql.Date.valueOf("2024-02-29"))      // day 60 of a leap year
+    assert(date("3-mAR-24", "%d-%b-%y") == java.sql.Date.valueOf("2024-03-03"))   // %y 00-68 is 20xx
+    assert(date("20240229", "%Y%m%d") == java.sql.Date.valueOf("2024-02-29"))     // widths bound the digits
+    val pm = values("strptime_timestamp:str_str_i8")(litString("2024-02-29 1:02:03 pm"), litString("%Y-%m-%d %I:%M:%S %p"), litI8(6))
+    assert(instant(pm.head) == Instant.parse("2024-02-29T13:02:03Z"))
+    // glibc's %z: hh, hhmm or hh:mm; +14:00 (Kiribati) is read.
+    val kiribati = values("strptime_timestamp:str_str_i8")(litString("2024-02-29 14:00 +14:00"), litString("%Y-%m-%d %H:%M %z"), litI8(6))
+    assert(instant(kiribati.head) == Instant.parse("2024-02-29T00:00:00Z"))
+    // Text after the format's end, or a date that does not exist, is a domain error, never a date.
+    for ((text, format) <- Seq("2024-02-29x" -> "%Y-%m-%d", "2023-02-29" -> "%Y-%m-%d", "2024-13-01" -> "%Y-%m-%d")) {
+      val e = intercept[Exception](date(text, format))
+      assert(Iterator.iterate(e: Throwable)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("SUBSTRAIT_DOMAIN_ERROR")), e)
+    }
+  }
+
+  test("strftime writes as C's strftime(3): %e, %C, %u, %w, %U, %W, %V, %G, %k, %l, %P") {
+    // 2024-02-29 and 1900-03-01 are Thursdays, day 60 (0-based 59) of their years, in ISO week 9;
+    // %U counts from the first Sunday (week 8), %W from the first Monday (week 9).
+    assert(values("strftime:date_str")(field(1), litString("%e|%C|%u|%w|%U|%W|%V|%G")) ==
+      Seq("29|20|4|4|08|09|09|2024", " 1|19|4|4|08|09|09|1900", null))
+    assert(values("strftime:pts_str")(field(2), litString("%k|%l|%P")) == Seq("12|12|pm", "23|11|pm", null))
+  }
+
+  test("extract: US, Monday and Sunday weeks, TIMEZONE_OFFSET, PICOSECOND") {
+    // 2023-12-31 is a Sunday: its US week (Sunday to Saturday) holds Wednesday 2024-01-03, so US
+    // year 2024, week 1. 2024-07-01 (Monday): its week's Wednesday, 07-03, is day 185: week 27.
+    assert(values("extract", Seq("US_YEAR"))(field(2)) == Seq(2024L, 2024L, null))
+    assert(values("extract", Seq("US_WEEK", "ONE"))(field(2)) == Seq(27L, 1L, null))
+    // The first Monday of 2024 is 1 January (07-01: day 182, week 27); of 2023, 2 January
+    // (12-31: 363 days later, week 52). The first Sunday of 2024 is 7 January (07-01: 176 days
+    // later, week 26); of 2023, 1 January (12-31: week 53).
+    assert(values("extract", Seq("MONDAY_WEEK", "ONE"))(field(2)) == Seq(27L, 52L, null))
+    assert(values("extract", Seq("SUNDAY_WEEK", "ZERO"))(field(2)) == Seq(25L, 52L, null))
+    // New York: UTC-4 in July (EDT), UTC-5 in January (EST).
+    assert(values("extract", Seq("TIMEZONE_OFFSET"))(field(3), litString("America/New_York")) == Seq(-14400L, -18000L, null))
+    assert(values("extract", Seq("PICOSECOND"))(field(2)) == Seq(0L, 0L, null))
+  }
+
+  test("an integer times an interval that overflows is SUBSTRAIT_ARITHMETIC_OVERFLOW, not Java's exception") {
+    val e = intercept[Exception](values("multiply")(litI32(Int.MaxValue), litIntervalDay(3650000, 0)))
+    assert(Iterator.iterate(e: Throwable)(_.getCause).takeWhile(_ != null).exists(_.getMessage.contains("SUBSTRAIT_ARITHMETIC_OVERFLOW")), e)
+    assert(values("multiply")(litI32(3), litIntervalDay(1, 30)).head == java.time.Duration.ofSeconds(3 * 86430L))
+  }
+
   test("formats and zones Spark cannot honour exactly are the plan's error") {
     val at = "relations[0].root.input.project.expressions[0].scalar_function"
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(values("strftime:date_str")(field(1), litString("%e %B")))
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(values("strptime_date:str_str")(litString("24-01-01"), litString("%y-%m-%d")))
+    // %Z: tzdata's abbreviations, which Java does not hold.
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(values("strftime:date_str")(field(1), litString("%Z %B")))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(values("strptime_date:str_str")(litString("24-01-01"), litString("%U-%m-%d")))
     assertPlanError("SUBSTRAIT_INVALID_PLAN", at)(values("local_timestamp:ptstz_str")(field(3), litString("Mars/Olympus_Mons")))
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(
       values("strptime_timestamp:str_str_i8")(litString("2024-07-01 12:00:00"), litString("%F %T"), litI8(9)))

@@ -1,6 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
@@ -41,13 +42,19 @@ private[functions] object DatetimeArithmetic {
     }
   }
 
-  /** An integer times an interval (functions_datetime's multiply): exact; an overflow is Spark's error. */
+  /**
+   * An integer times an interval (functions_datetime's multiply): exact, or our overflow error
+   * (Spark's MultiplyDTInterval throws a bare java.lang.ArithmeticException).
+   */
   def scale(c: FunctionCall): Expression = {
     val Seq(n, interval) = c.args
-    interval.dataType match {
-      case _: YearMonthIntervalType => MultiplyYMInterval(interval, n)
-      case _ => MultiplyDTInterval(interval, n)
+    // The interval goes in as its internal value: months (an int) or microseconds (a long).
+    val method = interval.dataType match {
+      case _: YearMonthIntervalType => "yearMonthTimes"
+      case _ => "dayTimeTimes"
     }
+    StaticInvoke(classOf[io.sparksubstrait.runtime.ExactMath], interval.dataType, method,
+      Seq(interval, Cast(n, LongType), Literal(c.at.toString)))
   }
 
   private def wholeDays(interval: Expression): Option[Int] =

@@ -90,9 +90,10 @@ private[functions] object DatetimeFunctions {
     "hour" -> Seq("HOUR"), "minute" -> Seq("MINUTE"), "week" -> Seq("ISO_WEEK"), "doy" -> Seq("DAY_OF_YEAR"),
     "dow" -> Seq("SUNDAY_DAY_OF_WEEK", "ZERO"))
 
-  private val dateParts = Set("YEAR", "ISO_YEAR", "QUARTER", "MONTH", "DAY", "DAY_OF_YEAR",
-    "MONDAY_DAY_OF_WEEK", "SUNDAY_DAY_OF_WEEK", "ISO_WEEK", "UNIX_TIME")
-  private val timeParts = Set("HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND", "SUBSECOND")
+  private val dateParts = Set("YEAR", "ISO_YEAR", "US_YEAR", "QUARTER", "MONTH", "DAY", "DAY_OF_YEAR",
+    "MONDAY_DAY_OF_WEEK", "SUNDAY_DAY_OF_WEEK", "MONDAY_WEEK", "SUNDAY_WEEK", "ISO_WEEK", "US_WEEK", "UNIX_TIME")
+  private val timeParts = Set("HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND", "PICOSECOND",
+    "SUBSECOND", "TIMEZONE_OFFSET")
 
   /**
    * extract(component[, indexing], value[, zone]). The indexing enum (ONE, the default, or
@@ -121,7 +122,7 @@ private[functions] object DatetimeFunctions {
       case _ => c.wrongArguments("a date or timestamp")
     }
     if (value.dataType == DateType && timeParts(part)) c.wrongArguments(s"a timestamp for $part")
-    def index(e: Expression) = Cast(if (oneBased) e else Subtract(e, Literal(1)), LongType)
+    def index(e: Expression) = if (oneBased) Cast(e, LongType) else Subtract(Cast(e, LongType), Literal(1L))
     val microsOfDay = Pmod(micros, Literal(86400000000L))
     part match {
       case "YEAR" => Cast(Year(date), LongType)
@@ -133,14 +134,49 @@ private[functions] object DatetimeFunctions {
       case "SUNDAY_DAY_OF_WEEK" => index(DayOfWeek(date))
       case "MONDAY_DAY_OF_WEEK" => index(Add(WeekDay(date), Literal(1)))
       case "ISO_WEEK" => index(WeekOfYear(date))
+      case "US_YEAR" => Cast(Year(usWednesday(date)), LongType)
+      // Week 1 holds the first Wednesday of January (4 or more of its Sunday-to-Saturday days).
+      case "US_WEEK" => index(Add(divide7(Subtract(DayOfYear(usWednesday(date)), Literal(1))), Literal(1L)))
+      case "MONDAY_WEEK" => index(weekFromFirst(date, 0))
+      case "SUNDAY_WEEK" => index(weekFromFirst(date, 6))
       case "UNIX_TIME" => value.dataType match {
         case TimestampType => UnixSeconds(value)
         // Whole seconds, rounded down (before 1970 too).
         case _ => IntegralDivide(Subtract(micros, Pmod(micros, Literal(1000000L))), Literal(1000000L))
       }
-      case "NANOSECOND" => Literal(0L)
+      // Spark keeps microseconds: no nanoseconds (or picoseconds) past the last one; NULL of NULL.
+      case "NANOSECOND" | "PICOSECOND" => If(IsNull(value), Literal(null, LongType), Literal(0L))
+      // The local wall clock less the instant: the zone's offset then, in whole seconds (Java's
+      // zone rules hold offsets in seconds); 0 for a wall clock without zone.
+      case "TIMEZONE_OFFSET" => value.dataType match {
+        case TimestampType => IntegralDivide(Subtract(micros, UnixMicros(value)), Literal(1000000L))
+        case _ => If(IsNull(value), Literal(null, LongType), Literal(0L))
+      }
       case clock => clockPart(clock, microsOfDay, micros)
     }
+  }
+
+  private def divide7(e: Expression): Expression = IntegralDivide(Cast(e, LongType), Literal(7L))
+
+  /** The Wednesday of the date's Sunday-to-Saturday week (DayOfWeek: Sunday 1 .. Saturday 7). */
+  private def usWednesday(date: Expression): Expression =
+    DateAdd(date, Subtract(Literal(4), DayOfWeek(date)))
+
+  /**
+   * MONDAY_WEEK (weekday 0) / SUNDAY_WEEK (6): week 1 starts on the first such day of January.
+   * The YAML's ranges (1-53, or 0-52 with ZERO) leave no week 0, so the days before that first
+   * day belong to the last week of the year before (counted from its first such day);
+   * dev/function_semantics documents C's %W / %U (week 0) as the other reading.
+   */
+  private def weekFromFirst(date: Expression, weekday: Int): Expression = {
+    // WeekDay: Monday 0 .. Sunday 6.
+    def first(year: Expression): Expression = {
+      val jan1 = MakeDate(year, Literal(1), Literal(1))
+      DateAdd(jan1, Pmod(Subtract(Literal(weekday), WeekDay(jan1)), Literal(7)))
+    }
+    val year = Year(date)
+    val start = If(LessThan(date, first(year)), first(Subtract(year, Literal(1))), first(year))
+    Add(divide7(DateDiff(date, start)), Literal(1L))
   }
 
   /** A part of the wall clock, from the microseconds of the day (and since the epoch). */

@@ -38,6 +38,22 @@ object ExactMath {
     result
   }
 
+  /** A day-time interval (microseconds) times an integer; overflow is our error, not Java's. */
+  def dayTimeTimes(micros: Long, n: Long, location: UTF8String): Long =
+    try Math.multiplyExact(micros, n) catch {
+      case _: ArithmeticException => throw intervalOverflow(micros, n, location)
+    }
+
+  /** A year-month interval (months) times an integer. */
+  def yearMonthTimes(months: Int, n: Long, location: UTF8String): Int =
+    try Math.toIntExact(Math.multiplyExact(months.toLong, n)) catch {
+      case _: ArithmeticException => throw intervalOverflow(months, n, location)
+    }
+
+  private def intervalOverflow(interval: Long, n: Long, location: UTF8String): Throwable =
+    SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW", location.toString, "multiply",
+      s"$n times an interval of $interval exceeds the interval type")
+
   /** base^exponent clamped to [min, max] (overflow SATURATE): exact, then the nearer bound. */
   def powerSaturating(base: Long, exponent: Long, min: Long, max: Long, location: UTF8String): Long = {
     nonNegative(exponent, location)
