@@ -103,6 +103,16 @@ class StringOptionsSuite extends SparkSuite with SubstraitAssertions {
     assert(values("title:str", AsciiOnly, one, rows) == Seq("the Cat And a Dog", "A Tale Of THE City", "ßa ǆx ﬁne éa", "an  AN\tX", "", null))
   }
 
+  test("regular expressions take ICU's Unicode classes; CASE_INSENSITIVE_ASCII folds A-Z alone") {
+    val two = Seq(string(), string())
+    val rows = strs(Seq("straße ΣΑΣ", "\\w+"), Seq("x\u0663y 42", "\\d+"), Seq("a\u00a0b c", "\\s"), Seq("éÉ e", "\\b"),
+      Seq("aAéÉ", "a"), Seq("aAéÉ", "é"))
+    // \w takes ß and Greek, \d the Arabic-Indic three, \s the no-break space; \b bounds two words (4 places).
+    assert(values("regexp_count_substring:str_str", Nil, two, rows) == Seq(2L, 2L, 2L, 4L, 1L, 1L))
+    assert(values("regexp_count_substring:str_str", Insensitive, two, rows) == Seq(2L, 2L, 2L, 4L, 2L, 2L))
+    assert(values("regexp_count_substring:str_str", Ascii, two, rows) == Seq(2L, 2L, 2L, 4L, 2L, 1L))
+  }
+
   test("string_agg with a NULL separator is NULL for every group (MIRROR)") {
     val pb = new PlanBuilder()
     val rows = Seq(Seq(litI32(1), litString("a")), Seq(litI32(1), litString("b")), Seq(litI32(2), litNull(string())))

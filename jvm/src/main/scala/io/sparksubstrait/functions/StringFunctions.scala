@@ -285,16 +285,25 @@ private[functions] object StringFunctions {
   private def text(method: String, result: DataType, args: Expression*): Expression =
     StaticInvoke(classOf[io.sparksubstrait.runtime.TextFunctions], result, method, args)
 
-  /** The pattern with the requested regex options as inline flags. */
+  /**
+   * The pattern with the requested regex options as inline flags, after U: ICU's \\w, \\d, \\s
+   * and \\b (the syntax the YAML names) are Unicode's, Java's ASCII's unless
+   * UNICODE_CHARACTER_CLASS. U also turns on Unicode case folding, which CASE_INSENSITIVE_ASCII
+   * turns off again (-u): then (?i) folds A-Z alone.
+   */
   private def pattern(c: FunctionCall, p: Expression): Expression = {
-    val flags = Seq(
-      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> "", "CASE_INSENSITIVE" -> "iu", "CASE_INSENSITIVE_ASCII" -> "i")),
-      c.option("multiline", Map("MULTILINE_DISABLED" -> "", "MULTILINE_ENABLED" -> "m")),
-      c.option("dotall", Map("DOTALL_DISABLED" -> "", "DOTALL_ENABLED" -> "s")),
+    // (flags turned on, flags turned off)
+    val flags: Seq[(String, String)] = Seq(
+      Some("U" -> ""),
+      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> ("" -> ""), "CASE_INSENSITIVE" -> ("i" -> ""),
+        "CASE_INSENSITIVE_ASCII" -> ("i" -> "u"))),
+      c.option("multiline", Map("MULTILINE_DISABLED" -> ("" -> ""), "MULTILINE_ENABLED" -> ("m" -> ""))),
+      c.option("dotall", Map("DOTALL_DISABLED" -> ("" -> ""), "DOTALL_ENABLED" -> ("s" -> ""))),
       // Java regular expressions have lookahead and lookbehind.
-      c.option("lookaround", Map("TRUE" -> ""))
-    ).flatten.mkString
-    if (flags.isEmpty) p else Concat(Seq(Literal(s"(?$flags)"), p))
+      c.option("lookaround", Map("TRUE" -> ("" -> "")))
+    ).flatten
+    val (on, off) = (flags.map(_._1).mkString, flags.map(_._2).mkString)
+    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})"), p))
   }
 
   private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType
