@@ -357,11 +357,15 @@ def _like_model(reading=None, escape=False):
     return model
 
 
+# A backslash (the escape character of SQL engines, none in the YAML's like) before %, _, itself,
+# another character and at the end; regex metacharacters, which like gives no meaning.
 LIKE_EDGES = ["", "a", "%", "_", "a%", "%c", "_b_", "%b%", "A%", "abc", "ABC", "a_c", "%%", "a\\%", "\\%", "\\\\",
               "100\\%", "a.b", ".*", "%😀%", "_😀_", "😀", "ß", "SS", "ẞ", "i%", "_stanbul", "σας", "ΣΑΣ", "ǆ", "é%",
-              "e_", "x_y%", "%\n%", "straße", "STRASSE", "İ%"]
+              "e_", "x_y%", "%\n%", "straße", "STRASSE", "İ%", "a\\_", "\\_c", "%\\\\%", "[a]%", "^a$", "a+",
+              "(a)%", "a{1}", "a|b", "$", "\\d", "É\\%"]
 LIKE_INPUTS = ["", "a", "abc", "ABC", "aBc", "a%c", "a_c", "100%", "\\", "a\\b", "a.b", "😀", "a😀b", "ß", "ẞ",
-               "straße", "STRASSE", "İstanbul", "istanbul", "ΣΑΣ", "σας", "ǅ", "éé", "e\u0301", "x\ty\nz", "%"]
+               "straße", "STRASSE", "İstanbul", "istanbul", "ΣΑΣ", "σας", "ǅ", "éé", "e\u0301", "x\ty\nz", "%",
+               "a_", "a\\_", "\\_c", "[a]x", "^a$", "a+", "(a)", "a{1}", "a|b", "$", "\\d", "é\\%", "É\\x"]
 
 
 def _like_duckdb(call):
@@ -373,13 +377,12 @@ LIKE_BAD_ESCAPES = ["\\", "a\\b", "%\\"]    # a backslash at the end or before a
 
 
 def _like_rows(call, rng, n):
-    """Every input with every pattern; the patterns Spark's escape rules reject only in the call
-    without options (each such row fails a plan and is run alone)."""
+    """Every input with every pattern, and the patterns a backslash escape would reject (a
+    backslash at the end or before a character that is not %, _ or itself)."""
     ts = call.value_types
     inputs = _fit(ts[0], [None] + LIKE_INPUTS)
     rows = [(s, p) for s in inputs for p in _fit(ts[1], [None] + LIKE_EDGES)]
-    if not call.options:
-        rows += [(s, p) for s in _fit(ts[0], ["\\", "a\\b", "ab", "a%"]) for p in _fit(ts[1], LIKE_BAD_ESCAPES)]
+    rows += [(s, p) for s in _fit(ts[0], ["\\", "a\\b", "ab", "a%", "A\\B", "a\\"]) for p in _fit(ts[1], LIKE_BAD_ESCAPES)]
     return rows
 
 

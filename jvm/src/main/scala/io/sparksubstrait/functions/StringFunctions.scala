@@ -25,12 +25,19 @@ private[functions] object StringFunctions {
     AggregateEntry("string_agg", Strings, c => {
       c.expectArity(2)
       val Seq(value, separator) = strings(c, c.args)
-      if (!separator.foldable || separator.eval() == null) {
+      if (!separator.foldable) {
         throw SubstraitErrors.unsupported(c.at.at("arguments", 1), "a separator that is not a constant string",
-          "a constant, non-NULL separator (the spec declares it constant)")
+          "a constant separator (the spec declares it constant)")
       }
-      SparkShim.listAgg(value, separator, c.ordering).getOrElse(
+      // A NULL separator: the aggregate runs with '' and `finish` makes every group's result NULL.
+      val joinWith = if (separator.eval() == null) Literal("") else separator
+      SparkShim.listAgg(value, joinWith, c.ordering).getOrElse(
         throw SubstraitErrors.unsupported(c.at, "string_agg on Spark " + org.apache.spark.SPARK_VERSION, "Spark 4.0 or later (listagg)"))
+    },
+    // The YAML declares no nullability (MIRROR): a NULL separator makes the result NULL.
+    finish = (c, result) => c.args.lift(1) match {
+      case Some(sep) if sep.foldable && sep.eval() == null => Literal(null, StringType)
+      case _ => result
     }))
 
   val entries: Seq[ScalarEntry] = Seq(
@@ -45,8 +52,16 @@ private[functions] object StringFunctions {
     ScalarEntry("like", Strings, c => {
       if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a string and a pattern (and an escape character)")
       val Seq(s, p) = strings(c, c.args.take(2))
-      val escape = c.args.lift(2).map(likeEscape(c, _)).getOrElse('\\')
-      if (caseInsensitive(c)) new ILike(s, p, escape) else Like(s, p, escape)
+      // The YAML's like names no escape character: every character but % and _ stands for
+      // itself, a backslash too, so it is doubled for Spark's backslash escape. A third
+      // argument (DataFusion's ESCAPE) keeps its escape.
+      val (pattern, escape) = c.args.lift(2).map(e => (p, likeEscape(c, e))).getOrElse((literalBackslashes(p), '\\'))
+      caseSensitivity(c) match {
+        case CaseSensitive => Like(s, pattern, escape)
+        case CaseInsensitive => new ILike(s, pattern, escape)
+        // % and _ are not letters; the escape character folds with the pattern.
+        case CaseInsensitiveAscii => Like(foldAscii(s), foldAscii(pattern), lowerAscii(escape))
+      }
     }),
     ScalarEntry("contains", Strings, c => caseAware(c)(Contains(_, _))),
     ScalarEntry("starts_with", Strings, c => caseAware(c)(StartsWith(_, _))),
@@ -56,9 +71,16 @@ private[functions] object StringFunctions {
     ScalarEntry("substring", Strings, substring),
     ScalarEntry("left", Strings, c => { c.expectArity(2); Left(string(c, 0), int(c.arg(1))) }),
     ScalarEntry("right", Strings, c => { c.expectArity(2); Right(string(c, 0), int(c.arg(1))) }),
-    ScalarEntry("lower", Strings, c => { c.expectArity(1); unicode(c); Lower(string(c, 0)) }),
-    ScalarEntry("upper", Strings, c => { c.expectArity(1); unicode(c); Upper(string(c, 0)) }),
-    ScalarEntry("initcap", Strings, c => { c.expectArity(1); unicode(c); InitCap(string(c, 0)) }),
+    ScalarEntry("lower", Strings, c => { c.expectArity(1); if (isAsciiOnly(c)) foldAscii(string(c, 0)) else Lower(string(c, 0)) }),
+    ScalarEntry("upper", Strings, c => {
+      c.expectArity(1)
+      if (isAsciiOnly(c)) StringTranslate(string(c, 0), Literal(AsciiLower), Literal(AsciiUpper)) else Upper(string(c, 0))
+    }),
+    ScalarEntry("initcap", Strings, c => {
+      c.expectArity(1)
+      if (isAsciiOnly(c)) caseText("initcapAscii", StringType, string(c, 0)) else InitCap(string(c, 0))
+    }),
+    ScalarEntry("title", Strings, c => { c.expectArity(1); caseText("title", StringType, string(c, 0), asciiOnly(c)) }),
     ScalarEntry("char_length", Strings, c => { c.expectArity(1); Cast(Length(string(c, 0)), LongType) }),
     ScalarEntry("octet_length", Strings, c => { c.expectArity(1); Cast(OctetLength(string(c, 0)), LongType) }),
     ScalarEntry("bit_length", Strings, c => { c.expectArity(1); Cast(BitLength(string(c, 0)), LongType) }),
@@ -66,9 +88,11 @@ private[functions] object StringFunctions {
     ScalarEntry("repeat", Strings, c => { c.expectArity(2); StringRepeat(string(c, 0), int(c.arg(1))) }),
     ScalarEntry("replace", Strings, c => {
       c.expectArity(3)
-      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> ()))
       val Seq(s, from, to) = strings(c, c.args)
-      StringReplace(s, from, to)
+      caseSensitivity(c) match {
+        case CaseSensitive => StringReplace(s, from, to)
+        case mode => caseText("replace", StringType, s, from, to, Literal(mode == CaseInsensitiveAscii))
+      }
     }),
     ScalarEntry("lpad", Strings, c => { c.expectArity(3); StringLPad(string(c, 0), int(c.arg(1)), string(c, 2)) }),
     ScalarEntry("rpad", Strings, c => { c.expectArity(3); StringRPad(string(c, 0), int(c.arg(1)), string(c, 2)) }),
@@ -114,7 +138,8 @@ private[functions] object StringFunctions {
     }),
     ScalarEntry("count_substring", Strings, c => {
       c.expectArity(2)
-      val Seq(s, sub) = strings(c, c.args).map(a => if (caseInsensitive(c)) Lower(a) else a)
+      val fold = folding(c)
+      val Seq(s, sub) = strings(c, c.args).map(fold)
       // Non-overlapping occurrences, left to right: what replacing them all removes. An empty
       // substring (undefined by the spec) counts NULL rather than a guess.
       val removed = Subtract(Length(s), Length(StringReplace(s, sub, Literal(""))))
@@ -158,10 +183,17 @@ private[functions] object StringFunctions {
     val s = string(c, 0)
     val start = int(c.arg(1))
     val length = c.args.lift(2).map(int)
-    c.option("negative_start", Map("WRAP_FROM_END" -> true, "LEFT_OF_BEGINNING" -> false)).getOrElse(true) match {
+    val fromStart = (from: Expression) => length.map(Substring(s, from, _)).getOrElse(new Substring(s, from))
+    c.option("negative_start", Map("WRAP_FROM_END" -> "wrap", "LEFT_OF_BEGINNING" -> "left", "ERROR" -> "error"))
+      .getOrElse("wrap") match {
       // Spark's own: a negative start counts from the end.
-      case true => length.map(Substring(s, start, _)).getOrElse(new Substring(s, start))
-      case false =>
+      case "wrap" => fromStart(start)
+      // A negative start is the domain error the option asks for; others are as WRAP_FROM_END's.
+      case "error" =>
+        If(LessThan(start, Literal(0)),
+          FunctionErrors.domain(c, "negative_start ERROR: the start is negative", StringType),
+          fromStart(start))
+      case _ =>
         // Positions before the first character count towards the length but yield nothing.
         val from = If(LessThan(start, Literal(1)), Literal(1), start)
         length match {
@@ -181,17 +213,53 @@ private[functions] object StringFunctions {
 
   private def caseAware(c: FunctionCall)(f: (Expression, Expression) => Expression): Expression = {
     c.expectArity(2)
+    val fold = folding(c)
     val Seq(s, t) = strings(c, c.args)
-    if (caseInsensitive(c)) f(Lower(s), Lower(t)) else f(s, t)
+    f(fold(s), fold(t))
   }
 
-  private def caseInsensitive(c: FunctionCall): Boolean =
-    c.option("case_sensitivity", Map("CASE_SENSITIVE" -> false, "CASE_INSENSITIVE" -> true)).getOrElse(false)
+  private sealed trait CaseSensitivity
+  private case object CaseSensitive extends CaseSensitivity
+  private case object CaseInsensitive extends CaseSensitivity
+  private case object CaseInsensitiveAscii extends CaseSensitivity
 
-  /** full_unicode / char_set: Spark's case mapping is the full Unicode one. */
-  private def unicode(c: FunctionCall): Unit = {
+  /** case_sensitivity; unset, the session's behaviour: case-sensitive. */
+  private def caseSensitivity(c: FunctionCall): CaseSensitivity = c.option("case_sensitivity", Map(
+    "CASE_SENSITIVE" -> CaseSensitive, "CASE_INSENSITIVE" -> CaseInsensitive,
+    "CASE_INSENSITIVE_ASCII" -> CaseInsensitiveAscii)).getOrElse(CaseSensitive)
+
+  /**
+   * What both sides of a comparison go through: nothing, Lower (every letter; full mapping),
+   * or A–Z to a–z alone, which keeps every other character and so every position.
+   */
+  private def folding(c: FunctionCall): Expression => Expression = caseSensitivity(c) match {
+    case CaseSensitive => identity
+    case CaseInsensitive => Lower(_)
+    case CaseInsensitiveAscii => foldAscii
+  }
+
+  private val AsciiUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+  private val AsciiLower = "abcdefghijklmnopqrstuvwxyz"
+
+  /** A–Z to a–z, no other character changed; a constant is folded here. */
+  private def foldAscii(e: Expression): Expression = e match {
+    case Literal(null, _) => e
+    case Literal(v, t: StringType) => Literal.create(v.toString.map(lowerAscii), t)
+    case _ => StringTranslate(e, Literal(AsciiUpper), Literal(AsciiLower))
+  }
+  private def lowerAscii(ch: Char): Char = if (ch >= 'A' && ch <= 'Z') (ch + ('a' - 'A')).toChar else ch
+
+  /** A like pattern with every backslash doubled: a literal backslash under Spark's backslash escape. */
+  private def literalBackslashes(p: Expression): Expression = p match {
+    case Literal(null, _) => p
+    case Literal(v, t: StringType) => if (v.toString.contains('\\')) Literal.create(v.toString.replace("\\", "\\\\"), t) else p
+    case _ => StringReplace(p, Literal("\\"), Literal("\\\\"))
+  }
+
+  /** char_set ASCII_ONLY (A–Z and a–z alone change); UTF8 (every letter) is the default. */
+  private def isAsciiOnly(c: FunctionCall): Boolean = {
     c.option("full_unicode", Map("TRUE" -> ()))
-    c.option("char_set", Map("UTF8" -> ()))
+    c.option("char_set", Map("UTF8" -> false, "ASCII_ONLY" -> true)).getOrElse(false)
   }
 
   /**
@@ -209,20 +277,33 @@ private[functions] object StringFunctions {
   private def asciiOnly(c: FunctionCall): Expression =
     Literal(c.option("char_set", Map("UTF8" -> false, "ASCII_ONLY" -> true)).getOrElse(false))
 
+  /** A call of [[io.sparksubstrait.runtime.CaseMapping]]: case mappings Spark lacks. */
+  private def caseText(method: String, result: DataType, args: Expression*): Expression =
+    StaticInvoke(classOf[io.sparksubstrait.runtime.CaseMapping], result, method, args)
+
   /** A call of [[io.sparksubstrait.runtime.TextFunctions]]: string functions Spark lacks. */
   private def text(method: String, result: DataType, args: Expression*): Expression =
     StaticInvoke(classOf[io.sparksubstrait.runtime.TextFunctions], result, method, args)
 
-  /** The pattern with the requested regex options as inline flags. */
+  /**
+   * The pattern with the requested regex options as inline flags, after U: ICU's \\w, \\d, \\s
+   * and \\b (the syntax the YAML names) are Unicode's, Java's ASCII's unless
+   * UNICODE_CHARACTER_CLASS. U also turns on Unicode case folding, which CASE_INSENSITIVE_ASCII
+   * turns off again (-u): then (?i) folds A-Z alone.
+   */
   private def pattern(c: FunctionCall, p: Expression): Expression = {
-    val flags = Seq(
-      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> "", "CASE_INSENSITIVE" -> "iu", "CASE_INSENSITIVE_ASCII" -> "i")),
-      c.option("multiline", Map("MULTILINE_DISABLED" -> "", "MULTILINE_ENABLED" -> "m")),
-      c.option("dotall", Map("DOTALL_DISABLED" -> "", "DOTALL_ENABLED" -> "s")),
+    // (flags turned on, flags turned off)
+    val flags: Seq[(String, String)] = Seq(
+      Some("U" -> ""),
+      c.option("case_sensitivity", Map("CASE_SENSITIVE" -> ("" -> ""), "CASE_INSENSITIVE" -> ("i" -> ""),
+        "CASE_INSENSITIVE_ASCII" -> ("i" -> "u"))),
+      c.option("multiline", Map("MULTILINE_DISABLED" -> ("" -> ""), "MULTILINE_ENABLED" -> ("m" -> ""))),
+      c.option("dotall", Map("DOTALL_DISABLED" -> ("" -> ""), "DOTALL_ENABLED" -> ("s" -> ""))),
       // Java regular expressions have lookahead and lookbehind.
-      c.option("lookaround", Map("TRUE" -> ""))
-    ).flatten.mkString
-    if (flags.isEmpty) p else Concat(Seq(Literal(s"(?$flags)"), p))
+      c.option("lookaround", Map("TRUE" -> ("" -> "")))
+    ).flatten
+    val (on, off) = (flags.map(_._1).mkString, flags.map(_._2).mkString)
+    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})"), p))
   }
 
   private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType

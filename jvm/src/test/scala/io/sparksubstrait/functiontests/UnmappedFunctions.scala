@@ -18,9 +18,7 @@ object UnmappedFunctions {
       "rules and a time zone: Spark's date_trunc floors to calendar units only"),
     ("functions_datetime", "round_calendar") -> ("rounding to multiples of a unit within calendar origins (ISO and US weeks " +
       "among them), with four tie rules: Spark's date_trunc floors to one unit only"),
-    ("functions_datetime", "strptime_time") -> "parses into precision_time: Spark's TIME type exists from Spark 4.1 only, and its to_time takes Java patterns, not strptime's",
-    ("functions_string", "title") -> ("title case that leaves the articles a, an, the in lower case, following the " +
-      "utf8_unicode_ci collation: Spark's initcap capitalizes every word")
+    ("functions_datetime", "strptime_time") -> "parses into precision_time: Spark's TIME type exists from Spark 4.1 only, and its to_time takes Java patterns, not strptime's"
   ) ++ Seq("point", "make_line", "x_coordinate", "y_coordinate", "num_points", "is_empty", "is_closed", "is_simple",
     "is_ring", "geometry_type", "envelope", "dimension", "is_valid", "collection_extract", "flip_coordinates",
     "remove_repeated_points", "buffer", "centroid", "minimum_bounding_circle").map(f => ("functions_geometry", f) -> Geometry)
