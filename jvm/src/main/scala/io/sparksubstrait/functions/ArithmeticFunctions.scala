@@ -85,6 +85,9 @@ private[functions] object ArithmeticFunctions {
             case _ => f(l, r, c.overflowMode, c.ctx.conf)
           }
           // functions_arithmetic_decimal declares no rounding option: Spark rounds half up.
+          case _: DecimalType if c.saturates =>
+            val sign = if (name == "multiply") Saturation.productSign(l, r) else f(Cast(l, DoubleType), Cast(r, DoubleType), EvalMode.LEGACY, c.ctx.conf)
+            Saturation.decimal(l, r, f(l, r, EvalMode.LEGACY, c.ctx.conf), sign)
           case _ => f(l, r, c.overflowMode, c.ctx.conf)
         }
     }
