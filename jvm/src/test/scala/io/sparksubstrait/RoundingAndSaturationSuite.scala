@@ -161,6 +161,31 @@ class RoundingAndSaturationSuite extends SparkSuite with SubstraitAssertions {
       Seq(new JBigDecimal("-2.0")))
   }
 
+  test("decimal negate and abs are exact at 38 digits; a bitwise result beyond the type is an overflow error") {
+    val tiny = litDecimal(new JBigDecimal("1E-10"), 38, 10)
+    val max = new JBigDecimal("9" * 28 + "." + "9" * 10)
+    val rows = Seq(Seq(tiny), Seq(litDecimal(max, 38, 10)), Seq(litDecimal(max.negate, 38, 10)), Seq(litNull(decimal(38, 10))))
+    assert(values(scalar(Decimal, "negate:dec", Nil, Seq(decimal(38, 10)), rows, Seq(field(0)))) ==
+      Seq(new JBigDecimal("-1E-10").setScale(10), max.negate, max, null))
+    assert(values(scalar(Decimal, "abs:dec", Nil, Seq(decimal(38, 10)), rows, Seq(field(0)))) ==
+      Seq(new JBigDecimal("1E-10").setScale(10), max, max, null))
+    val nines = new JBigDecimal("9" * 38)
+    // -(10^38 - 1) & -2 is -10^38 in two's complement: 39 digits.
+    val e = functionError(scalar(Decimal, "bitwise_and:dec_dec", Nil, Seq(decimal(38, 0), decimal(38, 0)),
+      Seq(Seq(litDecimal(nines.negate, 38, 0), litDecimal(new JBigDecimal(-2), 38, 0))), Seq(field(0), field(1))))
+    assert(e.getCondition == "SUBSTRAIT_ARITHMETIC_OVERFLOW", e.getMessage)
+    assert(values(scalar(Decimal, "bitwise_xor:dec_dec", Nil, Seq(decimal(38, 0), decimal(38, 0)),
+      Seq(Seq(litDecimal(new JBigDecimal(6), 38, 0), litDecimal(new JBigDecimal(-3), 38, 0))), Seq(field(0), field(1)))) ==
+      Seq(new JBigDecimal(-5)))
+  }
+
+  test("logb with a NULL argument is NULL, before a bad base or a zero x is looked at") {
+    val got = values(scalar("functions_logarithmic", "logb:fp64_fp64", Nil, Seq(fp64(), fp64()),
+      Seq(Seq(litNull(fp64()), litFp64(0.0)), Seq(litNull(fp64()), litFp64(1.0)), Seq(litFp64(0.0), litNull(fp64())),
+        Seq(litFp64(8.0), litFp64(2.0))), Seq(field(0), field(1))))
+    assert(got == Seq(null, null, null, 3.0), got)
+  }
+
   test("the decimal power's overflow: ERROR raises, SATURATE gives ±the largest double, SILENT infinity; 0^-1 is no overflow") {
     def power(overflow: String, x: String, y: String) = scalar(Decimal, "power:dec_dec", Seq("overflow" -> Seq(overflow)),
       Seq(decimal(5, 0), decimal(5, 0)), Seq(Seq(litDecimal(new JBigDecimal(x), 5, 0), litDecimal(new JBigDecimal(y), 5, 0))),

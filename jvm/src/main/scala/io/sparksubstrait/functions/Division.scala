@@ -106,11 +106,11 @@ private[functions] object Division {
       // Spark's legacy quotient is NULL for a zero divisor too: that one is the session's
       // (the decimal YAML has no on_division_by_zero), the other NULLs are overflows.
       val legacy = SparkShim.divide(l, r, EvalMode.LEGACY, c.ctx.conf)
-      val t = legacy.dataType
+      val t = c.declaredType.collect { case d: DecimalType => d }.getOrElse(legacy.dataType)
       val byZero = c.option("on_division_by_zero", Map("NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse(sessionChoice(c))
       return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t),
         zero(r) -> (if (byZero == "NULL") Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t))),
-        Some(Saturation.decimal(l, r, legacy, Saturation.productSign(l, r))))
+        Some(Saturation.decimal(l, r, legacy, Saturation.productSign(l, r), c.declaredType)))
     }
     val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
     val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))

@@ -179,7 +179,10 @@ private[functions] object MathFunctions {
       case _ => error
     }
     val at = Literal(lowest.toDouble)
+    // A NULL argument (x, or logb's base) is NULL before any domain or log-zero case.
+    val anyNull = c.args.map(a => IsNull(a): Expression).reduce(Or(_, _))
     val value = CaseWhen(Seq(
+      anyNull -> Literal(null, DoubleType),
       badBase -> choice(onDomain, FunctionErrors.domain(c, "the base is not positive, or is 1", DoubleType)),
       LessThan(x, at) -> choice(onDomain, FunctionErrors.domain(c, s"the argument is below $lowest", DoubleType)),
       EqualTo(x, at) -> choice(onZero, FunctionErrors.logOfZero(c, s"the argument is $lowest", DoubleType))),
@@ -249,7 +252,7 @@ private[functions] object MathFunctions {
       // Whole decimals: two's complement on their exact values, at the wider precision.
       case (d1: DecimalType, d2: DecimalType) if d1.scale == 0 && d2.scale == 0 =>
         val t = DecimalType(math.max(d1.precision, d2.precision), 0)
-        return Cast(exact(DecimalType(38, 0), decimalMethod, c.arg(0), c.arg(1)), t, None, EvalMode.ANSI)
+        return exact(t, decimalMethod, c.arg(0), c.arg(1), Literal(t.precision), Literal(c.at.toString))
       case _ =>
     }
     c.args.foreach(integral(c, _))
