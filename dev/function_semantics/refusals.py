@@ -17,34 +17,6 @@ def why(function: str, option: str, value: str) -> Optional[str]:
     return REFUSED.get((function, option, value)) or REFUSED.get((function, option, "*"))
 
 
-# functions_arithmetic_decimal, functions_rounding(_decimal), unsigned_integers (families decimal, rounding,
-# unsigned): added without replacing another family's entry for the same (function, option, value).
-for _key, _why in {
-    **{("round", "rounding", m): (
-        "Spark's round and bround round HALF_UP and HALF_EVEN only. Expressible exactly: TRUNCATE, CEILING, FLOOR, "
-        "AWAY_FROM_ZERO and TIE_TOWARDS_ZERO are java.math.RoundingMode DOWN, CEILING, FLOOR, UP and HALF_DOWN (a "
-        "RoundBase with that mode, or BigDecimal.setScale in ExactMath); TIE_DOWN and TIE_UP are HALF_DOWN or HALF_UP "
-        "chosen by the sign of x; TIE_TO_ODD has no RoundingMode (HALF_DOWN, then the odd neighbour at an exact tie)")
-       for m in ("TRUNCATE", "CEILING", "FLOOR", "AWAY_FROM_ZERO", "TIE_DOWN", "TIE_UP", "TIE_TOWARDS_ZERO",
-                 "TIE_TO_ODD")},
-    **{(f, "overflow", "SATURATE"): (
-        "decimal arithmetic (functions_arithmetic_decimal): Spark's decimal overflow is an error (ANSI) or NULL "
-        "(legacy), never the type's largest value. Expressible exactly: the legacy result is NULL exactly when the "
-        "value overflows, and the overflowing value's sign is known (x's and y's signs), so CASE on that NULL gives "
-        "±(10^p - 1)/10^s")
-       for f in ("add", "subtract", "multiply", "divide", "modulus")},
-    **{("power", "overflow", v): (
-        "functions_arithmetic_decimal's power returns fp64: Spark's pow gives IEEE's infinity and no overflow mode "
-        "applies. Expressible: an infinite pow of finite arguments is the overflow (ERROR: raise; SATURATE: "
-        "±Double.MaxValue; SILENT: any value)")
-       for v in ("ERROR", "SATURATE", "SILENT")},
-    **{("divide", "on_domain_error", v): (
-        "unsigned_integers' divide: on_domain_error governs x or y out of range, which no u8..u64 value is; the "
-        "mapping does not read the option. It could accept NULL and ERROR as they change nothing")
-       for v in ("NULL", "ERROR")},
-}.items():
-    REFUSED.setdefault(_key, _why)
-
 # The aggregate and window functions (families aggregates, windows): added without replacing another
 # family's entry for the same (function, option, value).
 _STAT = ("Spark's stddev/variance/corr run in double (Welford updates, each operation rounded to nearest): no "

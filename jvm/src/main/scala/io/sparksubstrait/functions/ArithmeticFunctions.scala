@@ -31,13 +31,19 @@ private[functions] object ArithmeticFunctions {
     ScalarEntry("negate", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
       x.dataType match {
         case t if Integral(t) && mode == Saturate => saturated(t, UnaryMinus(wide(x), true))
-        // Spark's decimal negation rounds 38-digit values to 34 digits: 0 - x is exact.
-        case d: DecimalType => Cast(SparkShim.subtract(Literal(Decimal(0), DecimalType(1, 0)), x, mode, c.ctx.conf), d, None, mode)
+        // Spark's decimal negation rounds 38-digit values to 34 digits (and 0 - x loses a
+        // place at 38 digits): exactly, in x's type (a negated decimal always fits).
+        case d: DecimalType => MathFunctions.exact(d, "negateDecimal", x)
         case _ => UnaryMinus(x, mode == EvalMode.ANSI)
       }
     }),
     ScalarEntry("abs", Arithmetic, c => unaryNumeric(c) { (x, mode) =>
-      if (Integral(x.dataType) && mode == Saturate) saturated(x.dataType, Abs(wide(x), true)) else Abs(x, mode == EvalMode.ANSI)
+      if (Integral(x.dataType) && mode == Saturate) saturated(x.dataType, Abs(wide(x), true))
+      // Spark's decimal abs negates as negate does (34 digits): exactly, in x's type.
+      else x.dataType match {
+        case d: DecimalType => MathFunctions.exact(d, "absDecimal", x)
+        case _ => Abs(x, mode == EvalMode.ANSI)
+      }
     }),
     ScalarEntry("sign", FloatingArithmetic, c => { c.expectArity(1); numericArg(c); sameTypeAs(c.arg(0), Signum(asDouble(c.arg(0)))) }),
     ScalarEntry("sqrt", Arithmetic, c => {
@@ -85,6 +91,9 @@ private[functions] object ArithmeticFunctions {
             case _ => f(l, r, c.overflowMode, c.ctx.conf)
           }
           // functions_arithmetic_decimal declares no rounding option: Spark rounds half up.
+          case _: DecimalType if c.saturates =>
+            val sign = if (name == "multiply") Saturation.productSign(l, r) else f(Cast(l, DoubleType), Cast(r, DoubleType), EvalMode.LEGACY, c.ctx.conf)
+            Saturation.decimal(l, r, f(l, r, EvalMode.LEGACY, c.ctx.conf), sign, c.declaredType)
           case _ => f(l, r, c.overflowMode, c.ctx.conf)
         }
     }

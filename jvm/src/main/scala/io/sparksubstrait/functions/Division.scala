@@ -102,6 +102,16 @@ private[functions] object Division {
 
   /** Decimal division: Spark's, rounding half up at the result's scale; its options pick Spark's mode. */
   private def decimals(c: FunctionCall, l: Expression, r: Expression): Expression = {
+    if (c.saturates) {
+      // Spark's legacy quotient is NULL for a zero divisor too: that one is the session's
+      // (the decimal YAML has no on_division_by_zero), the other NULLs are overflows.
+      val legacy = SparkShim.divide(l, r, EvalMode.LEGACY, c.ctx.conf)
+      val t = c.declaredType.collect { case d: DecimalType => d }.getOrElse(legacy.dataType)
+      val byZero = c.option("on_division_by_zero", Map("NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse(sessionChoice(c))
+      return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t),
+        zero(r) -> (if (byZero == "NULL") Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t))),
+        Some(Saturation.decimal(l, r, legacy, Saturation.productSign(l, r), c.declaredType)))
+    }
     val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
     val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
     val modes = Seq(overflow, byZero).flatten.distinct
@@ -123,8 +133,12 @@ private[functions] object Division {
     val floor = c.option("division_type", Map("TRUNCATE" -> false, "FLOOR" -> true)).getOrElse(false)
     val integral = Integral(l.dataType)
     val onZero = c.option("on_domain_error", Map("NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse(sessionChoice(c))
-    if (integral) { if (!c.saturates) c.option("overflow", Map("ERROR" -> (), "SILENT" -> ())) }
+    // A remainder always fits its type (|x mod y| < |y|, and the decimal result type has y's
+    // integer digits): every overflow choice gives the same answers.
+    val saturates = (integral || l.dataType.isInstanceOf[DecimalType]) && c.saturates
+    if (integral && !saturates) c.option("overflow", Map("ERROR" -> (), "SILENT" -> ()))
     val mode = if (integral) EvalMode.LEGACY
+      else if (saturates) EvalMode.ANSI
       else c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY)).getOrElse(c.ctx.defaultEvalMode)
     val truncated = SparkShim.remainder(l, r, EvalMode.LEGACY, c.ctx.conf)
     val t = truncated.dataType

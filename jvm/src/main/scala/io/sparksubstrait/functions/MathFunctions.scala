@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
-import io.sparksubstrait.runtime.CorrectlyRounded
+import io.sparksubstrait.runtime.{CorrectlyRounded, DecimalPlaces}
 
 import io.sparksubstrait.functions.FunctionCatalog.ScalarEntry
 
@@ -117,9 +117,22 @@ private[functions] object MathFunctions {
       val complexIsError = c.option("complex_number_result", Map("NAN" -> false, "ERROR" -> true)).getOrElse(false)
       val Seq(dx, dy) = floats(c)
       val result = StaticInvoke(classOf[io.sparksubstrait.runtime.IeeeMath], DoubleType, "pow", Seq(dx, dy))
-      val checked = if (complexIsError)
+      val complexChecked = if (complexIsError)
         If(And(IsNaN(result), Not(Or(IsNaN(dx), IsNaN(dy)))), FunctionErrors.domain(c, "a negative base to a fractional power has a complex result", DoubleType), result)
       else result
+      // functions_arithmetic_decimal's power has an overflow option: decimals are finite, so an
+      // infinite power of a base other than 0 (whose negative powers are a pole, not an
+      // overflow) is one. SILENT may give any value: IEEE's infinity.
+      val decimals = x.dataType.isInstanceOf[DecimalType] || y.dataType.isInstanceOf[DecimalType]
+      val overflow = if (!decimals) None
+        else if (c.saturates) Some("SATURATE") else c.option("overflow", Map("ERROR" -> "ERROR", "SILENT" -> "SILENT"))
+      val overflowed = And(EqualTo(Abs(result), Literal(Double.PositiveInfinity)), Not(EqualTo(dx, Literal(0.0))))
+      val checked = overflow match {
+        case Some("ERROR") => If(overflowed, FunctionErrors.overflow(c, "the power exceeds fp64", DoubleType), complexChecked)
+        case Some("SATURATE") => If(overflowed, If(GreaterThan(result, Literal(0.0)), Literal(Double.MaxValue),
+          Literal(-Double.MaxValue)), complexChecked)
+        case _ => complexChecked
+      }
       if (resultType(c) == FloatType) Cast(checked, FloatType) else checked
     }
   }
@@ -166,7 +179,10 @@ private[functions] object MathFunctions {
       case _ => error
     }
     val at = Literal(lowest.toDouble)
+    // A NULL argument (x, or logb's base) is NULL before any domain or log-zero case.
+    val anyNull = c.args.map(a => IsNull(a): Expression).reduce(Or(_, _))
     val value = CaseWhen(Seq(
+      anyNull -> Literal(null, DoubleType),
       badBase -> choice(onDomain, FunctionErrors.domain(c, "the base is not positive, or is 1", DoubleType)),
       LessThan(x, at) -> choice(onDomain, FunctionErrors.domain(c, s"the argument is below $lowest", DoubleType)),
       EqualTo(x, at) -> choice(onZero, FunctionErrors.logOfZero(c, s"the argument is $lowest", DoubleType))),
@@ -199,16 +215,31 @@ private[functions] object MathFunctions {
   }
 
   /**
-   * round(x, s): TIE_AWAY_FROM_ZERO is Spark's round (HALF_UP on the decimal value),
-   * TIE_TO_EVEN its bround. Without a choice, ties go away from zero, as in SQL.
+   * round(x, s) in every mode of the rounding option ([[DecimalPlaces]]), the scale a literal or
+   * a column. Without a choice, ties go away from zero, as in SQL. The result keeps x's type
+   * (decimal<min(P+1, 38), S> for decimal<P, S>); a value beyond it is an overflow (round has
+   * no overflow option: an error in an ANSI session, NULL otherwise, the YAML's nullable return).
    */
   private def round(c: FunctionCall): Expression = {
     if (c.args.size != 2) c.wrongArguments("2 arguments")
     val Seq(x, scale) = c.args
-    if (!NumericCoercion.isNumeric(x.dataType) && x.dataType != NullType) c.wrongArguments("a numeric value")
     val s = if (scale.dataType == IntegerType) scale else Cast(scale, IntegerType, None, EvalMode.ANSI)
-    val even = c.option("rounding", Map("TIE_AWAY_FROM_ZERO" -> false, "TIE_TO_EVEN" -> true)).getOrElse(false)
-    if (even) BRound(x, s, c.overflowMode == EvalMode.ANSI) else Round(x, s, c.overflowMode == EvalMode.ANSI)
+    val mode = Literal(c.option("rounding", DecimalPlaces.modes).getOrElse(DecimalPlaces.TieAwayFromZero))
+    def overflowArgs = Seq(Literal(c.overflowMode != EvalMode.ANSI), Literal(c.at.toString))
+    def places(t: DataType, method: String, args: Expression*) =
+      StaticInvoke(classOf[DecimalPlaces], t, method, args, returnNullable = true)
+    x.dataType match {
+      case DoubleType => places(DoubleType, "roundDouble", x, s, mode)
+      case FloatType => places(FloatType, "roundFloat", x, s, mode)
+      case t @ (ByteType | ShortType | IntegerType | LongType) =>
+        val (min, max) = Saturation.range(t)
+        Cast(places(LongType, "roundLong", Seq(Cast(x, LongType), s, mode, Literal(min), Literal(max)) ++ overflowArgs: _*), t)
+      case d: DecimalType =>
+        val result = DecimalType(math.min(d.precision + 1, DecimalType.MAX_PRECISION), d.scale)
+        places(result, "roundDecimal", Seq(x, s, mode, Literal(result.precision), Literal(result.scale)) ++ overflowArgs: _*)
+      case NullType => Literal(null, DoubleType)
+      case _ => c.wrongArguments("a numeric value")
+    }
   }
 
   /** A call of [[io.sparksubstrait.runtime.ExactMath]]: exact integer arithmetic Spark lacks. */
@@ -221,7 +252,7 @@ private[functions] object MathFunctions {
       // Whole decimals: two's complement on their exact values, at the wider precision.
       case (d1: DecimalType, d2: DecimalType) if d1.scale == 0 && d2.scale == 0 =>
         val t = DecimalType(math.max(d1.precision, d2.precision), 0)
-        return Cast(exact(DecimalType(38, 0), decimalMethod, c.arg(0), c.arg(1)), t, None, EvalMode.ANSI)
+        return exact(t, decimalMethod, c.arg(0), c.arg(1), Literal(t.precision), Literal(c.at.toString))
       case _ =>
     }
     c.args.foreach(integral(c, _))

@@ -1,6 +1,6 @@
 package io.sparksubstrait.functions
 
-import org.apache.spark.sql.catalyst.expressions.{Cast, Expression, Greatest, If, IsNull, Least, Literal}
+import org.apache.spark.sql.catalyst.expressions.{And, Cast, Expression, Greatest, If, IsNotNull, IsNull, Least, LessThan, Literal, Not, EqualTo}
 import org.apache.spark.sql.types._
 
 /**
@@ -28,5 +28,32 @@ private[functions] object Saturation {
     def bound(v: Long) = Literal(org.apache.spark.sql.types.Decimal(v), Exact)
     val e = Cast(exact, Exact)
     Cast(If(IsNull(e), Literal(null, Exact), Least(Seq(Greatest(Seq(e, bound(min))), bound(max)))), t)
+  }
+
+  /**
+   * A decimal result clamped to its type decimal<p, s>: `legacy` is Spark's arithmetic in its
+   * legacy mode, NULL exactly when the value needs more than p digits (for operands that are
+   * not NULL); then ±(10^p - 1) / 10^s by the sign of the exact result, which `sign` (of the
+   * same sign, or a double approximation: an overflowing value is far from 0) gives.
+   */
+  def decimal(l: Expression, r: Expression, sparkLegacy: Expression, sign: Expression, declared: Option[DataType]): Expression = {
+    // Clamped to the plan's declared type (the YAML's, where Spark's rules give another): a
+    // legacy cast to it is NULL exactly when the value needs more digits than it has.
+    val legacy = declared match {
+      case Some(d: DecimalType) if d != sparkLegacy.dataType => Cast(sparkLegacy, d, None, org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY)
+      case _ => sparkLegacy
+    }
+    val t = legacy.dataType.asInstanceOf[DecimalType]
+    val largest = java.math.BigDecimal.ONE.movePointRight(t.precision).subtract(java.math.BigDecimal.ONE).movePointLeft(t.scale)
+    def bound(v: java.math.BigDecimal) = Literal(org.apache.spark.sql.types.Decimal(v, t.precision, t.scale), t)
+    val overflowed = And(IsNull(legacy), And(IsNotNull(l), IsNotNull(r)))
+    val negative = LessThan(sign, Cast(Literal(0), sign.dataType))
+    If(overflowed, If(negative, bound(largest.negate), bound(largest)), legacy)
+  }
+
+  /** Negative exactly when a product or quotient of x and y is: their signs differ. */
+  def productSign(l: Expression, r: Expression): Expression = {
+    def negative(e: Expression) = LessThan(e, Cast(Literal(0), e.dataType))
+    If(Not(EqualTo(negative(l), negative(r))), Literal(-1), Literal(1))
   }
 }

@@ -26,8 +26,14 @@ private[functions] object UnsignedFunctions {
     ScalarEntry("divide", Ext, c => {
       val (t, Seq(l, r)) = operands(c)
       val byZero = c.option("on_division_by_zero", Map("NULL" -> false, "ERROR" -> true)).getOrElse(true)
-      // Unsigned division truncates; the quotient always fits.
-      val quotient = Cast(IntegralDivide(l, r, EvalMode.LEGACY), t.sparkType)
+      // on_domain_error governs "x or y out of range", which no value of an unsigned type is.
+      c.option("on_domain_error", Map("NULL" -> (), "ERROR" -> ()))
+      // Unsigned division truncates; the quotient always fits. (x - x mod y) / y is exact in
+      // decimals: Spark's integral division of decimals returns a long, too narrow for a u64.
+      val legacy = EvalMode.LEGACY
+      val conf = c.ctx.conf
+      val quotient = Cast(SparkShim.divide(SparkShim.subtract(l, SparkShim.remainder(l, r, legacy, conf), legacy, conf), r, legacy, conf),
+        t.sparkType)
       val zero = EqualTo(r, Literal(Decimal(0), Wide))
       // A NULL operand gives NULL before a zero divisor is looked at.
       CaseWhen(Seq(Or(IsNull(l), IsNull(r)) -> Literal(null, t.sparkType),

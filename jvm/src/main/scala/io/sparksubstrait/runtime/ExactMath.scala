@@ -82,9 +82,26 @@ object ExactMath {
     if (exponent < 0) throw SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString, "power",
       s"the integer power has a negative exponent $exponent")
 
-  def decimalAnd(a: Decimal, b: Decimal): Decimal = Decimal(new java.math.BigDecimal(integer(a).and(integer(b))))
-  def decimalOr(a: Decimal, b: Decimal): Decimal = Decimal(new java.math.BigDecimal(integer(a).or(integer(b))))
-  def decimalXor(a: Decimal, b: Decimal): Decimal = Decimal(new java.math.BigDecimal(integer(a).xor(integer(b))))
+  def decimalAnd(a: Decimal, b: Decimal, precision: Int, location: UTF8String): Decimal =
+    whole(integer(a).and(integer(b)), precision, location, "bitwise_and")
+  def decimalOr(a: Decimal, b: Decimal, precision: Int, location: UTF8String): Decimal =
+    whole(integer(a).or(integer(b)), precision, location, "bitwise_or")
+  def decimalXor(a: Decimal, b: Decimal, precision: Int, location: UTF8String): Decimal =
+    whole(integer(a).xor(integer(b)), precision, location, "bitwise_xor")
+
+  /** A two's complement result in DECIMAL(precision, 0), or the overflow it is (-MAX & -2 needs 39 digits). */
+  private def whole(v: BigInteger, precision: Int, location: UTF8String, function: String): Decimal = {
+    if (v.abs.compareTo(BigInteger.TEN.pow(precision)) >= 0) throw SubstraitErrors.functionError(
+      "SUBSTRAIT_ARITHMETIC_OVERFLOW", location.toString, function, s"$v exceeds DECIMAL($precision, 0)")
+    Decimal(new java.math.BigDecimal(v), precision, 0)
+  }
+
+  /**
+   * -x and |x| of a decimal, exactly: Spark's decimal negation goes through Scala's BigDecimal,
+   * whose MathContext (34 digits) rounds 38-digit values; a negated decimal always fits.
+   */
+  def negateDecimal(x: Decimal): Decimal = Decimal(x.toJavaBigDecimal.negate, x.precision, x.scale)
+  def absDecimal(x: Decimal): Decimal = Decimal(x.toJavaBigDecimal.abs, x.precision, x.scale)
 
   /** n! of a whole decimal from 0 to 33 (the callers raise the plan's errors for the others). */
   def decimalFactorial(n: Decimal): Decimal = {
