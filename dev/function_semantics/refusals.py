@@ -45,14 +45,6 @@ for _key, _why in {
 # The aggregate and window functions (families aggregates, windows): added without replacing another
 # family's entry for the same (function, option, value).
 for _key, _why in {
-    **{("product", o, "*"): (
-        "product has no mapping (SUBSTRAIT_UNKNOWN_FUNCTION): Spark's product aggregate multiplies in double. "
-        "Exact for integers: a DeclarativeAggregate keeping the count of zeros and the product of the non-zero "
-        "values in DECIMAL(38,0) with an overflow flag (|p| beyond the output type stays beyond it until a zero), "
-        "then ERROR/SATURATE (sign × type max)/SILENT; empty or all-NULL input gives 1. fp64 TIE_TO_EVEN: Spark's "
-        "product in double (a product in another order, within (1+u)^(n-1)); the directed modes need exact "
-        "accumulation (BigDecimal of the doubles) and a final rounding by a runtime helper")
-       for o in ("(none)", "overflow", "rounding")},
     **{("quantile", o, "*"): (
         "quantile has no mapping (SUBSTRAIT_UNKNOWN_FUNCTION). It is an ordered aggregate (the measure's sort "
         "fields order the values). Exact in Catalyst for integers and decimals: s = the values sorted by the "

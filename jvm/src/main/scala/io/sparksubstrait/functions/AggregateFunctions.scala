@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, C
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
-import io.sparksubstrait.runtime.{CorrectlyRounded, ExactMoments, IntegerSum}
+import io.sparksubstrait.runtime.{CorrectlyRounded, ExactMoments, ExactProduct, IntegerSum}
 import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs}
 
 /** The aggregate functions of the arithmetic, generic, approximate and boolean YAMLs (part of the catalog's table). */
@@ -71,6 +71,7 @@ private[functions] object AggregateFunctions {
       val Seq(x, y) = numericArgs(c)
       ExactMoments(Seq(asDouble(x), asDouble(y)), "corr", roundingMode(c), single = x.dataType == FloatType)
     }),
+    AggregateEntry("product", FloatingArithmetic, product, finish = productFinish),
     AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
     AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct, finish = (_, n) => Cast(n, DecimalType(38, 0)))
   )
@@ -111,6 +112,38 @@ private[functions] object AggregateFunctions {
         If(Or(LessThan(total, min), GreaterThan(total, max)), FunctionErrors.overflow(c, "the sum exceeds i64", LongType),
           Cast(total, LongType))
     }
+  }
+
+  /**
+   * product (1 for no values): exact ([[ExactProduct]]). Integers multiply into a DECIMAL(38,0)
+   * whose magnitude is capped beyond every i64, then meet the overflow option; floating-point
+   * values are rounded once, in the plan's rounding mode (Spark's product rounds every step).
+   */
+  private def product(c: FunctionCall): AggregateFunction = {
+    c.expectArity(1)
+    numericArg(c)
+    c.arg(0).dataType match {
+      case t if Integral(t) =>
+        integerOverflow(c)
+        ExactProduct(Cast(c.arg(0), LongType), floating = false, CorrectlyRounded.TieToEven, single = false, c.at.toString)
+      case t @ (FloatType | DoubleType) =>
+        ExactProduct(asDouble(c.arg(0)), floating = true, roundingMode(c), single = t == FloatType, c.at.toString)
+      case _ => c.wrongArguments("an i8, i16, i32, i64, fp32 or fp64 argument")
+    }
+  }
+
+  /** The exact integer product brought into the argument's type as the overflow option says. */
+  private def productFinish(c: FunctionCall, total: Expression): Expression = c.arg(0).dataType match {
+    case t if Integral(t) => integerOverflow(c) match {
+      case "SATURATE" => Saturation.saturated(t, total)
+      case "SILENT" => Cast(total, t, None, EvalMode.LEGACY)
+      case _ =>
+        val (min, max) = Saturation.range(t)
+        val bound = (v: Long) => Literal(Decimal(v), total.dataType)
+        If(Or(LessThan(total, bound(min)), GreaterThan(total, bound(max))),
+          FunctionErrors.overflow(c, s"the product exceeds ${t.simpleString}", t), Cast(total, t))
+    }
+    case _ => total
   }
 
   /**
