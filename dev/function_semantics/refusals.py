@@ -19,34 +19,7 @@ def why(function: str, option: str, value: str) -> Optional[str]:
 
 # The aggregate and window functions (families aggregates, windows): added without replacing another
 # family's entry for the same (function, option, value).
-_STAT = ("Spark's stddev/variance/corr run in double (Welford updates, each operation rounded to nearest): no "
-         "directed rounding and not correctly rounded. Exact: a TypedImperativeAggregate keeping n, Σx and Σx² (Σy, "
-         "Σxy) exactly (BigInteger multiples of 2^-1074 and 2^-2148: every double is one), merged exactly, and a "
-         "final rounding of M2/(n-1) or M2/n (or of the root, via BigDecimal.sqrt with spare digits and a sticky "
-         "bit) to binary64/binary32 in the asked mode; or collect_list and one runtime helper doing the same")
 for _key, _why in {
-    **{(f, "rounding", m): _STAT for f in ("std_dev", "variance", "corr")
-       for m in ("TIE_AWAY_FROM_ZERO", "TRUNCATE", "CEILING", "FLOOR")},
-    **{("median", "rounding", m): (
-        "median of fp32/fp64 with a directed rounding: Spark's percentile interpolates in double to nearest "
-        "(0.5·a + 0.5·b style). Exact: sort_array(collect_list(x)) and the two middle elements (element_at), their "
-        "mean rounded in the mode by a runtime helper (BigDecimal (a+b)/2, then to binary64/32 in the mode)")
-       for m in ("TIE_AWAY_FROM_ZERO", "TRUNCATE", "CEILING", "FLOOR")},
-    ("median", "(enum)", "*"): (
-        "median of i64 (either precision): Spark's percentile and percentile_approx compute in double, which "
-        "rounds i64 values beyond 2^53. Exact in Catalyst: s = sort_array(collect_list(x)); the middle elements "
-        "element_at(s, (size(s)+1) div 2) and element_at(s, size(s) div 2 + 1) (the same for an odd size); their sum "
-        "as DECIMAL(20,0), halved and rounded by the rounding option (BRound, Round, Ceil, Floor, truncation)"),
-    ("median", "(none)", "*"): "median of i64: see median (enum)",
-    ("median", "rounding", "TIE_TO_EVEN"): "median of i64 (any rounding option): see median (enum)",
-    **{("product", o, "*"): (
-        "product has no mapping (SUBSTRAIT_UNKNOWN_FUNCTION): Spark's product aggregate multiplies in double. "
-        "Exact for integers: a DeclarativeAggregate keeping the count of zeros and the product of the non-zero "
-        "values in DECIMAL(38,0) with an overflow flag (|p| beyond the output type stays beyond it until a zero), "
-        "then ERROR/SATURATE (sign × type max)/SILENT; empty or all-NULL input gives 1. fp64 TIE_TO_EVEN: Spark's "
-        "product in double (a product in another order, within (1+u)^(n-1)); the directed modes need exact "
-        "accumulation (BigDecimal of the doubles) and a final rounding by a runtime helper")
-       for o in ("(none)", "overflow", "rounding")},
     **{("quantile", o, "*"): (
         "quantile has no mapping (SUBSTRAIT_UNKNOWN_FUNCTION). It is an ordered aggregate (the measure's sort "
         "fields order the values). Exact in Catalyst for integers and decimals: s = the values sorted by the "

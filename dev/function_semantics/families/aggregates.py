@@ -985,6 +985,12 @@ register(Spec(A, "median", median_model, kind="aggregate", nulls="none", accept=
                                        "totalOrder, NaN above +inf, as Spark, and DuckDB's own min/max, do); "
                                        "DuckDB 1.1.3's median sorts NaN below every number"), DUCKDB_REAL_CAST,
                             *_approximate_notes(),
+                            EngineNote("datafusion", lambda c, r, e, g: isinstance(e, Value) and isinstance(g, Value)
+                                       and isinstance(e.v, float) and math.isfinite(e.v) and isinstance(g.v, float)
+                                       and math.isinf(g.v),
+                                       "median: 'Calculate the median for a set of values' (of MAX and MAX: MAX, the "
+                                       "mean of the middle values, which always lies between them); DataFusion 55 "
+                                       "adds the two middle values first, which overflows to infinity"),
                             EngineNote("duckdb", lambda c, r, e, g: isinstance(e, Value) and isinstance(g, Value)
                                        and isinstance(e.v, float) and abs(e.v) < 2.2250738585072014e-308
                                        and isinstance(g.v, float) and g.v == 0,

@@ -1,11 +1,11 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Corr, Count, HyperLogLogPlusPlus, Max, Min, StddevPop, StddevSamp, VariancePop, VarianceSamp}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Count, HyperLogLogPlusPlus, Max, Min}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
-import io.sparksubstrait.runtime.IntegerSum
+import io.sparksubstrait.runtime.{CorrectlyRounded, ExactMoments, ExactProduct, IntegerSum}
 import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs}
 
 /** The aggregate functions of the arithmetic, generic, approximate and boolean YAMLs (part of the catalog's table). */
@@ -62,14 +62,16 @@ private[functions] object AggregateFunctions {
     // false < true: the minimum is AND over the non-NULL values, the maximum OR.
     AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) }),
     AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) }),
-    AggregateEntry("variance", FloatingArithmetic, c => statistic(c)(VarianceSamp(_, true), VariancePop(_, true)), keepFloat),
-    AggregateEntry("std_dev", FloatingArithmetic, c => statistic(c)(StddevSamp(_, true), StddevPop(_, true)), keepFloat),
+    AggregateEntry("variance", FloatingArithmetic, c => statistic(c)("var_samp", "var_pop")),
+    AggregateEntry("std_dev", FloatingArithmetic, c => statistic(c)("stddev_samp", "stddev_pop")),
+    // Exact in every rounding mode (ExactMoments): Spark's Corr rounds every update, and its
+    // squares overflow beyond 1e154.
     AggregateEntry("corr", FloatingArithmetic, c => {
       c.expectArity(2)
-      c.acceptIeeeRounding()
       val Seq(x, y) = numericArgs(c)
-      Corr(asDouble(x), asDouble(y), true)
-    }, keepFloat),
+      ExactMoments(Seq(asDouble(x), asDouble(y)), "corr", roundingMode(c), single = x.dataType == FloatType)
+    }),
+    AggregateEntry("product", FloatingArithmetic, product, finish = productFinish),
     AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
     AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct, finish = (_, n) => Cast(n, DecimalType(38, 0)))
   )
@@ -113,6 +115,38 @@ private[functions] object AggregateFunctions {
   }
 
   /**
+   * product (1 for no values): exact ([[ExactProduct]]). Integers multiply into a DECIMAL(38,0)
+   * whose magnitude is capped beyond every i64, then meet the overflow option; floating-point
+   * values are rounded once, in the plan's rounding mode (Spark's product rounds every step).
+   */
+  private def product(c: FunctionCall): AggregateFunction = {
+    c.expectArity(1)
+    numericArg(c)
+    c.arg(0).dataType match {
+      case t if Integral(t) =>
+        integerOverflow(c)
+        ExactProduct(Cast(c.arg(0), LongType), floating = false, CorrectlyRounded.TieToEven, single = false, c.at.toString)
+      case t @ (FloatType | DoubleType) =>
+        ExactProduct(asDouble(c.arg(0)), floating = true, roundingMode(c), single = t == FloatType, c.at.toString)
+      case _ => c.wrongArguments("an i8, i16, i32, i64, fp32 or fp64 argument")
+    }
+  }
+
+  /** The exact integer product brought into the argument's type as the overflow option says. */
+  private def productFinish(c: FunctionCall, total: Expression): Expression = c.arg(0).dataType match {
+    case t if Integral(t) => integerOverflow(c) match {
+      case "SATURATE" => Saturation.saturated(t, total)
+      case "SILENT" => Cast(total, t, None, EvalMode.LEGACY)
+      case _ =>
+        val (min, max) = Saturation.range(t)
+        val bound = (v: Long) => Literal(Decimal(v), total.dataType)
+        If(Or(LessThan(total, bound(min)), GreaterThan(total, bound(max))),
+          FunctionErrors.overflow(c, s"the product exceeds ${t.simpleString}", t), Cast(total, t))
+    }
+    case _ => total
+  }
+
+  /**
    * count() with no argument is COUNT(*). A count is a long, which no number of rows can
    * overflow: every overflow choice gives the same count.
    */
@@ -124,21 +158,21 @@ private[functions] object AggregateFunctions {
   /** HyperLogLog++ with Spark's default relative error (5%); small inputs count exactly. */
   private def approxCountDistinct(c: FunctionCall): AggregateFunction = { c.expectArity(1); HyperLogLogPlusPlus(c.arg(0)) }
 
-  /** Statistics Spark computes in double: of fp32 values, the fp32 result the YAML declares. */
-  private def keepFloat(c: FunctionCall, result: Expression): Expression =
-    if (c.args.headOption.exists(_.dataType == FloatType)) Cast(result, FloatType) else result
+  /** The IEEE rounding mode of a floating-point statistic (nearest-even when the plan names none). */
+  private def roundingMode(c: FunctionCall): Int = c.rounding.getOrElse(CorrectlyRounded.TieToEven)
 
   /**
    * variance / std_dev: the distribution (SAMPLE, the default, or POPULATION) as an
-   * option, or as the enum argument some plans put first. Computed in double.
+   * option, or as the enum argument some plans put first. Exact, rounded once in the plan's
+   * rounding mode ([[ExactMoments]]); of fp32 values, the fp32 result the YAML declares.
    */
-  private def statistic(c: FunctionCall)(sample: Expression => AggregateFunction, population: Expression => AggregateFunction): AggregateFunction = {
+  private def statistic(c: FunctionCall)(sample: String, population: String): AggregateFunction = {
     val choices = Map("SAMPLE" -> true, "POPULATION" -> false)
     val fromEnum = if (c.enumCount > 0) Some(c.enumArg(0, "distribution", choices)) else None
     val isSample = fromEnum.orElse(c.option("distribution", choices)).getOrElse(true)
-    c.acceptIeeeRounding()
+    val mode = roundingMode(c)
     c.expectArity(1)
     numericArg(c)
-    if (isSample) sample(asDouble(c.arg(0))) else population(asDouble(c.arg(0)))
+    ExactMoments(Seq(asDouble(c.arg(0))), if (isSample) sample else population, mode, single = c.arg(0).dataType == FloatType)
   }
 }

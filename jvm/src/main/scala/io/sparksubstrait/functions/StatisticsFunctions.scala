@@ -1,12 +1,13 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, ApproximatePercentile, First, Mode, Percentile}
-import org.apache.spark.sql.sparksubstrait.SparkShim
+import org.apache.spark.sql.catalyst.expressions.aggregate.{ApproximatePercentile, CollectList, First, Mode}
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.functions.FunctionCatalog.AggregateEntry
+import io.sparksubstrait.runtime.{CorrectlyRounded, ExactMedian}
 
 /**
  * any_value (functions_aggregate_generic), mode and median (functions_arithmetic): statistics
@@ -23,42 +24,39 @@ private[functions] object StatisticsFunctions {
       First(c.arg(0), c.option("ignore_nulls", Map("TRUE" -> true, "FALSE" -> false)).getOrElse(false))
     }),
     AggregateEntry("mode", Arithmetic, c => { c.expectArity(1); numeric(c); Mode(c.arg(0)) }),
+    // EXACT: every value collected, the middle one(s) found and their mean rounded once in the
+    // plan's mode (ExactMedian). APPROXIMATE: Spark's approximate percentile, which answers with
+    // one of the values (no rounding); except of i64, which it computes in double (rounding
+    // values beyond 2^53): those take the exact path, a valid approximation.
     AggregateEntry("median", Arithmetic, c => {
       c.expectArity(1)
       val exact = c.enumArg(0, "precision", Map("EXACT" -> true, "APPROXIMATE" -> false))
       numeric(c)
-      if (c.arg(0).dataType == LongType || c.arg(0).dataType.isInstanceOf[DecimalType]) {
-        throw SubstraitErrors.unsupported(c.at, s"median of ${c.arg(0).dataType.simpleString}",
-          "median of i8, i16, i32, fp32 or fp64: Spark computes the median in double, which would round larger values")
-      }
-      rounding(c)
-      // The approximate median is one of the values, so it needs no rounding.
-      if (exact) new Percentile(c.arg(0), Literal(0.5)) else new ApproximatePercentile(c.arg(0), Literal(0.5))
-    }, finish = (c, median) => {
       val t = c.arg(0).dataType
-      if (median.dataType == t) median
-      else if (t == FloatType || t == DoubleType) Cast(median, t)
-      // An integer median ends in .5 at most: the rounding option decides.
-      else Cast(rounding(c)(median), t)
+      if (t.isInstanceOf[DecimalType]) {
+        throw SubstraitErrors.unsupported(c.at, s"median of ${t.simpleString}",
+          "median of i8, i16, i32, i64, fp32 or fp64 (the YAML's types)")
+      }
+      c.rounding    // read: the approximate median is one of the values, which no mode changes
+      if (exact || t == LongType) CollectList(if (isFloating(t)) Cast(c.arg(0), DoubleType) else Cast(c.arg(0), LongType))
+      else new ApproximatePercentile(c.arg(0), Literal(0.5))
+    }, finish = (c, median) => median.dataType match {
+      case ArrayType(DoubleType, _) =>
+        val single = c.arg(0).dataType == FloatType
+        val value = StaticInvoke(classOf[ExactMedian], DoubleType, "ofDoubles", Seq(median, Literal(mode(c)), Literal(single)))
+        if (single) Cast(value, FloatType) else value
+      case ArrayType(_, _) =>
+        val value = StaticInvoke(classOf[ExactMedian], LongType, "ofLongs", Seq(median, Literal(mode(c))))
+        Cast(value, c.arg(0).dataType match { case NullType => LongType; case t => t })
+      case _ => median
     })
   )
 
+  private def isFloating(t: DataType): Boolean = t == FloatType || t == DoubleType
+
+  /** The plan's rounding mode (its first choice, read in the builder), nearest-even when it names none. */
+  private def mode(c: FunctionCall): Int = c.rounding.getOrElse(CorrectlyRounded.TieToEven)
+
   private def numeric(c: FunctionCall): Unit =
     if (!c.arg(0).dataType.isInstanceOf[NumericType] && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")
-
-  /** How an integer median midway between two values rounds (TIE_TO_EVEN when the plan leaves it open). */
-  private def rounding(c: FunctionCall): Expression => Expression = {
-    if (c.arg(0).dataType == FloatType || c.arg(0).dataType == DoubleType) {
-      c.acceptIeeeRounding()
-      identity
-    } else {
-      c.option("rounding", Map[String, Expression => Expression](
-        "TIE_TO_EVEN" -> (BRound(_, Literal(0))),
-        "TIE_AWAY_FROM_ZERO" -> (Round(_, Literal(0))),
-        "TRUNCATE" -> (e => e),
-        "CEILING" -> SparkShim.ceil,
-        "FLOOR" -> SparkShim.floor
-      )).getOrElse((e: Expression) => BRound(e, Literal(0)))
-    }
-  }
 }

@@ -106,7 +106,7 @@ private[runtime] final class BigMath(val digits: Int) {
   /** ln(x) for x > 0: x = m·2^e with m in [3/4, 3/2), ln m = 2·atanh((m - 1) / (m + 1)). */
   def ln(x: JBigDecimal): JBigDecimal = {
     require(x.signum > 0)
-    var e = math.getExponent(x.doubleValue()).toInt
+    var e = java.lang.Math.getExponent(x.doubleValue()).toInt
     if (x.doubleValue() == 0.0 || x.doubleValue().isInfinite) e = estimateExponent(x)
     var m = if (e >= 0) x.divide(Two.pow(e)) else x.multiply(Two.pow(-e))
     val low = new JBigDecimal("0.75")
