@@ -4,7 +4,7 @@ value, and the argument rows each call runs on."""
 
 import itertools
 import random
-from typing import Dict, Iterator, List, Sequence
+from typing import Dict, Iterator, List, Sequence, Optional
 
 import values
 from catalog import Impl, YamlFunction, bind, return_type
@@ -186,6 +186,16 @@ def rows(spec: Spec, call: Call, rng: random.Random, n_random: int) -> List[tupl
         out += [tuple(vals[i % len(vals)] for vals in lists) for i in range(max(len(v) for v in lists))]
     out += [tuple(values.random_value(t, rng) for t in types) for _ in range(n_random)]
     return out
+
+
+def capped(rows: List[tuple], cap: Optional[int], rng: random.Random) -> List[tuple]:
+    """At most ``cap`` rows: every row with a NULL, and a seeded sample of the others, in order."""
+    if cap is None or len(rows) <= cap:
+        return rows
+    nulls = [i for i, r in enumerate(rows) if any(v is None for v in r)][:cap // 4]
+    others = [i for i in range(len(rows)) if i not in set(nulls)]
+    keep = set(nulls) | set(rng.sample(others, cap - len(nulls)))
+    return [r for i, r in enumerate(rows) if i in keep]
 
 
 def signature_key(call: Call) -> str:

@@ -103,6 +103,7 @@ def main(argv=None) -> int:
     p.add_argument("--doc", action="store_true", help="write docs/function-semantics.md from this run")
     args = p.parse_args(argv)
     cfg = Config(full=not args.ci, seed=args.seed, random_rows=8 if args.ci else 48, error_rows=3 if args.ci else 24,
+                 max_rows=60 if args.ci else None,
                  literal_rows=12 if args.ci else 40, only=set(args.only.split(",")) if args.only else None,
                  engines=() if args.no_engines else ("duckdb", "datafusion"))
     out_json = args.json or os.path.join(catalog.ROOT, "build", "function-semantics.json")

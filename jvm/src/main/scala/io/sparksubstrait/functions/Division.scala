@@ -116,8 +116,12 @@ private[functions] object Division {
     val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
     val modes = Seq(overflow, byZero).flatten.distinct
     if (modes.size > 1) {
-      throw io.sparksubstrait.errors.SubstraitErrors.unsupportedOption(c.at, c.name,
-        "on_division_by_zero/overflow", Seq("a mix of NULL and ERROR"), Seq("all NULL", "all ERROR"))
+      // A mix: the zero divisor answered first as on_division_by_zero asks, then Spark's
+      // division in the overflow option's mode (its own zero-divisor answer never reached).
+      val quotient = SparkShim.divide(l, r, overflow.get, c.ctx.conf)
+      val t = quotient.dataType
+      val zeroValue = if (byZero.contains(EvalMode.LEGACY)) Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t)
+      return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t), zero(r) -> zeroValue), Some(quotient))
     }
     SparkShim.divide(l, r, modes.headOption.getOrElse(c.ctx.defaultEvalMode), c.ctx.conf)
   }

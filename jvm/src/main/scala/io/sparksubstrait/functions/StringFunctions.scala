@@ -303,7 +303,10 @@ private[functions] object StringFunctions {
       c.option("lookaround", Map("TRUE" -> ("" -> "")))
     ).flatten
     val (on, off) = (flags.map(_._1).mkString, flags.map(_._2).mkString)
-    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})"), p))
+    // No match starts inside a surrogate pair: after an empty match Java steps one UTF-16 unit,
+    // ICU one code point (x* finds 3 empty matches in one emoji, not 2). The group keeps the
+    // guard on every alternative; \E closes a \Q the pattern leaves open.
+    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})(?![\\uDC00-\\uDFFF])(?:"), p, Literal("\\E)")))
   }
 
   private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType
