@@ -125,6 +125,9 @@ class AggregateOptionsSuite extends SparkSuite with SubstraitAssertions {
     val narrow = grouped(Decimal, "avg:dec", Nil, decimal(12, 2), Seq(1 -> decs(12, 2)("0.01", "0.02"), 2 -> decs(12, 2)("-0.01", "-0.02")),
       Some(decimal(38, 2)))
     assert(narrow == Map(1 -> dec("0.02"), 2 -> dec("-0.02")), narrow)
+    // 9999 ones and 10001 zeros: the mean 0.49995 is 0 at scale 0 (Spark's Average gives 0.5000, which a cast made 1).
+    val ones = Seq.fill(9999)(litDecimal(dec("1"), 10, 0)) ++ Seq.fill(10001)(litDecimal(dec("0"), 10, 0))
+    assert(grouped(Decimal, "avg:dec", Nil, decimal(10, 0), Seq(1 -> ones), Some(decimal(38, 0))) == Map(1 -> dec("0")))
   }
 
   test("mode of a group of -0.0 values is -0.0, in fp32 and fp64") {

@@ -45,7 +45,7 @@ private[functions] object AggregateFunctions {
             // Spark's Average rounds to S+4 before, and its DECIMAL(P+10,S) sum can overflow
             // beyond P = 28 where the mean does not (DecimalSum sums those exactly).
             case Some(declared: DecimalType) => DecimalSum(c.arg(0), "mean", declared.scale)
-            case None => DecimalSum(c.arg(0), "mean", d.scale)
+            // No declared type: Spark's mean, rounded once at its own scale S+4.
             case _ => SparkShim.average(c.arg(0), mode)
           }
         case _ =>
