@@ -27,19 +27,5 @@ for _key, _why in {
         "< 1 or any x is NULL; transform(sequence(k0, k1), k -> interpolation at k·(size(s)-1)/n), the fraction "
         "an exact decimal and rounded by the rounding option; fp values need a runtime helper for a directed mode")
        for o in ("(none)", "(enum)", "(literal)", "rounding")},
-    **{(f, "overflow", "SATURATE"): (
-        "a sum clamped to its type: Spark's sum errors (ANSI) or wraps/NULLs (legacy). Exact: integers summed in "
-        "DECIMAL(38,0) (no overflow below 10^19 rows), then least/greatest with the type's bounds; fp: the IEEE "
-        "sum, ±Double.MaxValue where it is infinite and no value was (max(abs(x)) finite); decimals: Sum of "
-        "DECIMAL(38,S) cannot hold the overflowing sum, so two sums (integral and fractional parts) and a clamp")
-       for f in ("sum", "sum0", "avg")},
-    ("sum", "overflow", "SILENT"): (
-        "unsigned_integers' sum: the mapping sums exactly in DECIMAL(38,0) and accepts only ERROR; SILENT (any "
-        "value on overflow) could take the same exact sum modulo 2^64 (Pmod), or the ERROR mapping's answer where "
-        "it does not overflow"),
-    ("nth_value", "on_domain_error", "ERROR"): (
-        "nth_value's position is a constant (Spark's nth_value takes no other): a position that is not a positive "
-        "integer or is NULL is known at conversion, so ERROR could raise SUBSTRAIT_DOMAIN_ERROR there (or a "
-        "RaiseError over the window); Spark's NthValue itself rejects such a position at analysis"),
 }.items():
     REFUSED.setdefault(_key, _why)

@@ -539,10 +539,24 @@ DATAFUSION_NAN = EngineNote("datafusion", lambda c, r, e, g: c.value_types[0].is
     "min/max: 'Min a set of values' / 'Max a set of values' (no reading of NaN gives a value that is not the "
     "set's extreme); DataFusion 55's min/max of a float group holding NaN return another value of the group")
 
+
+
+def _datafusion_infinite_extreme(c, rows, e, g) -> bool:
+    """An infinite extreme that DataFusion 55 reports as the largest finite value of its sign."""
+    return c.value_types[0].is_float and isinstance(e, Value) and isinstance(e.v, float) and math.isinf(e.v) \
+        and isinstance(g, Value) and isinstance(g.v, float) and math.isfinite(g.v) \
+        and abs(g.v) in (MAX64, 3.4028234663852886e38) and math.copysign(1, g.v) == math.copysign(1, e.v)
+
+
+DATAFUSION_INFINITY = EngineNote("datafusion", _datafusion_infinite_extreme,
+                                 "min: 'Min a set of values.' / max: 'Max a set of values.' (an infinity is a value "
+                                 "of fp32/fp64, so a set of infinities has that infinity as its extreme); DataFusion "
+                                 "55 gives ±MAX (the largest finite value) for a group of ±inf")
+
 for _ext in (A, D, U):
     for _name, _is_min in (("min", True), ("max", False)):
         register(Spec(_ext, _name, extreme(_is_min, "propagate"), kind="aggregate", nulls="none", accept=zero_either,
-                      engine_notes=[DATAFUSION_NAN],
+                      engine_notes=[DATAFUSION_NAN, DATAFUSION_INFINITY],
                       duckdb=(lambda f: lambda c: f"{f}({{0}})")(_name),
                       datafusion=(lambda f: lambda c: f"{f}({{0}})")(_name),
                       alternatives=[Reading("NaN above every number (total order)", extreme(_is_min, "total"), NAN_WHY),

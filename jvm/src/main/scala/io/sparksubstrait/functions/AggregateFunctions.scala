@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, C
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
-import io.sparksubstrait.runtime.{CorrectlyRounded, ExactMoments, ExactProduct, IntegerSum}
+import io.sparksubstrait.runtime.{CorrectlyRounded, DecimalSum, ExactMoments, ExactProduct, FloatSum, IntegerSum}
 import io.sparksubstrait.functions.FunctionCatalog.{AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs}
 
 /** The aggregate functions of the arithmetic, generic, approximate and boolean YAMLs (part of the catalog's table). */
@@ -34,14 +34,31 @@ private[functions] object AggregateFunctions {
             case Some(DoubleType | FloatType) => IntegerSum(c.arg(0), "mean")
             case _ => IntegerSum(c.arg(0), "truncated_mean")
           }
-        case _ =>
-          // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
-          // computed in floating point, not a decimal mean rounded and then converted.
-          val arg = c.declaredType match {
-            case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
-            case _ => c.arg(0)
+        case d: DecimalType =>
+          // The mean of DECIMAL(P,S) values always fits DECIMAL(38,S): every overflow choice gives it.
+          val mode = if (c.saturates) c.ctx.defaultEvalMode else c.overflowMode
+          c.declaredType match {
+            // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
+            // computed in floating point, not a decimal mean rounded and then converted.
+            case Some(DoubleType | FloatType) => SparkShim.average(Cast(c.arg(0), DoubleType), mode)
+            // The mean rounded once, at the scale of the plan's type (the YAML's DECIMAL(38,S)):
+            // Spark's Average rounds to S+4 before, and its DECIMAL(P+10,S) sum can overflow
+            // beyond P = 28 where the mean does not (DecimalSum sums those exactly).
+            case Some(declared: DecimalType) => DecimalSum(c.arg(0), "mean", declared.scale)
+            // No declared type: Spark's mean, rounded once at its own scale S+4.
+            case _ => SparkShim.average(c.arg(0), mode)
           }
-          SparkShim.average(arg, c.overflowMode)
+        case _ =>
+          floatOverflow(c) match {
+            // Where an fp64 partial sum overflows, the mean still fits: ERROR and SATURATE get it.
+            case "ERROR" | "SATURATE" => FloatSum(c.arg(0), Literal(null, DoubleType), "mean", "IEEE")
+            case _ =>
+              val arg = c.declaredType match {
+                case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
+                case _ => c.arg(0)
+              }
+              SparkShim.average(arg, c.ctx.defaultEvalMode)
+          }
       }
     }, finish = (c, mean) => c.arg(0).dataType match {
       // The YAML's integral avg "truncates partial values" and keeps the argument's type.
@@ -97,9 +114,25 @@ private[functions] object AggregateFunctions {
         val overflow = integerOverflow(c)
         if (t == LongType || overflow == "SATURATE") IntegerSum(c.arg(0), "sum")
         else SparkShim.sum(c.arg(0), if (overflow == "ERROR") EvalMode.ANSI else EvalMode.LEGACY, c.ctx.conf)
-      case _ => SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf)
+      // SATURATE, and SILENT (any value where the sum overflows): the exact sum, clamped. Spark's
+      // legacy sum is NULL as soon as a partial sum leaves DECIMAL(38,S), even where the sum does not.
+      case d: DecimalType if c.saturates || c.option("overflow", Map("ERROR" -> false, "SILENT" -> true)).contains(true) =>
+        DecimalSum(c.arg(0), "saturated_sum", d.scale)
+      case _: DecimalType => SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf)
+      case _ => floatOverflow(c) match {
+        case "ERROR" => FloatSum(c.arg(0), FunctionErrors.overflow(c, "the sum exceeds fp64", DoubleType), "sum", "ERROR")
+        case "SATURATE" => FloatSum(c.arg(0), Literal(null, DoubleType), "sum", "SATURATE")
+        case _ => SparkShim.sum(c.arg(0), c.ctx.defaultEvalMode, c.ctx.conf)
+      }
     }
   }
+
+  /**
+   * The overflow option of a floating-point sum or mean: ERROR and SATURATE concern a sum of
+   * finite values beyond fp64 ([[FloatSum]]); SILENT, or none, is IEEE 754's infinity, Spark's sum.
+   */
+  private def floatOverflow(c: FunctionCall): String =
+    if (c.saturates) "SATURATE" else c.option("overflow", Map("ERROR" -> "ERROR", "SILENT" -> "IEEE")).getOrElse("IEEE")
 
   /** The exact 128-bit sum brought into i64 as the overflow option says. */
   private def sumFinish(c: FunctionCall, total: Expression): Expression = total match {

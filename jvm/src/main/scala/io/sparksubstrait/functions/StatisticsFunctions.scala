@@ -1,7 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{ApproximatePercentile, CollectList, First, Mode}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, ApproximatePercentile, CollectList, First, Max, Mode}
 import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types._
 
@@ -23,7 +23,7 @@ private[functions] object StatisticsFunctions {
       c.expectArity(1)
       First(c.arg(0), c.option("ignore_nulls", Map("TRUE" -> true, "FALSE" -> false)).getOrElse(false))
     }),
-    AggregateEntry("mode", Arithmetic, c => { c.expectArity(1); numeric(c); Mode(c.arg(0)) }),
+    AggregateEntry("mode", Arithmetic, c => { c.expectArity(1); numeric(c); Mode(c.arg(0)) }, finish = signedZeroMode),
     // EXACT: every value collected, the middle one(s) found and their mean rounded once in the
     // plan's mode (ExactMedian). APPROXIMATE: Spark's approximate percentile, which answers with
     // one of the values (no rounding); except of i64, which it computes in double (rounding
@@ -56,6 +56,23 @@ private[functions] object StatisticsFunctions {
 
   /** The plan's rounding mode (its first choice, read in the builder), nearest-even when it names none. */
   private def mode(c: FunctionCall): Int = c.rounding.getOrElse(CorrectlyRounded.TieToEven)
+
+  /**
+   * Spark's Mode counts -0.0 and 0.0 as one value (they are equal) but answers 0.0 for both. A
+   * zero mode is -0.0 when the group holds no +0.0 (a value of the group, as a mode must be):
+   * a second aggregate over the same rows tells, +0.0 being the zero whose reciprocal is +inf.
+   */
+  private def signedZeroMode(c: FunctionCall, mode: Expression): Expression = (c.arg(0).dataType, mode) match {
+    case (t @ (FloatType | DoubleType), ae: AggregateExpression) =>
+      val x = Cast(c.arg(0), DoubleType)
+      val positiveZero = ae.copy(aggregateFunction = Max(And(EqualTo(x, Literal(0.0)), GreaterThan(Pow(x, Literal(-1.0)), Literal(0.0)))),
+        resultId = NamedExpression.newExprId)
+      // Signs by arithmetic on the mode, not two zero literals: Spark's Literal equality has 0.0 == -0.0,
+      // and the optimizer would fold If(p, 0.0, -0.0) into 0.0.
+      val zero = Abs(mode)
+      If(EqualTo(mode, Cast(Literal(0.0), t)), If(positiveZero, zero, UnaryMinus(zero)), mode)
+    case _ => mode
+  }
 
   private def numeric(c: FunctionCall): Unit =
     if (!c.arg(0).dataType.isInstanceOf[NumericType] && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")

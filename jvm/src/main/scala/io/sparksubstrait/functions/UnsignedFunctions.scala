@@ -45,18 +45,27 @@ private[functions] object UnsignedFunctions {
   val aggregateEntries: Seq[AggregateEntry] = Seq(
     AggregateEntry("min", Ext, c => { c.expectArity(1); unsignedArg(c, c.arg(0)); Min(c.arg(0)) }),
     AggregateEntry("max", Ext, c => { c.expectArity(1); unsignedArg(c, c.arg(0)); Max(c.arg(0)) }),
-    // The sum is a u64: exact in DECIMAL(38,0), beyond 2^64 - 1 an error.
+    // The sum is a u64: exact in DECIMAL(38,0), then brought into u64 by the overflow option.
     AggregateEntry("sum", Ext, c => {
       c.expectArity(1)
       unsignedArg(c, c.arg(0))
-      c.option("overflow", Map("ERROR" -> ()))
+      sumOverflow(c)
       SparkShim.sum(Cast(c.arg(0), Wide), EvalMode.ANSI, c.ctx.conf)
     }, finish = (c, total) => {
       val u64 = UnsignedTypes.holding(DecimalType(20, 0)).get
       val max = Literal(Decimal(BigDecimal(u64.max), 38, 0), Wide)
-      Cast(If(GreaterThan(total, max), FunctionErrors.overflow(c, "the sum exceeds u64", total.dataType), total), u64.sparkType)
+      val inRange = sumOverflow(c) match {
+        case "error" => If(GreaterThan(total, max), FunctionErrors.overflow(c, "the sum exceeds u64", total.dataType), total)
+        // least skips NULLs: the sum of no values must stay NULL.
+        case "saturate" => If(IsNull(total), Literal(null, total.dataType), Least(Seq(total, max)))
+        case _ => Pmod(total, Literal(Decimal(BigDecimal(u64.max + 1), 38, 0), Wide))
+      }
+      Cast(inRange, u64.sparkType)
     })
   )
+
+  private def sumOverflow(c: FunctionCall): String =
+    c.option("overflow", Map("ERROR" -> "error", "SATURATE" -> "saturate", "SILENT" -> "wrap")).getOrElse("error")
 
   private def arithmetic(name: String)(f: (Expression, Expression) => Expression): ScalarEntry = ScalarEntry(name, Ext, c => {
     val (t, Seq(l, r)) = operands(c)

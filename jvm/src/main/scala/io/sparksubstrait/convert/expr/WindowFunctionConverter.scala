@@ -78,6 +78,9 @@ object WindowFunctionConverter {
     // window goes around the aggregate inside them.
     function match {
       case f if f.exists(_.isInstanceOf[AggregateExpression]) => f.transformUp { case ae: AggregateExpression => windowed(ae) }
+      // A result the window does not change (lag's NULL offset, nth_value's domain error): as is,
+      // a window function Spark's optimizer could have replaced.
+      case f if !f.exists(_.isInstanceOf[CatalystWindowFunction]) => f
       case c @ Cast(inner, _, _, _) => c.copy(child = windowed(inner))
       case f => windowed(f)
     }
