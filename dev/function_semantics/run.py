@@ -13,6 +13,7 @@ from typing import Dict, List, Optional
 import pyarrow as pa
 
 import calls as calls_mod
+import open_defects
 import plans
 from engines import SparkEngine, SqlEngine, engine_error, per_row, to_python, value_outcome
 from outcomes import NULL, Error, Foreign, Outcome, Refused, agrees
@@ -132,6 +133,9 @@ class Runner:
             alt = NULL if (spec.nulls == "mirror" and any(v is None for v in row)) else reading.model(call, row)
             if agrees(alt, got, tol, single):
                 return "spec_open", reading.name
+        known = open_defects.why(call.name, calls_mod.options_text(call), calls_mod.arg_text(row))
+        if known:
+            return "open_defect", known
         return "wrong", ""
 
     def _judge_engine(self, spec: Spec, name: str, call: Call, row, exp: Outcome, got: Outcome, tol, single):
@@ -194,6 +198,8 @@ class Runner:
                     res.refusals[f"{calls_mod.describe(call)}"] = detail
                 elif verdict == "spec_open":
                     res.notes["spec_open"][detail] += 1
+                elif verdict == "open_defect":
+                    res.notes["open_defect"][detail] += 1
                 elif verdict != "exact":
                     res.example(verdict, f"{calls_mod.describe(call)} {path} {what(row)}: expected "
                                          f"{exp.short()}, got {got.short()} {detail[:300]}")
@@ -215,7 +221,7 @@ class Runner:
                                                        f"{exp.short()}, {name} gave {got.short()}")
         pairs = [(k, v[0]) for k, v in call.options.items()] + [("(enum)", a.enum) for a in call.args if a.enum] \
             + [("(literal)", repr(a.value)) for a in call.args if a.literal]
-        worst = next((v for v in ("wrong", "foreign", "refused", "spec_open") if call_verdicts[v]), "exact")
+        worst = next((v for v in ("wrong", "foreign", "open_defect", "refused", "spec_open") if call_verdicts[v]), "exact")
         if worst == "refused":
             # a refusal naming one option value of the call is that pair's; the call's other pairs did not run
             detail = res.refusals.get(calls_mod.describe(call), "")

@@ -143,6 +143,18 @@ def _logb(base_zero_minus_inf=True):
     return model
 
 
+def _logb_one_signed(model):
+    """The Reading ZERO_SIGN: log_b(1) with the sign of ln(1) / ln(b)."""
+    def alt(call, row):
+        out = model(call, row)
+        x, b = row[0], row[1]
+        if isinstance(out, Value) and out.v == 0 and x is not None and b is not None and float(x) == 1 and \
+                0 < float(b) < 1:
+            return Value(-0.0)
+        return out
+    return alt
+
+
 def _as_fp64(model):
     """The Reading ARGUMENT_AS_FP64: i64 and decimal arguments rounded to fp64 first."""
     def alt(call, row):
@@ -278,7 +290,12 @@ register(Spec(L, "logb", _logb(), tolerance=_tolerance, engine_tolerance=lambda 
                             Reading("LOG_ZERO_LIMIT: log_b(0) for a base below 1 is +infinity",
                                     _logb(base_zero_minus_inf=False),
                                     "on_log_zero MINUS_INFINITY names -infinity, the limit of log_b(x) at 0 for a "
-                                    "base above 1; for a base between 0 and 1 the limit is +infinity")],
+                                    "base above 1; for a base between 0 and 1 the limit is +infinity"),
+                            Reading("ZERO_SIGN: log_b(1) is ln(1) / ln(b), -0.0 for a base below 1",
+                                    _logb_one_signed(_logb()),
+                                    "log_b(1) is exactly zero; the YAML (and IEEE 754, which has no logb(x, b)) gives "
+                                    "no sign to that zero: the model writes +0.0, ours the sign of IEEE's quotient "
+                                    "ln(1) / ln(b), -0.0 for 0 < b < 1")],
               engine_notes=[DUCK_ERRORS, DF_DOMAIN, EngineNote("duckdb", _engine_base_rules, BASE_NOTE),
                             EngineNote("datafusion", _engine_base_rules, BASE_NOTE),
                             EngineNote("duckdb", _engine_wide_i64, ROUNDED_ARG),

@@ -9,8 +9,8 @@ import io.sparksubstrait.testing.PlanBuilder._
 
 /**
  * Function options against the YAMLs' lists (an unlisted value is the plan's error, a listed
- * one Spark cannot honour is unsupported), and the errors ERROR options ask for, raised with a
- * condition per kind and the function's place in the plan.
+ * one is honoured: dev/function-semantics checks every one), and the errors ERROR options ask
+ * for, raised with a condition per kind and the function's place in the plan.
  */
 class FunctionOptionsSuite extends SparkSuite with SubstraitAssertions {
   private val At = "relations[0].root.input.project.expressions[0].scalar_function"
@@ -41,13 +41,25 @@ class FunctionOptionsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
-  test("a listed value Spark cannot honour is unsupported; listed values in any letter case are read") {
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", At) {
-      run(plan("functions_arithmetic", "divide:fp64_fp64", Seq("rounding" -> Seq("TRUNCATE")), litFp64(1.0), litFp64(3.0)))
-    }
+  test("listed values are honoured, in any letter case") {
+    // 1/3 lies between two doubles; to nearest is the lower (1.0 / 3.0), CEILING the upper.
+    assertRows(run(plan("functions_arithmetic", "divide:fp64_fp64", Seq("rounding" -> Seq("CEILING")), litFp64(1.0), litFp64(3.0))),
+      Seq(Row(Math.nextUp(1.0 / 3.0))))
+    assertRows(run(plan("functions_arithmetic", "divide:fp64_fp64", Seq("rounding" -> Seq("truncate")), litFp64(1.0), litFp64(3.0))),
+      Seq(Row(1.0 / 3.0)))
     assertRows(run(plan("functions_logarithmic", "ln:fp64", Seq("on_domain_error" -> Seq("null")), litFp64(-1.0))), Seq(Row(null)))
     val nan = run(plan("functions_logarithmic", "ln:fp64", Seq("on_domain_error" -> Seq("NAN")), litFp64(-1.0))).collect()
     assert(nan.head.getDouble(0).isNaN)
+  }
+
+  test("logb: a NaN argument is NaN before any domain case; log_inf(inf) is a domain case") {
+    val nullOnDomain = Seq("on_domain_error" -> Seq("NULL"))
+    val nan = run(plan("functions_logarithmic", "logb:fp64_fp64", nullOnDomain, litFp64(-1.0), litFp64(Double.NaN))).collect()
+    assert(nan.head.getDouble(0).isNaN)
+    assertRows(run(plan("functions_logarithmic", "logb:fp64_fp64", nullOnDomain, litFp64(Double.PositiveInfinity),
+      litFp64(Double.PositiveInfinity))), Seq(Row(null)))
+    // Correctly rounded without a rounding option too: log_100(3) is 0.23856062735983122; ln 3 / ln 100 in doubles gives …116.
+    assertRows(run(plan("functions_logarithmic", "logb:fp64_fp64", Nil, litFp64(3.0), litFp64(100.0))), Seq(Row(0.23856062735983122)))
   }
 
   test("a plan naming no standard extension is checked against every standard YAML defining the function") {

@@ -31,9 +31,12 @@ private[functions] object MathFunctions {
     ScalarEntry("logb", Logarithmic, c => {
       c.expectArity(2)
       val Seq(x, base) = floats(c)
-      val exact = c.rounding.map(mode => correctlyRoundedLogb(c, mode))
-      logOf(c, x, lowest = 0, resultType(c), v => exact.getOrElse(Divide(Log(v), Log(base))),
-        badBase = Or(LessThanOrEqual(base, Literal(0.0)), EqualTo(base, Literal(1.0))))
+      // Correctly rounded in every mode, nearest-even when the plan names none.
+      val exact = correctlyRoundedLogb(c, c.rounding.getOrElse(CorrectlyRounded.TieToEven))
+      logOf(c, x, lowest = 0, resultType(c), _ => exact, anyNaN = Or(IsNaN(x), IsNaN(base)),
+        // log_inf(inf) = inf / inf has no value either: the domain's edge, not NaN's.
+        badBase = Or(Or(LessThanOrEqual(base, Literal(0.0)), EqualTo(base, Literal(1.0))),
+          And(EqualTo(x, Literal(Double.PositiveInfinity)), EqualTo(base, Literal(Double.PositiveInfinity)))))
     }),
 
     ScalarEntry("ceil", Rounding, c => roundToIntegral(c, "ceil", SparkShim.ceil)),
@@ -169,7 +172,7 @@ private[functions] object MathFunctions {
    * IEEE), below it (or for a `badBase`) the on_domain_error choice (default NaN, as IEEE).
    */
   private def logOf(c: FunctionCall, x: Expression, lowest: Int, result: DataType, f: Expression => Expression,
-      badBase: Expression = Literal.FalseLiteral): Expression = {
+      badBase: Expression = Literal.FalseLiteral, anyNaN: Expression = Literal.FalseLiteral): Expression = {
     val onZero = c.option("on_log_zero", Map("MINUS_INFINITY" -> "-inf", "NAN" -> "nan", "ERROR" -> "error")).getOrElse("-inf")
     val onDomain = c.option("on_domain_error", Map("NAN" -> "nan", "NULL" -> "null", "ERROR" -> "error")).getOrElse("nan")
     def choice(what: String, error: => Expression): Expression = what match {
@@ -183,7 +186,9 @@ private[functions] object MathFunctions {
     val anyNull = c.args.map(a => IsNull(a): Expression).reduce(Or(_, _))
     val value = CaseWhen(Seq(
       anyNull -> Literal(null, DoubleType),
-      badBase -> choice(onDomain, FunctionErrors.domain(c, "the base is not positive, or is 1", DoubleType)),
+      // A NaN argument is NaN, before any domain case (IEEE: NaN in, NaN out).
+      anyNaN -> Literal(Double.NaN),
+      badBase -> choice(onDomain, FunctionErrors.domain(c, "the base is not positive or is 1, or both are infinite", DoubleType)),
       LessThan(x, at) -> choice(onDomain, FunctionErrors.domain(c, s"the argument is below $lowest", DoubleType)),
       EqualTo(x, at) -> choice(onZero, FunctionErrors.logOfZero(c, s"the argument is $lowest", DoubleType))),
       Some(f(x)))

@@ -85,7 +85,13 @@ private[functions] object StringFunctions {
     ScalarEntry("octet_length", Strings, c => { c.expectArity(1); Cast(OctetLength(string(c, 0)), LongType) }),
     ScalarEntry("bit_length", Strings, c => { c.expectArity(1); Cast(BitLength(string(c, 0)), LongType) }),
     ScalarEntry("reverse", Strings, c => { c.expectArity(1); Reverse(string(c, 0)) }),
-    ScalarEntry("repeat", Strings, c => { c.expectArity(2); StringRepeat(string(c, 0), int(c.arg(1))) }),
+    ScalarEntry("repeat", Strings, c => {
+      c.expectArity(2)
+      // A count beyond Spark's int is only answerable for '' (still ''): clamped, not an overflow.
+      val n = c.arg(1)
+      val count = if (n.dataType == LongType) Least(Seq(n, Literal(Int.MaxValue.toLong))) else n
+      StringRepeat(string(c, 0), int(count))
+    }),
     ScalarEntry("replace", Strings, c => {
       c.expectArity(3)
       val Seq(s, from, to) = strings(c, c.args)
@@ -149,10 +155,13 @@ private[functions] object StringFunctions {
     ScalarEntry("replace_slice", Strings, c => {
       c.expectArity(4)
       val s = string(c, 0)
-      val Seq(start, length) = Seq(int(c.arg(1)), int(c.arg(2)))
+      // Compared as longs: an i64 start beyond int is outside; a length beyond the string deletes
+      // to its end (clamped to the string's length: Spark 3.5's overlay overflows start + length).
+      val Seq(start, length) = Seq(Cast(c.arg(1), LongType), Cast(c.arg(2), LongType))
       // A start outside the string or a negative length gives NULL, as the spec says.
-      val outside = Or(Or(LessThan(start, Literal(1)), GreaterThan(start, Length(s))), LessThan(length, Literal(0)))
-      If(outside, Literal(null, StringType), Overlay(s, string(c, 3), start, length))
+      val outside = Or(Or(LessThan(start, Literal(1L)), GreaterThan(start, Cast(Length(s), LongType))), LessThan(length, Literal(0L)))
+      If(outside, Literal(null, StringType),
+        Overlay(s, string(c, 3), Cast(start, IntegerType), Cast(Least(Seq(length, Cast(Length(s), LongType))), IntegerType)))
     }),
     ScalarEntry("swapcase", Strings, c => { c.expectArity(1); text("swapcase", StringType, string(c, 0), asciiOnly(c)) }),
     ScalarEntry("capitalize", Strings, c => { c.expectArity(1); text("capitalize", StringType, string(c, 0), asciiOnly(c)) }),
@@ -229,12 +238,13 @@ private[functions] object StringFunctions {
     "CASE_INSENSITIVE_ASCII" -> CaseInsensitiveAscii)).getOrElse(CaseSensitive)
 
   /**
-   * What both sides of a comparison go through: nothing, Lower (every letter; full mapping),
-   * or A–Z to a–z alone, which keeps every other character and so every position.
+   * What both sides of a comparison go through: nothing, Unicode's simple case folding one code
+   * point for one ([[io.sparksubstrait.runtime.CaseMapping.fold]]), or A–Z to a–z alone; both
+   * keep every position.
    */
   private def folding(c: FunctionCall): Expression => Expression = caseSensitivity(c) match {
     case CaseSensitive => identity
-    case CaseInsensitive => Lower(_)
+    case CaseInsensitive => e => caseText("fold", StringType, e)
     case CaseInsensitiveAscii => foldAscii
   }
 
@@ -305,8 +315,9 @@ private[functions] object StringFunctions {
     val (on, off) = (flags.map(_._1).mkString, flags.map(_._2).mkString)
     // No match starts inside a surrogate pair: after an empty match Java steps one UTF-16 unit,
     // ICU one code point (x* finds 3 empty matches in one emoji, not 2). The group keeps the
-    // guard on every alternative; \E closes a \Q the pattern leaves open.
-    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})(?![\\uDC00-\\uDFFF])(?:"), p, Literal("\\E)")))
+    // guard on every alternative (a pattern ending in an open \Q quote no longer compiles: an
+    // error, never a wrong match).
+    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})(?![\\uDC00-\\uDFFF])(?:"), p, Literal(")")))
   }
 
   private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType

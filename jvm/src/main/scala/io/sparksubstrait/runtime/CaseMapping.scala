@@ -28,6 +28,17 @@ object CaseMapping {
     else Character.toLowerCase(Character.toUpperCase(cp))
 
   /**
+   * Every code point through [[foldCodePoint]]: one code point for each, so positions in the
+   * folded text are positions in the text (Spark's lower case of İ is two: i and a dot).
+   */
+  def fold(s: UTF8String): UTF8String = {
+    val text = s.toString
+    val out = new java.lang.StringBuilder(text.length)
+    text.codePoints().forEach(cp => out.appendCodePoint(foldCodePoint(cp, asciiOnly = false)))
+    UTF8String.fromString(out.toString)
+  }
+
+  /**
    * replace with case_sensitivity CASE_INSENSITIVE (`asciiOnly` false) or
    * CASE_INSENSITIVE_ASCII: every non-overlapping occurrence of `search`, left to right, compared
    * code point by code point under [[foldCodePoint]], replaced by `replacement`; the text between

@@ -72,14 +72,14 @@ object DecimalPlaces {
   def roundDouble(x: Double, places: Int, mode: Int): Double = {
     if (x.isNaN || x.isInfinite || x == 0.0) return x
     val r = rounded(new JBigDecimal(x), math.max(places, CoarsestForDoubles), mode)
-    if (r.signum == 0) math.copySign(0.0, x) else r.doubleValue
+    if (r.signum == 0) java.lang.Math.copySign(0.0, x) else r.doubleValue
   }
 
   /** A float rounded to `places`, then to the nearest float (one rounding: no double in between). */
   def roundFloat(x: Float, places: Int, mode: Int): Float = {
     if (x.isNaN || x.isInfinite || x == 0.0f) return x
     val r = rounded(new JBigDecimal(x.toDouble), math.max(places, CoarsestForDoubles), mode)
-    if (r.signum == 0) math.copySign(0.0f, x) else r.floatValue
+    if (r.signum == 0) java.lang.Math.copySign(0.0f, x) else r.floatValue
   }
 
   /**

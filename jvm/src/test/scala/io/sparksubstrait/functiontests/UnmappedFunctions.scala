@@ -9,9 +9,6 @@ object UnmappedFunctions {
   private val Geometry = "Substrait's geometry is a user-defined type (u!geometry) with no Spark equivalent on the Spark versions built for"
 
   private val reasons: Map[(String, String), String] = Map(
-    ("functions_arithmetic", "product") -> ("Spark's product multiplies in double: integer products would be rounded " +
-      "(and their overflow options unanswerable), fp32 ones rounded once instead of at each step; and the YAML's " +
-      "\"1 for empty input\" leaves open whether a group of NULLs is empty (1) or NULL, as DuckDB and Spark give"),
     ("functions_arithmetic", "quantile") -> ("Spark's percentile and percentile_approx return one value per fraction, " +
       "not the N-bin boundaries with MINIMUM/MAXIMUM choices and the rounding of interpolated integers that quantile defines"),
     ("functions_datetime", "round_temporal") -> ("rounding to a multiple of a unit from an arbitrary origin, with four tie " +
