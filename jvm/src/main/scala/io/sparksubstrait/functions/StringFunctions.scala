@@ -87,10 +87,16 @@ private[functions] object StringFunctions {
     ScalarEntry("reverse", Strings, c => { c.expectArity(1); Reverse(string(c, 0)) }),
     ScalarEntry("repeat", Strings, c => {
       c.expectArity(2)
-      // A count beyond Spark's int is only answerable for '' (still ''): clamped, not an overflow.
-      val n = c.arg(1)
-      val count = if (n.dataType == LongType) Least(Seq(n, Literal(Int.MaxValue.toLong))) else n
-      StringRepeat(string(c, 0), int(count))
+      // A result beyond what a string can hold (2^31 - 16 bytes) is an overflow error, checked
+      // before Spark allocates it (its repeat would exhaust the driver's memory or overflow an
+      // int); a count beyond int is then only '' (still ''), so it is clamped.
+      val s = string(c, 0)
+      val count = Cast(c.arg(1), LongType)
+      val bytes = Cast(OctetLength(s), LongType)
+      val tooLong = And(GreaterThan(bytes, Literal(0L)),
+        GreaterThan(count, IntegralDivide(Literal(Int.MaxValue.toLong - 15), bytes)))
+      If(tooLong, FunctionErrors.overflow(c, "the repeated string would exceed 2 GiB", StringType),
+        StringRepeat(s, Cast(Least(Seq(count, Literal(Int.MaxValue.toLong))), IntegerType)))
     }),
     ScalarEntry("replace", Strings, c => {
       c.expectArity(3)
