@@ -9,6 +9,10 @@ with the fix.
 from typing import Optional
 
 OPEN = {
+    ("repeat", "*", "('', "): (
+        "repeat('', n) for a count beyond 2^31 - 1 is Spark's cast overflow error, where the answer is ''. Open: "
+        "clamping the count for '' made Spark's repeat bring the driver down (UTF8String.repeat of '' 2^31 - 1 "
+        "times, to be understood before the clamp comes back)"),
     ("regexp_match_substring_all", "case_sensitivity=CASE_INSENSITIVE", "'ß'"): (
         "Java's regex case-insensitive matching compares a character with the upper and lower case of the other "
         "one; ß has no one-character upper case, so ẞ (U+1E9E), whose simple case folding is ß, is not found. "

@@ -1084,10 +1084,13 @@ def _repeat(call, row):
 
 
 def _repeat_rows(call, rng, n):
-    """Every text with small counts; counts beyond i32 with three texts (each such row fails a plan)."""
+    """Every text with small counts; counts beyond i32 with '' (still ''), and with text only negative: DuckDB and
+    DataFusion run in this process and would build the 2 GiB string a huge count asks for (ours refuses it before
+    allocating, StringOptionsSuite)."""
     t = call.value_types[0]
     rows = [(s, k) for s in _fit(t, [None] + TEXTS) for k in [None, 0, 1, 2, 3, 10, -1, -100]]
-    rows += [(s, k) for s in _fit(t, ["", "a", "ab" * 15]) for k in [2 ** 31, 2 ** 63 - 1, -2 ** 63]]
+    rows += [(s, k) for s in _fit(t, [""]) for k in [2 ** 31, 2 ** 63 - 1, -2 ** 63]]
+    rows += [(s, k) for s in _fit(t, ["a", "ab" * 15]) for k in [-2 ** 63]]
     return rows
 
 

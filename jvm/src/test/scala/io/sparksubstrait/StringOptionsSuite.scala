@@ -141,6 +141,10 @@ class StringOptionsSuite extends SparkSuite with SubstraitAssertions {
     val big = litI64(Int.MaxValue.toLong + 1)
     assert(values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString(""), big), Seq(litString("ab"), litI64(2)))) ==
       Seq("", "abab"))
+    // 2 bytes 2^31 times is beyond any string: our overflow error before Spark allocates it.
+    val huge = intercept[Exception](values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString("ab"), big))))
+    assert(Iterator.iterate(huge: Throwable)(_.getCause).takeWhile(_ != null)
+      .exists(_.getMessage.contains("SUBSTRAIT_ARITHMETIC_OVERFLOW")), huge)
     val slices = Seq(Seq(litString("abc"), big, litI64(1), litString("X")), Seq(litString("abc"), litI64(2), big, litString("X")),
       Seq(litString("abc"), litI64(2), litI64(-1), litString("X")))
     assert(values("replace_slice:str_i64_i64_str", Nil, Seq(string(), i64(), i64(), string()), slices) == Seq(null, "aX", null))
