@@ -137,9 +137,9 @@ class StringOptionsSuite extends SparkSuite with SubstraitAssertions {
     assert(values("strpos:str_str", Insensitive, Seq(string(), string()), rows) == Seq(6L, 9L, 2L, null))
   }
 
-  test("i64 counts and positions beyond int: repeat of '' is '', replace_slice beyond the string is NULL") {
+  test("i64 counts and positions beyond int: repeat beyond a string's size is an error, replace_slice beyond the string is NULL") {
     val big = litI64(Int.MaxValue.toLong + 1)
-    assert(values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString(""), big), Seq(litString("ab"), litI64(2)))) ==
+    assert(values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString(""), litI64(3)), Seq(litString("ab"), litI64(2)))) ==
       Seq("", "abab"))
     // 2 bytes 2^31 times is beyond any string: our overflow error before Spark allocates it.
     val huge = intercept[Exception](values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString("ab"), big))))
