@@ -9,6 +9,10 @@ with the fix.
 from typing import Optional
 
 OPEN = {
+    ("substring", "*", "-2147483648"): (
+        "substring with a start of i32 MIN: start + length overflows int (Spark's substring computes the end in int: "
+        "substring('abcdefg', MIN) gives 'abcdef'; with LEFT_OF_BEGINNING an overflow error where the answer is ''). "
+        "Open, a wrong value: the start is to be clamped to the string's length before Spark sees it"),
     ("repeat", "*", "('', "): (
         "repeat('', n) for a count beyond 2^31 - 1 is Spark's cast overflow error, where the answer is ''. Open: "
         "clamping the count for '' made Spark's repeat bring the driver down (UTF8String.repeat of '' 2^31 - 1 "

@@ -167,7 +167,7 @@ private[functions] object StringFunctions {
       // A start outside the string or a negative length gives NULL, as the spec says.
       val outside = Or(Or(LessThan(start, Literal(1L)), GreaterThan(start, Cast(Length(s), LongType))), LessThan(length, Literal(0L)))
       If(outside, Literal(null, StringType),
-        Overlay(s, string(c, 3), Cast(start, IntegerType), Cast(Least(Seq(length, Cast(Length(s), LongType))), IntegerType)))
+        Overlay(s, string(c, 3), Cast(start, IntegerType), Cast(If(GreaterThan(length, Cast(Length(s), LongType)), Cast(Length(s), LongType), length), IntegerType)))
     }),
     ScalarEntry("swapcase", Strings, c => { c.expectArity(1); text("swapcase", StringType, string(c, 0), asciiOnly(c)) }),
     ScalarEntry("capitalize", Strings, c => { c.expectArity(1); text("capitalize", StringType, string(c, 0), asciiOnly(c)) }),
