@@ -86,6 +86,38 @@ class StringOptionsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test("substring with a start at i32 MIN: before the string under every negative_start") {
+    val types = Seq(string(), i32(), i32())
+    val min = Int.MinValue
+    def row(start: Int, length: Int) = Seq(litString("abcdefg"), litI32(start), litI32(length))
+    val rows = Seq(row(min, 5), row(min, Int.MaxValue), row(-8, 3), row(-3, 2), row(min + 1, Int.MaxValue))
+    // WRAP_FROM_END: -8 is one before 'a' and counts towards the length (Spark's reading);
+    // MIN + MAX ends at -1, one short of the last character.
+    assert(values("substring:str_i32_i32", Seq("negative_start" -> Seq("WRAP_FROM_END")), types, rows) ==
+      Seq("", "abcdef", "ab", "ef", "abcdefg"))
+    // LEFT_OF_BEGINNING: positions before 1 count towards the length and yield nothing.
+    assert(values("substring:str_i32_i32", Seq("negative_start" -> Seq("LEFT_OF_BEGINNING")), types, rows) ==
+      Seq("", "", "", "", ""))
+    // Without a length: to the end, however far left the start is.
+    val two = Seq(string(), i32())
+    val starts = Seq(min, -8, -7, -3, 0, 3, 8).map(st => Seq(litString("abcdefg"), litI32(st))) :+ Seq(litString("abc"), litNull(i32()))
+    assert(values("substring:str_i32", Seq("negative_start" -> Seq("WRAP_FROM_END")), two, starts) ==
+      Seq("abcdefg", "abcdefg", "abcdefg", "efg", "abcdefg", "cdefg", "", null))
+    assert(values("substring:str_i32", Seq("negative_start" -> Seq("LEFT_OF_BEGINNING")), two, starts) ==
+      Seq("abcdefg", "abcdefg", "abcdefg", "abcdefg", "abcdefg", "cdefg", "", null))
+  }
+
+  test("regular expressions under CASE_INSENSITIVE: a pattern's ß finds ẞ, in a class and quoted too") {
+    val two = Seq(string(), string())
+    val rows = strs(Seq("Straẞe straße STRASSE", "ß"), Seq("ẞß", "[ß]+"), Seq("ẞa", "\\Qß\\E"), Seq("ẞ", "[a-ß]"),
+      Seq("ẞ", "[ß-ÿ]"), Seq("ß", "ẞ"), Seq("ss", "ß"), Seq("ẞ", "ß"))
+    assert(values("regexp_count_substring:str_str", Insensitive, two, rows) == Seq(2L, 1L, 1L, 1L, 1L, 1L, 0L, 1L))
+    // Case-sensitive, ß and ẞ are two characters.
+    assert(values("regexp_count_substring:str_str", Nil, two, rows) == Seq(1L, 1L, 0L, 0L, 0L, 0L, 0L, 0L))
+    val found = strs(Seq("Straẞe straße", "s?ß"))
+    assert(values("regexp_match_substring_all:str_str", Insensitive, two, found) == Seq(Seq("ẞ", "ß")))
+  }
+
   test("char_set ASCII_ONLY changes A-Z and a-z alone") {
     val one = Seq(string())
     val rows = strs(Seq("ÀBC déF ß"), Seq("hello wORLD àb ÉCOLE"), Seq("a\tb\u00a0c"), Seq(""), Seq(null))
@@ -139,8 +171,9 @@ class StringOptionsSuite extends SparkSuite with SubstraitAssertions {
 
   test("i64 counts and positions beyond int: repeat beyond a string's size is an error, replace_slice beyond the string is NULL") {
     val big = litI64(Int.MaxValue.toLong + 1)
-    assert(values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString(""), litI64(3)), Seq(litString("ab"), litI64(2)))) ==
-      Seq("", "abab"))
+    assert(values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString(""), litI64(3)), Seq(litString("ab"), litI64(2)),
+      Seq(litString(""), big), Seq(litString(""), litI64(Long.MaxValue)), Seq(litString(""), litNull(i64())),
+      Seq(litNull(string()), big), Seq(litString("ab"), litI64(-1)))) == Seq("", "abab", "", "", null, null, ""))
     // 2 bytes 2^31 times is beyond any string: our overflow error before Spark allocates it.
     val huge = intercept[Exception](values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString("ab"), big))))
     assert(Iterator.iterate(huge: Throwable)(_.getCause).takeWhile(_ != null)

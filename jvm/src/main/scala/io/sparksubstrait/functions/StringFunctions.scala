@@ -89,14 +89,15 @@ private[functions] object StringFunctions {
       c.expectArity(2)
       // A result beyond what a string can hold (2^31 - 16 bytes) is an overflow error, checked
       // before Spark allocates it (its repeat would exhaust the driver's memory or overflow an
-      // int). A count beyond int is Spark's cast overflow, even for '' (open_defects.py).
+      // int). '' repeated any number of times is '' (the count may be beyond int), never handed
+      // to Spark's repeat, whose count is an int.
       val s = string(c, 0)
       val count = Cast(c.arg(1), LongType)
       val bytes = Cast(OctetLength(s), LongType)
-      val tooLong = And(GreaterThan(bytes, Literal(0L)),
-        GreaterThan(count, IntegralDivide(Literal(Int.MaxValue.toLong - 15), bytes)))
-      If(tooLong, FunctionErrors.overflow(c, "the repeated string would exceed 2 GiB", StringType),
-        StringRepeat(s, int(c.arg(1))))
+      val tooLong = GreaterThan(count, IntegralDivide(Literal(Int.MaxValue.toLong - 15), bytes))
+      If(EqualTo(bytes, Literal(0L)), If(IsNull(count), Literal(null, StringType), Literal("")),
+        If(tooLong, FunctionErrors.overflow(c, "the repeated string would exceed 2 GiB", StringType),
+          StringRepeat(s, int(c.arg(1)))))
     }),
     ScalarEntry("replace", Strings, c => {
       c.expectArity(3)
@@ -201,8 +202,10 @@ private[functions] object StringFunctions {
     val fromStart = (from: Expression) => length.map(Substring(s, from, _)).getOrElse(new Substring(s, from))
     c.option("negative_start", Map("WRAP_FROM_END" -> "wrap", "LEFT_OF_BEGINNING" -> "left", "ERROR" -> "error"))
       .getOrElse("wrap") match {
-      // Spark's own: a negative start counts from the end.
-      case "wrap" => fromStart(start)
+      // Spark's own: a negative start counts from the end. Without a length Spark reads up to
+      // Int.MaxValue characters from the start, so a start before -length(s) would end short of the
+      // string's end (start + Int.MaxValue): any such start is the whole string, as -length(s) is.
+      case "wrap" => fromStart(if (length.isEmpty) atLeastMinusLength(s, start) else start)
       // A negative start is the domain error the option asks for; others are as WRAP_FROM_END's.
       case "error" =>
         If(LessThan(start, Literal(0)),
@@ -214,10 +217,18 @@ private[functions] object StringFunctions {
         length match {
           case None => new Substring(s, from)
           case Some(len) =>
-            val shortened = If(LessThan(start, Literal(1)), Add(len, Subtract(start, Literal(1))), len)
-            Substring(s, from, If(LessThan(shortened, Literal(0)), Literal(0), shortened))
+            // In longs: length + start - 1 overflows int for a start near i32 MIN.
+            val (longStart, longLen) = (Cast(start, LongType), Cast(len, LongType))
+            val shortened = If(LessThan(start, Literal(1)), Add(longLen, Subtract(longStart, Literal(1L))), longLen)
+            Substring(s, from, Cast(If(LessThan(shortened, Literal(0L)), Literal(0L), shortened), IntegerType))
         }
     }
+  }
+
+  /** `start`, or -length(s) when it is further left (a NULL start stays NULL). */
+  private def atLeastMinusLength(s: Expression, start: Expression): Expression = {
+    val minusLength = UnaryMinus(Length(s))
+    If(LessThan(start, minusLength), minusLength, start)
   }
 
   /** The string from character `position` (1-based) on. */
@@ -305,7 +316,8 @@ private[functions] object StringFunctions {
    * The pattern with the requested regex options as inline flags, after U: ICU's \\w, \\d, \\s
    * and \\b (the syntax the YAML names) are Unicode's, Java's ASCII's unless
    * UNICODE_CHARACTER_CLASS. U also turns on Unicode case folding, which CASE_INSENSITIVE_ASCII
-   * turns off again (-u): then (?i) folds A-Z alone.
+   * turns off again (-u): then (?i) folds A-Z alone. Under CASE_INSENSITIVE the pattern's ß also
+   * matches ẞ, which Java's folding misses ([[io.sparksubstrait.runtime.RegexCaseFolding]]).
    */
   private def pattern(c: FunctionCall, p: Expression): Expression = {
     // (flags turned on, flags turned off)
@@ -323,7 +335,9 @@ private[functions] object StringFunctions {
     // ICU one code point (x* finds 3 empty matches in one emoji, not 2). The group keeps the
     // guard on every alternative (a pattern ending in an open \Q quote no longer compiles: an
     // error, never a wrong match).
-    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})(?![\\uDC00-\\uDFFF])(?:"), p, Literal(")")))
+    val folded = if (caseSensitivity(c) == CaseInsensitive)
+      StaticInvoke(classOf[io.sparksubstrait.runtime.RegexCaseFolding], StringType, "withCapitalSharpS", Seq(p)) else p
+    Concat(Seq(Literal(s"(?$on${if (off.isEmpty) "" else "-" + off})(?![\\uDC00-\\uDFFF])(?:"), folded, Literal(")")))
   }
 
   private def isString(t: DataType) = t.isInstanceOf[StringType] || t == NullType
