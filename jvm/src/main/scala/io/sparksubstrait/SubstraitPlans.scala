@@ -131,8 +131,16 @@ object SubstraitPlans {
     logicalPlan(session, decoded.copy(parameters = payload.parameters), payload.root)
   }
 
+  /**
+   * A plan with shared subtrees (ReferenceRel) is converted here even with the extension: its
+   * CTEs come out checked and marked analyzed, so Spark's analysis of the DataFrame stops at
+   * once, where the analyzer's final check would first inline every CTE (2^n copies of a DAG
+   * of n levels; [[org.apache.spark.sql.sparksubstrait.SparkShim.checkAndMarkAnalyzed]] checks
+   * each definition once instead).
+   */
   private def logicalPlan(session: SparkSession, plan: DecodedPlan, root: Option[Int]): LogicalPlan =
-    if (extensionEnabled(session)) UnresolvedSubstraitPlan(plan, root) else PlanConverter.convert(session, plan, root)
+    if (extensionEnabled(session) && !plan.sharesSubtrees) UnresolvedSubstraitPlan(plan, root)
+    else PlanConverter.convert(session, plan, root)
 
   private def toDataFrame(session: SparkSession, plan: DecodedPlan, root: Option[Int]): DataFrame =
     SparkShim.ofRows(session, logicalPlan(session, plan, root))

@@ -12,7 +12,7 @@ import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.errors.SubstraitException
-import io.sparksubstrait.testing.{Datasets, FuzzCorpus, PlanMutator, SparkSuite, TpchData}
+import io.sparksubstrait.testing.{Datasets, FuzzCorpus, PlanMutator, ProducerFixtures, SparkSuite, TpchData}
 
 /**
  * Mutated plans never crash, hang or kill the session: each outcome is rows, the project's
@@ -20,7 +20,9 @@ import io.sparksubstrait.testing.{Datasets, FuzzCorpus, PlanMutator, SparkSuite,
  * would raise). Seeded and bounded for CI; `dev/fuzz N` runs N mutations and prints the
  * counts. Settings (environment): SUBSTRAIT_FUZZ_COUNT (default 600), SUBSTRAIT_FUZZ_SEED
  * (default 20261122), SUBSTRAIT_FUZZ_TIMEOUT_SECONDS per plan (default 60),
- * SUBSTRAIT_FUZZ_MAX_SECONDS (stop early, reporting how many ran; default none).
+ * SUBSTRAIT_FUZZ_MAX_SECONDS (stop early, reporting how many ran; default none),
+ * SUBSTRAIT_FUZZ_DUMP (a folder to write the first SUBSTRAIT_FUZZ_DUMP_COUNT mutated plans to).
+ * The corpus ([[FuzzCorpus]]) holds every producer fixture too, whose tables are registered.
  */
 class FuzzSuite extends SparkSuite {
   private def env(name: String, default: Long): Long = sys.env.get(name).map(_.trim.toLong).getOrElse(default)
@@ -29,12 +31,16 @@ class FuzzSuite extends SparkSuite {
   private val timeout = env("SUBSTRAIT_FUZZ_TIMEOUT_SECONDS", 60).seconds
   private val maxSeconds = env("SUBSTRAIT_FUZZ_MAX_SECONDS", Long.MaxValue)
   private val failures = Paths.get("jvm/target/fuzz-failures")
+  /** Where to also write the first SUBSTRAIT_FUZZ_DUMP_COUNT mutated plans (dev/fuzz --connect sends them over Spark Connect). */
+  private val dump = sys.env.get("SUBSTRAIT_FUZZ_DUMP").map(Paths.get(_))
+  private val dumpCount = env("SUBSTRAIT_FUZZ_DUMP_COUNT", 4000)
 
   override def beforeAll(): Unit = {
     super.beforeAll()
     Datasets.registerNums(spark)
     Datasets.registerPeople(spark)
     TpchData.registerLineitem(spark, rows = 120)
+    ProducerFixtures.registerTables(spark)
   }
 
   /** Conversions run on their own 1 MB-stack thread (a Py4J thread's default), replaced after a hang. */
@@ -79,6 +85,7 @@ class FuzzSuite extends SparkSuite {
       val i = done
       done += 1
       val (kind, bytes) = mutator.mutate(corpus(i % corpus.size))
+      dump.filter(_ => i < dumpCount).foreach { d => Files.createDirectories(d); Files.write(d.resolve(f"case$i%07d.bin"), bytes) }
       implicit val ec: ExecutionContext = ExecutionContext.fromExecutor(executor)
       val result = try Await.result(Future(outcome(bytes)), timeout) catch {
         case _: TimeoutException =>

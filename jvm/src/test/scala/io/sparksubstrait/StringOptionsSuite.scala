@@ -174,10 +174,10 @@ class StringOptionsSuite extends SparkSuite with SubstraitAssertions {
     assert(values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString(""), litI64(3)), Seq(litString("ab"), litI64(2)),
       Seq(litString(""), big), Seq(litString(""), litI64(Long.MaxValue)), Seq(litString(""), litNull(i64())),
       Seq(litNull(string()), big), Seq(litString("ab"), litI64(-1)))) == Seq("", "abab", "", "", null, null, ""))
-    // 2 bytes 2^31 times is beyond any string: our overflow error before Spark allocates it.
+    // 2 bytes 2^31 times is beyond spark.substrait.maxStringBytes: refused before Spark allocates it.
     val huge = intercept[Exception](values("repeat:str_i64", Nil, Seq(string(), i64()), Seq(Seq(litString("ab"), big))))
     assert(Iterator.iterate(huge: Throwable)(_.getCause).takeWhile(_ != null)
-      .exists(_.getMessage.contains("SUBSTRAIT_ARITHMETIC_OVERFLOW")), huge)
+      .exists(_.getMessage.contains("SUBSTRAIT_RESULT_TOO_LARGE")), huge)
     val slices = Seq(Seq(litString("abc"), big, litI64(1), litString("X")), Seq(litString("abc"), litI64(2), big, litString("X")),
       Seq(litString("abc"), litI64(2), litI64(-1), litString("X")))
     assert(values("replace_slice:str_i64_i64_str", Nil, Seq(string(), i64(), i64(), string()), slices) == Seq(null, "aX", null))

@@ -3,7 +3,9 @@ package io.sparksubstrait.bench
 import java.io.PrintWriter
 import java.nio.file.{Files, Paths}
 
-import io.sparksubstrait.proto.{Plan, Rel, SetRel}
+import scala.jdk.CollectionConverters._
+
+import io.sparksubstrait.proto.{Plan, PlanRel, ReferenceRel, Rel, SetRel}
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.convert.PlanConverter
@@ -12,7 +14,8 @@ import io.sparksubstrait.testing.PlanBuilder._
 
 /**
  * Conversion time (plan bytes -> analyzed DataFrame) of synthetic plans that grow in one
- * dimension, from 10 to 10,000 relations (or columns, rows, expression depth). Each size is
+ * dimension, from 10 to 10,000 relations (or columns, rows, expression depth, and up to a million
+ * rows, IN options and and-arguments; a DAG of shared subtrees up to 40 levels). Each size is
  * converted --reps times (once if one conversion takes more than 2 s) and the median kept.
  * A size that fails (an error, more than 60 s) is recorded and the shape grows no further.
  *
@@ -35,7 +38,10 @@ object ScalingBench {
     ("union of N filter-project branches", Seq(10, 100, 300, 1000, 3000), branches),
     ("expression nested N deep", Seq(10, 100, 300, 1000, 3000, 10000), nested),
     ("N columns (read and project)", Seq(10, 100, 300, 1000, 3000, 10000), columns),
-    ("virtual table of N rows", Seq(100, 1000, 10000, 100000), rows))
+    ("virtual table of N rows", Seq(100, 1000, 10000, 100000, 1000000), rows),
+    ("doubling DAG of N levels (2^N leaves unfolded)", Seq(5, 10, 20, 40), doubling),
+    ("IN list of N options", Seq(10, 1000, 10000, 100000, 300000, 1000000), inList),
+    ("variadic and of N arguments", Seq(10, 1000, 10000, 100000, 1000000), variadicAnd))
 
   def main(args: Array[String]): Unit = {
     val opts = Options(args)
@@ -45,6 +51,8 @@ object ScalingBench {
     Files.createDirectories(out)
     val spark = Options.session("scaling-bench")
     spark.conf.set("spark.substrait.maxPlanDepth", "100000")
+    // The largest plans here (a million rows, options or arguments) are beyond the default 16 MB.
+    spark.conf.set("spark.substrait.maxPlanBytes", (256L << 20).toString)
     val tsv = new PrintWriter(out.resolve("scaling.tsv").toFile, "UTF-8")
     tsv.println("shape\tsize\tmedian_ms\toutcome\tdecode_ms\tconvert_ms")
     // Warm-up: the code paths all shapes use, so the first size is not a JIT measurement.
@@ -160,6 +168,34 @@ object ScalingBench {
     val vt = readVirtual(schema((0 until n).map(i => s"c$i" -> i32()): _*), Seq((0 until n).map(litI32)))
     val p = project(vt, (0 until n).map(i => b.call(add, field(i), litI32(1))): _*)
     b.plan(emit(p, (n until 2 * n): _*), (0 until n).map(i => s"d$i"): _*)
+  }
+
+  private def reference(ordinal: Int): Rel =
+    Rel.newBuilder().setReference(ReferenceRel.newBuilder().setSubtreeOrdinal(ordinal)).build()
+
+  /**
+   * relations[i] = the first column of relations[i - 1] crossed with itself, the root
+   * relations[N]: N + 1 small messages, 2^N leaves were each reference unfolded.
+   */
+  private def doubling(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val levels = one +: (1 to n).map(i => emit(project(cross(reference(i - 1), reference(i - 1)), field(0)), 2))
+    val p = b.plan(reference(n), "a")
+    p.toBuilder.clearRelations().addAllRelations(levels.map(r => PlanRel.newBuilder().setRel(r).build()).asJava)
+      .addRelations(p.getRelations(0)).build()
+  }
+
+  /** A filter `a IN (0, 1, …, N - 1)` on one row. */
+  private def inList(n: Int): Plan = {
+    val b = new PlanBuilder()
+    b.plan(filter(one, PlanBuilder.inList(field(0), (0 until n).map(litI32): _*)), "a")
+  }
+
+  /** A filter `and(a > 0, a > 1, …)` of N arguments on one row. */
+  private def variadicAnd(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    b.plan(filter(one, b.call(b.fn("functions_boolean", "and:bool"), (0 until n).map(i => b.call(gt, field(0), litI32(i))): _*)), "a")
   }
 
   /** N rows of (i64, string). */

@@ -25,7 +25,8 @@ object SubstraitErrors {
 
   /** Conditions a function raises at execution, as its options ask: [[SubstraitFunctionException]]. */
   private[sparksubstrait] val functionConditions = Set(
-    "SUBSTRAIT_ARITHMETIC_OVERFLOW", "SUBSTRAIT_DIVISION_BY_ZERO", "SUBSTRAIT_DOMAIN_ERROR", "SUBSTRAIT_LOG_OF_ZERO")
+    "SUBSTRAIT_ARITHMETIC_OVERFLOW", "SUBSTRAIT_DIVISION_BY_ZERO", "SUBSTRAIT_DOMAIN_ERROR", "SUBSTRAIT_LOG_OF_ZERO",
+    "SUBSTRAIT_RESULT_TOO_LARGE")
 
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 

@@ -72,8 +72,9 @@ object FunctionCatalog {
     ScalarEntry("greatest_skip_null", Comparison, c => { c.expectAtLeast(1); Greatest(unifyOrFail(c, c.args)) }),
 
     // Kleene logic, as Spark's And/Or; variadic, with the empty forms of the spec.
-    ScalarEntry("and", Boolean, c => booleanArgs(c).reduceOption(And(_, _)).getOrElse(Literal.TrueLiteral)),
-    ScalarEntry("or", Boolean, c => booleanArgs(c).reduceOption(Or(_, _)).getOrElse(Literal.FalseLiteral)),
+    // Balanced: a variadic and/or of thousands of arguments stays shallow (Kleene logic is associative).
+    ScalarEntry("and", Boolean, c => variadic(booleanArgs(c), Literal.TrueLiteral)(And(_, _))),
+    ScalarEntry("or", Boolean, c => variadic(booleanArgs(c), Literal.FalseLiteral)(Or(_, _))),
     ScalarEntry("not", Boolean, c => { c.expectArity(1); Not(booleanArgs(c).head) }),
     ScalarEntry("xor", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(Or(a, b), Not(And(a, b))) }),
     ScalarEntry("and_not", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(a, Not(b)) })
@@ -127,6 +128,9 @@ object FunctionCatalog {
     case FloatType => Or(EqualTo(x, Literal(Float.PositiveInfinity)), EqualTo(x, Literal(Float.NegativeInfinity)))
     case _ => Or(EqualTo(x, Literal(Double.PositiveInfinity)), EqualTo(x, Literal(Double.NegativeInfinity)))
   }
+
+  private def variadic(args: Seq[Expression], empty: Expression)(f: (Expression, Expression) => Expression): Expression =
+    if (args.isEmpty) empty else io.sparksubstrait.util.Balanced.reduce(args.toIndexedSeq)(f)
 
   private def nullIfNull(x: Expression, e: Expression): Expression = If(IsNull(x), Literal(null, BooleanType), e)
   private def nullIfAnyNull(args: Seq[Expression], e: Expression): Expression =

@@ -15,6 +15,12 @@ private[functions] object FunctionErrors {
   def domain(c: FunctionCall, detail: String, t: DataType): Expression = raise("SUBSTRAIT_DOMAIN_ERROR", c, detail, t)
   def logOfZero(c: FunctionCall, detail: String, t: DataType): Expression = raise("SUBSTRAIT_LOG_OF_ZERO", c, detail, t)
 
+  def tooLarge(c: FunctionCall, detail: String, t: DataType): Expression = raise("SUBSTRAIT_RESULT_TOO_LARGE", c, detail, t)
+
+  /** The same error at conversion, for a size that constants fix. */
+  def tooLargeNow(c: FunctionCall, detail: String): Nothing =
+    throw io.sparksubstrait.errors.SubstraitErrors.functionError("SUBSTRAIT_RESULT_TOO_LARGE", c.at.toString, c.name, detail)
+
   private def raise(condition: String, c: FunctionCall, detail: String, t: DataType): Expression =
     RaiseFunctionError(condition, c.at.toString, c.name, detail, t)
 }

@@ -87,16 +87,17 @@ private[functions] object StringFunctions {
     ScalarEntry("reverse", Strings, c => { c.expectArity(1); Reverse(string(c, 0)) }),
     ScalarEntry("repeat", Strings, c => {
       c.expectArity(2)
-      // A result beyond what a string can hold (2^31 - 16 bytes) is an overflow error, checked
-      // before Spark allocates it (its repeat would exhaust the driver's memory or overflow an
-      // int). '' repeated any number of times is '' (the count may be beyond int), never handed
-      // to Spark's repeat, whose count is an int.
+      // A result over spark.substrait.maxStringBytes is refused before Spark allocates it
+      // (StringSizeLimit; the limit is below int, so the count then fits Spark's int). '' repeated
+      // any number of times is '' (the count may be beyond int), never handed to Spark's repeat.
       val s = string(c, 0)
       val count = Cast(c.arg(1), LongType)
       val bytes = Cast(OctetLength(s), LongType)
-      val tooLong = GreaterThan(count, IntegralDivide(Literal(Int.MaxValue.toLong - 15), bytes))
+      val limit = StringSizeLimit.maxBytes(c.ctx.conf)
+      // And evaluates its right side only for a non-empty string (no division by zero).
+      val tooLarge = And(GreaterThan(bytes, Literal(0L)), GreaterThan(count, IntegralDivide(Literal(limit), bytes)))
       If(EqualTo(bytes, Literal(0L)), If(IsNull(count), Literal(null, StringType), Literal("")),
-        If(tooLong, FunctionErrors.overflow(c, "the repeated string would exceed 2 GiB", StringType),
+        StringSizeLimit.guard(c, tooLarge, s"more than $limit bytes, over ${StringSizeLimit.Key}")(
           StringRepeat(s, int(c.arg(1)))))
     }),
     ScalarEntry("replace", Strings, c => {
@@ -107,8 +108,15 @@ private[functions] object StringFunctions {
         case mode => caseText("replace", StringType, s, from, to, Literal(mode == CaseInsensitiveAscii))
       }
     }),
-    ScalarEntry("lpad", Strings, c => { c.expectArity(3); StringLPad(string(c, 0), int(c.arg(1)), string(c, 2)) }),
-    ScalarEntry("rpad", Strings, c => { c.expectArity(3); StringRPad(string(c, 0), int(c.arg(1)), string(c, 2)) }),
+    // The target length sets the result's size: bounded by spark.substrait.maxStringBytes.
+    ScalarEntry("lpad", Strings, c => {
+      c.expectArity(3)
+      StringSizeLimit.lengthGuard(c, Cast(c.arg(1), LongType))(StringLPad(string(c, 0), int(c.arg(1)), string(c, 2)))
+    }),
+    ScalarEntry("rpad", Strings, c => {
+      c.expectArity(3)
+      StringSizeLimit.lengthGuard(c, Cast(c.arg(1), LongType))(StringRPad(string(c, 0), int(c.arg(1)), string(c, 2)))
+    }),
     trim("trim")(StringTrim(_, _)), trim("ltrim")(StringTrimLeft(_, _)), trim("rtrim")(StringTrimRight(_, _)),
     ScalarEntry("string_split", Strings, c => {
       c.expectArity(2)
@@ -175,7 +183,8 @@ private[functions] object StringFunctions {
     ScalarEntry("center", Strings, c => {
       c.expectArity(3)
       val extraLeft = c.option("padding", Map("RIGHT" -> false, "LEFT" -> true)).getOrElse(false)
-      text("center", StringType, string(c, 0), int(c.arg(1)), string(c, 2), Literal(extraLeft))
+      StringSizeLimit.lengthGuard(c, Cast(c.arg(1), LongType))(
+        text("center", StringType, string(c, 0), int(c.arg(1)), string(c, 2), Literal(extraLeft)))
     }),
     ScalarEntry("regexp_count_substring", Strings, c => {
       if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("2 or 3 arguments")

@@ -7,4 +7,6 @@ final case class DecodedPlan(proto: io.sparksubstrait.proto.Plan,
     /** The names of every NamedTable the plan reads, found while decoding (for resolving them together). */
     namedTables: Seq[Seq[String]] = Nil,
     /** The producer readings that lifted this plan into the spec's shape (readings.ProducerReadings). */
-    readings: Seq[io.sparksubstrait.plan.readings.AppliedReading] = Nil)
+    readings: Seq[io.sparksubstrait.plan.readings.AppliedReading] = Nil,
+    /** Whether the plan holds a ReferenceRel: converted to Catalyst CTEs, which Spark's analysis check would unfold. */
+    sharesSubtrees: Boolean = false)

@@ -23,15 +23,30 @@ final class FileAccessPolicy(allowedPrefixes: Seq[String]) {
     if (FileAccessPolicy.isGlob(uri) && uri.contains("..") || uri.contains("\\")) {
       throw SubstraitErrors.localFilesNotAllowed(at, uri, allowedPrefixes)
     }
-    val (scheme, path) = FileAccessPolicy.normalized(FileAccessPolicy.fixedPart(uri))
-    val candidates = scheme match {
-      // A local folder (or a glob's folder) is read with everything under it: a symbolic
-      // link in it that points outside the prefixes would be followed, so each must resolve inside.
-      case None => Seq(path) ++ FileAccessPolicy.realPath(path).toSeq ++ FileAccessPolicy.linkTargetsUnder(path)
-      case _ => Seq(path)
+    val (scheme, path) = wellFormed(uri, at)
+    def inside(p: String) = allowed.exists { case (s, prefix) => s == scheme && FileAccessPolicy.under(p, prefix) }
+    // The written path first: a path outside every prefix is refused before the file system is
+    // asked anything, so the refusal costs the same and says the same whether it exists or not.
+    if (!inside(path)) throw SubstraitErrors.localFilesNotAllowed(at, uri, allowedPrefixes)
+    // A local folder (or a glob's folder) is read with everything under it: a symbolic link in
+    // it that points outside the prefixes would be followed, so each must resolve inside.
+    if (scheme.isEmpty && !(FileAccessPolicy.realPath(path).toSeq ++ FileAccessPolicy.linkTargetsUnder(path)).forall(inside)) {
+      throw SubstraitErrors.localFilesNotAllowed(at, uri, allowedPrefixes)
     }
-    val ok = candidates.forall(p => allowed.exists { case (s, prefix) => s == scheme && FileAccessPolicy.under(p, prefix) })
-    if (!ok) throw SubstraitErrors.localFilesNotAllowed(at, uri, allowedPrefixes)
+  }
+
+  /**
+   * The normalized (scheme, path) of a URI that names a path: a NUL or other control character,
+   * a relative `file:` URI (`file:secret/x`, which has no path) or a URI without a path is the
+   * plan's error, never an exception of the file system's.
+   */
+  private def wellFormed(uri: String, at: PlanPath): (Option[String], String) = {
+    def malformed = SubstraitErrors.invalidPlan(at, s"the path ${FileAccessPolicy.printable(uri)}",
+      "an absolute local path or a URI with a scheme and an absolute path, without control characters")
+    if (uri.isEmpty || uri.exists(c => Character.isISOControl(c))) throw malformed
+    val parsed = Try(new URI(FileAccessPolicy.fixedPart(uri))).toOption
+    if (parsed.exists(u => u.getScheme != null && (u.isOpaque || u.getPath == null || u.getPath.nonEmpty && !u.getPath.startsWith("/")))) throw malformed
+    Try(FileAccessPolicy.normalized(FileAccessPolicy.fixedPart(uri))).getOrElse(throw malformed)
   }
 }
 
@@ -40,6 +55,10 @@ object FileAccessPolicy {
 
   def fromConf(value: String): FileAccessPolicy =
     new FileAccessPolicy(Option(value).toSeq.flatMap(_.split(",")).map(_.trim).filter(_.nonEmpty))
+
+  /** A path as an error message shows it: control characters as \\uXXXX. */
+  def printable(s: String): String =
+    s.flatMap(c => if (Character.isISOControl(c)) f"\\u${c.toInt}%04x" else c.toString)
 
   private def isWild(c: Char): Boolean = c == '*' || c == '?' || c == '[' || c == '{'
   private def isGlob(uri: String): Boolean = uri.exists(isWild)

@@ -79,9 +79,11 @@ object PlanDecoder {
         val unfolded = SharedDefinitions(lifted, limits)
         (unfolded, PlanTreeCheck(unfolded, limits))
       }
+    val sharesSubtrees = plainFacts.holds(io.sparksubstrait.proto.ReferenceRel.getDescriptor)
+    if (sharesSubtrees) ReferencedSubtrees.check(plain, limits)
     // The legacy lift creates no message type a reading keys on (Reading.needs): the facts still hold.
     val (read, applied) = ProducerReadings.atDecode(plain, plainFacts.holds)
-    DecodedPlan(read, namedTables = plainFacts.namedTables, readings = applied)
+    DecodedPlan(read, namedTables = plainFacts.namedTables, readings = applied, sharesSubtrees = sharesSubtrees)
   }
 
   /** Gson's JsonReader default (JsonFormat gives no way to change it). */

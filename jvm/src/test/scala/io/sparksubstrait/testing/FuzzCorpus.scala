@@ -8,8 +8,8 @@ import io.sparksubstrait.testing.PlanBuilder._
 
 /**
  * Valid plans for the fuzzer to mutate: hand-written ones over the shared test tables
- * (every relation kind the DSL writes, most expression kinds) and isthmus (Calcite) plans
- * of TPC-H-style SQL over `lineitem`. Each is a starting point; the mutations do the rest.
+ * (every relation kind the DSL writes, most expression kinds), isthmus (Calcite) plans
+ * of TPC-H-style SQL over `lineitem`, and the producer fixtures. Each is a starting point; the mutations do the rest.
  */
 object FuzzCorpus {
   private val t = readNamed(Datasets.numsSchema, "nums")
@@ -96,8 +96,11 @@ object FuzzCorpus {
     "select l_orderkey from lineitem a where exists (select 1 from lineitem b where b.l_orderkey = a.l_orderkey and b.l_suppkey <> a.l_suppkey)",
     "select l_orderkey, (select max(l_tax) from lineitem) from lineitem where l_partkey in (select l_partkey from lineitem where l_quantity > 40)")
 
-  /** The corpus; isthmus SQL it cannot plan is skipped (the count is reported). */
+  /**
+   * The corpus: the hand-written plans, isthmus' (SQL it cannot plan is skipped) and every
+   * real producer's fixture plan ([[ProducerFixtures]], whose tables the fuzzer registers).
+   */
   def plans(): Seq[Plan] = {
-    handWritten ++ isthmusSql.flatMap(sql => Try(Isthmus.plan(sql, TpchData.LineitemDdl)).toOption)
+    handWritten ++ isthmusSql.flatMap(sql => Try(Isthmus.plan(sql, TpchData.LineitemDdl)).toOption) ++ ProducerFixtures.plans()
   }
 }

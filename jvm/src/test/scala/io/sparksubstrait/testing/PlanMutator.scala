@@ -7,12 +7,14 @@ import scala.util.Random
 import com.google.protobuf.{ByteString, Message}
 import com.google.protobuf.Descriptors.FieldDescriptor
 import com.google.protobuf.Descriptors.FieldDescriptor.JavaType
-import io.sparksubstrait.proto.{Expression, Plan, Type}
+import io.sparksubstrait.proto.{Expression, Plan, Rel, Type}
 
 /**
  * Seeded mutations of valid plans, at two levels: the wire bytes (bit flips, truncation,
  * duplicated byte ranges) and the message tree (deleted, duplicated, re-typed and grafted
- * fields; random anchors, indices, counts, enum values and strings; deep nesting).
+ * fields; random anchors, indices, counts, enum values and strings; deep nesting), and
+ * targeted ones: a relation or expression swapped for another kind, out-of-range field
+ * references, extreme literals, wrong output types, duplicate extension anchors.
  * Deterministic for a seed, so any failure can be replayed.
  */
 final class PlanMutator(rnd: Random, corpus: Seq[Plan]) {
@@ -30,16 +32,79 @@ final class PlanMutator(rnd: Random, corpus: Seq[Plan]) {
     "\u0000", "é", "SATURATE", "ERROR", "1e400", "NaN", "2021-02-30", "99999999999999999999999")
 
   /** A mutated plan as bytes, and the name of the mutation. */
-  def mutate(plan: Plan): (String, Array[Byte]) = rnd.nextInt(10) match {
+  def mutate(plan: Plan): (String, Array[Byte]) = rnd.nextInt(14) match {
     case 0 => "bit flip" -> flipBits(plan.toByteArray)
     case 1 => "truncation" -> { val b = plan.toByteArray; b.take(rnd.nextInt(b.length max 1)) }
     case 2 => "duplicated bytes" -> duplicateBytes(plan.toByteArray)
     case 3 => "deep nesting" -> nest(plan).toByteArray
+    case 4 => targeted(plan, "swapped relation kind", classOf[Rel.Builder])((b: Rel.Builder) => swapKind(b, "substrait.Rel"))
+    case 5 => targeted(plan, "swapped expression kind", classOf[Expression.Builder])((b: Expression.Builder) => swapKind(b, "substrait.Expression"))
+    case 6 => targeted(plan, "out-of-range reference", classOf[Expression.ReferenceSegment.StructField.Builder])(
+      (b: Expression.ReferenceSegment.StructField.Builder) => b.setField(pick(ints).toInt))
+    case 7 => targeted(plan, "extreme literal", classOf[Expression.Literal.Builder])((b: Expression.Literal.Builder) => b.clear().mergeFrom(pick(extremeLiterals)))
+    case 8 => targeted(plan, "wrong output type", classOf[Expression.ScalarFunction.Builder])(
+      (b: Expression.ScalarFunction.Builder) => b.setOutputType(pool.get("substrait.Type").map(pick).map(_.asInstanceOf[Type]).getOrElse(Type.getDefaultInstance)))
+    case 9 => "duplicate anchor" -> duplicateAnchor(plan).toByteArray
     case _ =>
       val b = plan.toBuilder
       val n = 1 + rnd.nextInt(3)
       val kinds = (1 to n).map(_ => mutateTree(b))
       kinds.mkString(" + ") -> b.build().toByteArray
+  }
+
+  /** One builder of type `B` of the plan (a random one) changed by `change`; the plan as it was when it has none. */
+  private def targeted[B <: Message.Builder](plan: Plan, kind: String, cls: Class[B])(change: B => Any): (String, Array[Byte]) = {
+    val b = plan.toBuilder
+    val candidates = builders(b).filter(x => cls.isInstance(x))
+    if (candidates.isEmpty) return s"$kind (none to change)" -> plan.toByteArray
+    change(cls.cast(pick(candidates)))
+    kind -> b.build().toByteArray
+  }
+
+  /** The message replaced by another of its type from the corpus, of another kind when the pool has one. */
+  private def swapKind(b: Message.Builder, typeName: String): Unit = pool.get(typeName).foreach { others =>
+    val current = b.build()
+    val differing = others.filter(o => o.getAllFields.keySet != current.getAllFields.keySet)
+    b.clear().mergeFrom(if (differing.nonEmpty) pick(differing) else pick(others))
+  }
+
+  /** Two extension declarations under one anchor: a function's, or a URN's. */
+  private def duplicateAnchor(plan: Plan): Plan = {
+    val b = plan.toBuilder
+    if (b.getExtensionsCount > 0 && rnd.nextBoolean()) {
+      val e = b.getExtensions(rnd.nextInt(b.getExtensionsCount))
+      if (e.hasExtensionFunction) {
+        val f = e.getExtensionFunction.toBuilder.setName(pick(IndexedSeq("subtract:i32_i32", "no_such:any", "count:any", "")))
+        b.addExtensions(e.toBuilder.setExtensionFunction(f))
+      } else b.addExtensions(e)
+    } else if (b.getExtensionUrnsCount > 0) {
+      val u = b.getExtensionUrns(rnd.nextInt(b.getExtensionUrnsCount))
+      b.addExtensionUrns(u.toBuilder.setUrn(pick(IndexedSeq("extension:io.substrait:functions_string", "extension:x:y", ""))))
+    }
+    b.build()
+  }
+
+  /** Literals at and beyond the edges of what their kinds and Spark hold. */
+  private val extremeLiterals: IndexedSeq[Expression.Literal] = {
+    def l(f: Expression.Literal.Builder => Expression.Literal.Builder) = f(Expression.Literal.newBuilder()).build()
+    IndexedSeq(
+      l(_.setDate(Int.MinValue)), l(_.setDate(Int.MaxValue)), l(_.setDate(-719163)), l(_.setI64(Long.MinValue)), l(_.setI8(1000)),
+      l(_.setI16(-40000)), l(_.setFp64(Double.NaN)), l(_.setFp64(-0.0)), l(_.setFp32(Float.NegativeInfinity)),
+      l(_.setPrecisionTimestamp(Expression.Literal.PrecisionTimestamp.newBuilder().setPrecision(0).setValue(Long.MaxValue))),
+      l(_.setPrecisionTimestampTz(Expression.Literal.PrecisionTimestamp.newBuilder().setPrecision(12).setValue(Long.MinValue))),
+      l(_.setPrecisionTimestamp(Expression.Literal.PrecisionTimestamp.newBuilder().setPrecision(13).setValue(1))),
+      l(_.setIntervalDayToSecond(Expression.Literal.IntervalDayToSecond.newBuilder().setDays(Int.MaxValue).setSeconds(Int.MaxValue)
+        .setSubseconds(Long.MaxValue).setPrecision(9))),
+      l(_.setIntervalYearToMonth(Expression.Literal.IntervalYearToMonth.newBuilder().setYears(Int.MaxValue).setMonths(Int.MaxValue))),
+      l(_.setDecimal(Expression.Literal.Decimal.newBuilder().setPrecision(38).setScale(0).setValue(ByteString.copyFrom(Array.fill(16)(0x7f.toByte))))),
+      l(_.setDecimal(Expression.Literal.Decimal.newBuilder().setPrecision(39).setScale(40).setValue(ByteString.copyFrom(Array.fill(3)(1.toByte))))),
+      l(_.setString("\u0000" * 3 + "é😀" + "x" * 5000)), l(_.setFixedChar("")), l(_.setUuid(ByteString.copyFrom(Array.fill(15)(1.toByte)))),
+      l(_.setVarChar(Expression.Literal.VarChar.newBuilder().setValue("toolong").setLength(2))),
+      l(_.setNull(Type.getDefaultInstance)),
+      l(_.setList(Expression.Literal.List.newBuilder().addValues(l(_.setI32(1))).addValues(l(_.setString("x"))))),
+      l(_.setMap(Expression.Literal.Map.newBuilder().addKeyValues(Expression.Literal.Map.KeyValue.newBuilder()
+        .setKey(l(_.setNull(Type.newBuilder().setI32(Type.I32.getDefaultInstance).build()))).setValue(l(_.setI32(1)))))),
+      l(_.setPrecisionTime(Expression.Literal.PrecisionTime.newBuilder().setPrecision(6).setValue(-1))))
   }
 
   private def flipBits(bytes: Array[Byte]): Array[Byte] = {

@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.expr
 import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.Expression.{IfThen, MultiOrList, SingularOrList, SwitchExpression}
-import org.apache.spark.sql.catalyst.expressions.{And, Attribute, CaseWhen, Cast, EqualTo, In, Literal, Or, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, CaseWhen, Cast, EqualTo, In, InSet, Literal, Or, Expression => CExpression}
 import org.apache.spark.sql.types.{BooleanType, DataType, NullType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -54,8 +54,21 @@ object ConditionalConverter {
     val options = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (o, i) => ExpressionConverter.convert(o, input, at.at("options", i)) }
     if (options.isEmpty) return Literal.FalseLiteral
     val all = unify(value +: options, at / "options")
-    In(all.head, all.tail)
+    inList(all.head, all.tail)
   }
+
+  /**
+   * `value IN (options)`. A long list of constants is Spark's InSet straight away, the form its
+   * optimizer (OptimizeIn) gives it anyway: one node holding a hash set, so Catalyst's passes
+   * over the plan do not walk, copy and re-check hundreds of thousands of children.
+   */
+  private def inList(value: CExpression, options: Seq[CExpression]): CExpression =
+    if (options.size > InSetThreshold && options.forall(o => o.isInstanceOf[Literal] && o.dataType == value.dataType)) {
+      InSet(value, options.map(_.asInstanceOf[Literal].value).toSet)
+    } else In(value, options)
+
+  /** Above Spark's own default threshold (spark.sql.optimizer.inSetConversionThreshold, 10). */
+  private val InSetThreshold = 10
 
   /**
    * (v1, …, vn) IN ((o11, …, o1n), …): SQL's row-value IN, an OR over the records of ANDs
@@ -75,7 +88,8 @@ object ConditionalConverter {
         EqualTo(l, r): CExpression
       }.reduce(And(_, _))
     }
-    records.reduceOption(Or(_, _)).getOrElse(Literal.FalseLiteral)
+    // Balanced: a list of thousands of records stays shallow (OR is associative).
+    if (records.isEmpty) Literal.FalseLiteral else io.sparksubstrait.util.Balanced.reduce(records.toIndexedSeq)(Or(_, _))
   }
 
   /** All results share one type: numeric ones widen; others must already agree. */

@@ -37,16 +37,16 @@ object LiteralConverter {
       case LiteralTypeCase.FIXED_CHAR => Literal(UTF8String.fromString(lit.getFixedChar), StringType)
       case LiteralTypeCase.BINARY => Literal(lit.getBinary.toByteArray, BinaryType)
       case LiteralTypeCase.FIXED_BINARY => Literal(lit.getFixedBinary.toByteArray, BinaryType)
-      case LiteralTypeCase.DATE => Literal(lit.getDate, DateType)
+      case LiteralTypeCase.DATE => Literal(inSparkRange(lit.getDate.toLong, MinDay, MaxDay, "date", "days", at / "date").toInt, DateType)
       case LiteralTypeCase.UUID =>
         if (lit.getUuid.size != 16) throw SubstraitErrors.invalidPlan(at / "uuid", s"a uuid of ${lit.getUuid.size} bytes", "16 bytes")
         Literal(lit.getUuid.toByteArray, UuidType.Instance)
       case LiteralTypeCase.PRECISION_TIMESTAMP =>
         val p = lit.getPrecisionTimestamp
-        Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp"), TimestampNTZType)
+        Literal(timestampMicros(p.getValue, p.getPrecision, at / "precision_timestamp"), TimestampNTZType)
       case LiteralTypeCase.PRECISION_TIMESTAMP_TZ =>
         val p = lit.getPrecisionTimestampTz
-        Literal(toMicros(p.getValue, p.getPrecision, at / "precision_timestamp_tz"), TimestampType)
+        Literal(timestampMicros(p.getValue, p.getPrecision, at / "precision_timestamp_tz"), TimestampType)
       case LiteralTypeCase.PRECISION_TIME =>
         val p = lit.getPrecisionTime
         time(toNanos(p.getValue, p.getPrecision, at / "precision_time"), math.min(p.getPrecision, TypeConverter.MaxSubsecondPrecision),
@@ -120,12 +120,35 @@ object LiteralConverter {
     Literal(Decimal(value, d.getPrecision, d.getScale), DecimalType(d.getPrecision, d.getScale))
   }
 
+  // Spark's dates and timestamps run from 0001-01-01 to 9999-12-31 (UTC): what its date
+  // functions, casts and clients handle (PySpark's datetime fails on a row before year 1).
+  // A literal outside is refused here rather than failing when a row is collected.
+  private val MinDay = -719162L // 0001-01-01
+  private val MaxDay = 2932896L // 9999-12-31
+  private val MinMicros = MinDay * 86400L * 1000000L
+  private val MaxMicros = (MaxDay + 1) * 86400L * 1000000L - 1
+
+  private def inSparkRange(value: Long, min: Long, max: Long, kind: String, unit: String, at: PlanPath): Long = {
+    if (value < min || value > max) {
+      throw SubstraitErrors.invalidPlan(at, s"a $kind of $value $unit since 1970-01-01",
+        s"a $kind from 0001-01-01 to 9999-12-31 ($min to $max $unit), the range Spark supports")
+    }
+    value
+  }
+
+  private def timestampMicros(value: Long, precision: Int, at: PlanPath): Long =
+    inSparkRange(toMicros(value, precision, at), MinMicros, MaxMicros, "timestamp", "microseconds", at)
+
   private def toMicros(value: Long, precision: Int, at: PlanPath): Long = {
     if (precision < 0 || precision > 12) {
       throw SubstraitErrors.invalidPlan(at / "precision", s"precision $precision", "a precision from 0 to 12")
     }
-    if (precision <= 6) Math.multiplyExact(value, math.pow(10, 6 - precision).toLong)
-    else {
+    if (precision <= 6) {
+      try Math.multiplyExact(value, math.pow(10, 6 - precision).toLong) catch {
+        case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at, s"a timestamp of $value at precision $precision",
+          "a timestamp from 0001-01-01 to 9999-12-31, the range Spark supports")
+      }
+    } else {
       val divisor = math.pow(10, precision - 6).toLong
       if (value % divisor != 0) {
         throw SubstraitErrors.unsupported(at, s"a value with precision $precision and nonzero digits below microseconds",
@@ -161,8 +184,14 @@ object LiteralConverter {
   private def dayToSecondMicros(i: SLiteral.IntervalDayToSecond, at: PlanPath): Long = {
     // Older plans' microseconds field was lifted into precision 6 by the decoder.
     val subsecondMicros = toMicros(i.getSubseconds, i.getPrecision, at)
-    val seconds = Math.addExact(Math.multiplyExact(i.getDays.toLong, 86400L), i.getSeconds.toLong)
-    Math.addExact(Math.multiplyExact(seconds, MicrosPerSecond), subsecondMicros)
+    try {
+      val seconds = Math.addExact(Math.multiplyExact(i.getDays.toLong, 86400L), i.getSeconds.toLong)
+      Math.addExact(Math.multiplyExact(seconds, MicrosPerSecond), subsecondMicros)
+    } catch {
+      case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at,
+        s"an interval of ${i.getDays} days, ${i.getSeconds} seconds and ${i.getSubseconds} subseconds",
+        "an interval of at most 2^63 - 1 microseconds either way (Spark's day-time interval)")
+    }
   }
 
   private def checkRange(v: Int, min: Int, max: Int, kind: String, at: PlanPath): Int = {

@@ -17,7 +17,8 @@ import org.apache.spark.sql.types.StructType
  * run, as the leaves of a join without a condition. A table read twice is two leaves, which
  * the analyzer gives distinct attribute ids, as it does for `FROM nation n1, nation n2`.
  * Should that run fail (a missing table, no access), or a read come that was not counted,
- * the name is resolved on its own, so an error names its table.
+ * the name is resolved on its own, so an error names its table. Every name is looked up in a
+ * catalog only, never read as a data source and a path.
  */
 final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
   /** Resolved reads not yet handed out, per name. */
@@ -25,19 +26,22 @@ final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
     if (planTables.size < 2) Map.empty
     else try {
       val analyzed = SparkShim.analyze(session,
-        planTables.map(n => UnresolvedRelation(n): LogicalPlan).reduceLeft((l, r) => Join(l, r, Inner, None, JoinHint.NONE)))
+        planTables.map(n => UnresolvedRelation(catalogOnly(n)): LogicalPlan).reduceLeft((l, r) => Join(l, r, Inner, None, JoinHint.NONE)))
       planTables.zip(leaves(analyzed, planTables.size)).groupBy(_._1).map { case (n, reads) => n -> mutable.Queue(reads.map(_._2): _*) }
     } catch { case NonFatal(_) => Map.empty }
 
   /** The resolved table (the analyzer's exceptions when looked up on its own). */
   def resolve(names: Seq[String]): LogicalPlan =
     resolvedTogether.get(names).filter(_.nonEmpty).map(_.dequeue())
-      .getOrElse(SparkShim.analyze(session, UnresolvedRelation(names)))
+      .getOrElse(SparkShim.analyze(session, UnresolvedRelation(catalogOnly(names))))
 
   /** A table's schema without handing out its read (a producer reading needs the types first). */
   def schemaOf(names: Seq[String]): StructType =
     resolvedTogether.get(names).flatMap(_.headOption).map(_.schema)
-      .getOrElse(SparkShim.analyze(session, UnresolvedRelation(names)).schema)
+      .getOrElse(SparkShim.analyze(session, UnresolvedRelation(catalogOnly(names))).schema)
+
+  /** Never SQL on files: no file is listed or opened for a name ([[SparkShim.catalogOnlyName]]). */
+  private def catalogOnly(names: Seq[String]): Seq[String] = SparkShim.catalogOnlyName(session, names)
 
   /** The `count` sides of the left-deep join built above, left to right. */
   private def leaves(plan: LogicalPlan, count: Int): Seq[LogicalPlan] =

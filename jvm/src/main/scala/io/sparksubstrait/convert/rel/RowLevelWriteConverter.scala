@@ -95,7 +95,7 @@ object RowLevelWriteConverter {
 
   /** The table as the session resolves it (a missing table is the plan's error). */
   private def resolve(names: Seq[String], at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan =
-    try SparkShim.analyze(ctx.session, UnresolvedRelation(names)) catch {
+    try SparkShim.analyze(ctx.session, UnresolvedRelation(SparkShim.catalogOnlyName(ctx.session, names))) catch {
       case e: AnalysisException => throw SubstraitErrors.tableNotFound(at, names, e)
     }
 

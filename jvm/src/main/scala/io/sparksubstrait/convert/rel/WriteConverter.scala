@@ -123,12 +123,13 @@ object WriteConverter {
     Project(columns, query)
   }
 
-  private[rel] def identifier(has: Boolean, names: Seq[String], at: PlanPath, field: String): String = {
+  /** The target's name as SQL text, looked up in a catalog only (never a data source and a path). */
+  private[rel] def identifier(has: Boolean, names: Seq[String], at: PlanPath, field: String)(implicit ctx: ConversionContext): String = {
     if (!has) throw SubstraitErrors.unsupported(at, "a write to an extension object", s"a $field (a catalog name)")
     if (names.isEmpty || names.exists(_.isEmpty)) {
       throw SubstraitErrors.invalidPlan(at / field / "names", s"the name [${names.mkString(", ")}]", "a non-empty multi-part name")
     }
-    names.map(quote).mkString(".")
+    SparkShim.catalogOnlyName(ctx.session, names).map(quote).mkString(".")
   }
 
   private[rel] def quote(name: String): String = "`" + name.replace("`", "``") + "`"

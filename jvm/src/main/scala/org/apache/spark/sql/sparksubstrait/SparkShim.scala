@@ -2,7 +2,7 @@ package org.apache.spark.sql.sparksubstrait
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, SubqueryAlias, View}
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LocalRelation, LogicalPlan, SubqueryAlias, View, WithCTE}
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.DataType
@@ -21,6 +21,22 @@ object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with E
    */
   def analyze(session: SparkSession, plan: LogicalPlan): LogicalPlan =
     sessionState(session).executePlan(plan).analyzed
+
+  /**
+   * A table name the analyzer can only look up in a catalog. Spark's analyzer reads a two-part
+   * name whose first part names a data source (`[json, /some/path]`, or any class name) as
+   * SQL on files, and lists, opens and infers the schema of that path before anything else
+   * happens (ResolveSQLOnFile, which looks only at two-part names). Qualified with the current
+   * catalog the same name means the same table when it is one, and never a file. A first part
+   * that is a catalog (or the global temporary views' database) keeps its own meaning.
+   */
+  def catalogOnlyName(session: SparkSession, names: Seq[String]): Seq[String] = {
+    val state = sessionState(session)
+    val manager = state.catalogManager
+    val globalTemp = state.conf.getConf(org.apache.spark.sql.internal.StaticSQLConf.GLOBAL_TEMP_DATABASE)
+    if (names.size != 2 || manager.isCatalogRegistered(names.head) || names.head.equalsIgnoreCase(globalTemp)) names
+    else manager.currentCatalog.name() +: names
+  }
 
   /**
    * Whether an analyzed table lookup read files directly (Spark's SQL on files: a name like
@@ -51,8 +67,22 @@ object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with E
    * Runs Spark's CheckAnalysis on a resolved plan and marks it analyzed, as Spark does for a
    * DataFrame's plan (the analyzer's rules and checks skip marked subtrees).
    */
-  def checkAndMarkAnalyzed(session: SparkSession, plan: LogicalPlan): Unit =
-    sessionState(session).analyzer.checkAnalysis(plan)
+  def checkAndMarkAnalyzed(session: SparkSession, plan: LogicalPlan): Unit = plan match {
+    // Spark's check first inlines every CTE (InlineCTE(alwaysInline = true)): a DAG of shared
+    // subtrees, each using the one before twice, would be checked as a tree of 2^n copies.
+    // Each definition and the query are checked on their own instead, a reference standing for
+    // its definition as a leaf with the same output (what the checks look at: a relation's
+    // columns), which keeps the check linear in the plan; then the whole is marked.
+    case WithCTE(query, definitions) =>
+      val checker = sessionState(session).analyzer
+      (definitions.map(_.child) :+ query).foreach(part => checker.checkAnalysis(referencesAsLeaves(part)))
+      org.apache.spark.sql.catalyst.sparksubstrait.AnalyzedMark.set(plan)
+    case _ => sessionState(session).analyzer.checkAnalysis(plan)
+  }
+
+  private def referencesAsLeaves(plan: LogicalPlan): LogicalPlan = plan.transformUpWithSubqueries {
+    case ref: CTERelationRef => LocalRelation(ref.output)
+  }
 
   /** Spark's analyzer rules on a plan, without its checks and without marking it. */
   def analyzerRules(session: SparkSession, plan: LogicalPlan): LogicalPlan =
