@@ -79,10 +79,14 @@ object FunctionArguments {
    * arguments were checked when they were converted, so the search stops at them: searching
    * their subtrees again at every level made a deeply nested expression quadratic.
    */
-  private def strayLambda(e: CExpression, args: Seq[CExpression]): Boolean =
-    !args.exists(_ eq e) && (
-      (!e.isInstanceOf[HigherOrderFunction] && e.children.exists(_.isInstanceOf[LambdaFunction])) ||
-        e.children.exists(strayLambda(_, args)))
+  private def strayLambda(e: CExpression, args: Seq[CExpression]): Boolean = {
+    // By identity, in a set: a variadic call's tree has as many nodes as arguments.
+    val isArgument = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[CExpression, java.lang.Boolean]())
+    args.foreach(isArgument.add)
+    def stray(x: CExpression): Boolean = !isArgument.contains(x) && (
+      (!x.isInstanceOf[HigherOrderFunction] && x.children.exists(_.isInstanceOf[LambdaFunction])) || x.children.exists(stray))
+    stray(e)
+  }
 
   /**
    * A built expression must be resolved once its arguments are: Catalyst's own input-type
