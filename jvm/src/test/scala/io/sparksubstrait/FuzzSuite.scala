@@ -69,6 +69,15 @@ class FuzzSuite extends SparkSuite {
       case s: SparkThrowable if Option(s.getSqlState).exists(st => st.startsWith("22") || st.startsWith("21")) => SparkShim.errorCondition(s)
     }
 
+  // SUBSTRAIT_FUZZ_REPLAY=plan.bin: one saved failure, its outcome and whole stack trace printed.
+  sys.env.get("SUBSTRAIT_FUZZ_REPLAY").foreach { file =>
+    test(s"replay $file") {
+      val bytes = Files.readAllBytes(Paths.get(file))
+      println(s"FUZZ REPLAY $file: ${outcome(bytes)}")
+      try SubstraitPlans.read(spark, bytes).limit(50).collect() catch { case e: Throwable => e.printStackTrace(System.out) }
+    }
+  }
+
   test("mutated plans give rows or the project's error: never a foreign exception, a hang or a dead session") {
     val corpus = FuzzCorpus.plans()
     val baseline = corpus.map(p => outcome(p.toByteArray))

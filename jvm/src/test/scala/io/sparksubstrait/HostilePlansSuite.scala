@@ -126,6 +126,21 @@ class HostilePlansSuite extends SparkSuite with SubstraitAssertions {
       Seq(Row(false), Row(true), Row(null), Row(false), Row(false)))
   }
 
+  test("integer constants as sort and grouping keys are constants, not column positions (found by the fuzzer on Spark 3.5)") {
+    // A VARCHAR column leaves the converted plan to Spark's analyzer (char padding), whose
+    // ordinal rules read a bare integer literal key as a column position on Spark 3.5.
+    spark.sql("CREATE TABLE IF NOT EXISTS hostile_keys (v VARCHAR(5), n INT) USING parquet")
+    spark.sql("INSERT OVERWRITE hostile_keys VALUES ('a', 1), ('b', 2), ('b', 3), (NULL, NULL)")
+    val b = new PlanBuilder()
+    val t = readNamed(schema("v" -> varchar(5), "n" -> i32()), "hostile_keys")
+    val count = b.measure(b.fn("functions_aggregate_generic", "count:any"), Seq(litI32(7)))
+    // GROUP BY the constant 1: one group of all four rows (as a position it would be v: three groups).
+    assertRows(run(b.plan(emit(aggregate(t, Seq(litI32(1)), Seq(count)), 1), "c")), Seq(Row(4L)))
+    // ORDER BY the constant 10 (as a position it is out of range): the rows, in any order.
+    assertRows(run(b.plan(sort(t, litI32(10) -> io.sparksubstrait.proto.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST), "v", "n")),
+      Seq(Row("a", 1), Row("b", 2), Row("b", 3), Row(null, null)))
+  }
+
   test("functions whose result size an argument sets are held to spark.substrait.maxStringBytes") {
     val b = new PlanBuilder()
     val strings = "functions_string"

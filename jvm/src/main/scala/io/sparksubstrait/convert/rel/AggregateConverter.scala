@@ -33,7 +33,7 @@ object AggregateConverter {
     val distinct: Seq[(Expression, PlanPath)] = sets.flatten.foldLeft(Seq.empty[(Expression, PlanPath)]) {
       case (seen, e) => if (seen.exists(_._1 == e._1)) seen else seen :+ e
     }
-    val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) => ExpressionConverter.convert(e, input, eAt) }
+    val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) => ConstantKeys.notAnOrdinal(ExpressionConverter.convert(e, input, eAt)) }
     val measures: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
       val mAt = at.at("measures", i)
       if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")

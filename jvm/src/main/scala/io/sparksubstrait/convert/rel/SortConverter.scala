@@ -22,7 +22,7 @@ object SortConverter {
 
   def order(f: SortField, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): SortOrder = {
     if (!f.hasExpr) throw SubstraitErrors.missingField(at, "expr", "the expression to sort by")
-    val e = ExpressionConverter.convert(f.getExpr, input, at / "expr")
+    val e = ConstantKeys.notAnOrdinal(ExpressionConverter.convert(f.getExpr, input, at / "expr"))
     f.getSortKindCase match {
       case SortField.SortKindCase.DIRECTION => f.getDirection match {
         case SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST => SortOrder(e, Ascending, NullsFirst, Seq.empty)
