@@ -3,6 +3,8 @@
 import importlib.util
 import math
 import os
+import signal
+import socket
 import subprocess
 import sys
 from decimal import Decimal
@@ -114,3 +116,28 @@ PARAMETER_PLAN = """{"relations": [{"root": {"names": ["x", "p", "d"], "input": 
     {"dynamicParameter": {"type": {"i64": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 1}},
     {"dynamicParameter": {"type": {"date": {"nullability": "NULLABILITY_NULLABLE"}}, "parameterReference": 2}}]}}}}],
   "parameterBindings": [{"parameterAnchor": 1, "value": {"i64": "7"}}, {"parameterAnchor": 2, "value": {"date": 19753}}]}"""
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now (for a server started next)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def accepts(port: int) -> bool:
+    """Whether something listens on the loopback port."""
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def stop_process_group(server: subprocess.Popen) -> None:
+    """SIGTERM to the server's process group (spark-submit and its JVM), SIGKILL if it lingers."""
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=30)

@@ -8,8 +8,6 @@ compared with the same SQL run by the same server on the same data, and with Duc
 
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -19,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import spark_substrait
-from helpers import Q1_AVG_COLUMNS, Q1_COLUMNS, assert_rows_equal, clean_env, run_python
+from helpers import (Q1_AVG_COLUMNS, Q1_COLUMNS, accepts, assert_rows_equal, clean_env, free_port, run_python,
+                     stop_process_group)
 from spark_substrait import SubstraitInvalidPlanError, SubstraitPlanError, SubstraitUnsupportedError
 
 pytest.importorskip("grpc", reason="the Spark Connect client extras are not installed")
@@ -28,25 +27,13 @@ Q6_MEASURE_FUNCTION = ("relations[0].root.input.project.input.aggregate.measures
                        ".arguments[0].value.scalar_function")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _accepts(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(1)
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.fixture(scope="module")
 def connect_server(tmp_path_factory):
     """The server's URL; the server runs in its own process group, stopped at the end."""
     import pyspark
 
     spark_home = Path(pyspark.__file__).parent
-    port = _free_port()
+    port = free_port()
     settings = {
         "spark.master": "local[2]",
         "spark.driver.memory": "1g",
@@ -68,24 +55,13 @@ def connect_server(tmp_path_factory):
                                   env=clean_env(SPARK_HOME=str(spark_home)))
     try:
         deadline = time.monotonic() + 180
-        while not _accepts(port):
+        while not accepts(port):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the Spark Connect server did not start:\n{log.read_text(errors='replace')[-4000:]}")
             time.sleep(0.5)
         yield f"sc://127.0.0.1:{port}"
     finally:
-        _stop(server)
-
-
-def _stop(server: subprocess.Popen) -> None:
-    """SIGTERM to the server's process group (spark-submit and its JVM), SIGKILL if it lingers."""
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=30)
+        stop_process_group(server)
 
 
 @pytest.fixture(scope="module")

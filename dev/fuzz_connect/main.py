@@ -14,8 +14,6 @@ import argparse
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -26,17 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TABLES = ROOT / "tests" / "fixtures" / "producers" / "tables.json"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def accepts(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
+sys.path.insert(0, str(ROOT / "tests"))
+from helpers import accepts, free_port, stop_process_group  # noqa: E402  (the Connect tests' server helpers)
 
 
 def start_server(log: Path):
@@ -60,19 +49,10 @@ def start_server(log: Path):
     deadline = time.monotonic() + 240
     while not accepts(port):
         if server.poll() is not None or time.monotonic() > deadline:
-            stop(server)
+            stop_process_group(server)
             sys.exit(f"the Spark Connect server did not start; its log: {log}")
         time.sleep(0.5)
     return server, f"sc://127.0.0.1:{port}"
-
-
-def stop(server) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
 
 
 def register_tables(session) -> None:
@@ -158,7 +138,7 @@ def main() -> int:
             t.join()
         alive = all(s.sql("SELECT 1").collect()[0][0] == 1 for s in sessions)
     finally:
-        stop(server)
+        stop_process_group(server)
     seconds = time.monotonic() - started
     print(f"FUZZ CONNECT: {sum(counts.values())} plans from {args.clients} concurrent clients in {seconds:.0f} s")
     for outcome, n in counts.most_common():
