@@ -15,7 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from helpers import PARAMETER_PLAN, assert_rows_equal, clean_env
-from spark_substrait import _cli_output, _cli_run, _cli_session, cli
+from spark_substrait import cli
+from spark_substrait.cli import output as cli_output, run as cli_run, session as cli_session
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "spark-substrait")
 
@@ -141,20 +142,20 @@ def test_run_explain_goes_to_stdout_with_a_table_and_stderr_with_rows(tpch, tmp_
 
 
 def test_parsing_of_tables_params_and_session_options():
-    assert _cli_run.table_arg("t=/data/t") == ("t", "/data/t", None)
-    assert _cli_run.table_arg("t=s3a://bucket/t:orc") == ("t", "s3a://bucket/t", "orc")
-    assert _cli_run.table_arg("t=C:\\data\\t.csv") == ("t", "C:\\data\\t.csv", None)
+    assert cli_run.table_arg("t=/data/t") == ("t", "/data/t", None)
+    assert cli_run.table_arg("t=s3a://bucket/t:orc") == ("t", "s3a://bucket/t", "orc")
+    assert cli_run.table_arg("t=C:\\data\\t.csv") == ("t", "C:\\data\\t.csv", None)
     parser = cli.build_parser()
     for bad in (["run", "p", "--table", "t"], ["run", "p", "--param", "a=1"], ["run", "p", "--root", "-1"],
                 ["run", "p", "--format", "xml"], ["run", "p", "--remote", "sc://h:1", "--master", "local"]):
         with pytest.raises(SystemExit) as info:
             args = parser.parse_args(bad)
-            _cli_session.check_session_options(args, parser)
+            cli_session.check_session_options(args, parser)
         assert info.value.code == 2, bad
-    assert _cli_output.output_format(None, "x.parquet") == "parquet"
-    assert _cli_output.output_format("csv", "x.parquet") == "csv"
-    with pytest.raises(_cli_output.UsageError):
-        _cli_output.output_format(None, "x.xlsx")
+    assert cli_output.output_format(None, "x.parquet") == "parquet"
+    assert cli_output.output_format("csv", "x.parquet") == "csv"
+    with pytest.raises(cli_output.UsageError):
+        cli_output.output_format(None, "x.xlsx")
 
 
 def test_the_jvm_stderr_forwarder_keeps_only_the_progress_line(tmp_path):
@@ -164,7 +165,7 @@ def test_the_jvm_stderr_forwarder_keeps_only_the_progress_line(tmp_path):
     os.write(write_end, b"WARNING: Using incubator modules\n")
     os.write(write_end, b"\r[Stage 3:=====>   (2 + 2) / 4]")
     os.close(write_end)
-    _cli_session._JvmStderr._forward(read_end, terminal_write, str(log))
+    cli_session._JvmStderr._forward(read_end, terminal_write, str(log))
     os.close(terminal_write)
     assert os.read(terminal_read, 1000) == b"\r[Stage 3:=====>   (2 + 2) / 4]"
     assert log.read_bytes() == b"WARNING: Using incubator modules\n"
@@ -189,7 +190,7 @@ def test_table_formats(spark, tmp_path, fmt):
     else:
         writer.parquet(str(path))
     name = f"t_{fmt.replace('-', '_')}"
-    _cli_run.register_tables(spark, [(name, str(path), None)])
+    cli_run.register_tables(spark, [(name, str(path), None)])
     read = spark.table(name)
     assert read.columns == ["k", "s", "x"]
     if fmt == "csv":  # header + inferSchema
@@ -200,7 +201,7 @@ def test_table_formats(spark, tmp_path, fmt):
 def test_unknown_table_format(spark, tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("x")
-    with pytest.raises(_cli_output.UsageError, match="cannot tell the format"):
-        _cli_run.register_tables(spark, [("t", str(path), None)])
-    _cli_run.register_tables(spark, [("t_text", str(path), "text")])
+    with pytest.raises(cli_output.UsageError, match="cannot tell the format"):
+        cli_run.register_tables(spark, [("t", str(path), None)])
+    cli_run.register_tables(spark, [("t_text", str(path), "text")])
     assert [tuple(r) for r in spark.table("t_text").collect()] == [("x",)]

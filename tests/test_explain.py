@@ -80,7 +80,7 @@ def test_an_alias_is_shown_where_it_was_read(spark, tpch, lineitem_view):
     aliased = [f for f in e.data["functions"] if f["alias"]]
     assert [(f["name"], f["alias"], f["catalog"]) for f in aliased] == [("%", "% -> modulus", "modulus")]
     f = aliased[0]
-    assert f"[alias % -> modulus]" in str(e)
+    assert "[alias % -> modulus]" in str(e)
     assert f"alias % -> modulus: 1 call (%) in [{f['relation']}] {e.data['relations'][f['relation']]['kind']}" in str(e)
     # The plan explained is the plan that runs: DuckDB's rows (with duplicates of l_orderkey).
     assert sorted(tuple(r) for r in spark.read.substrait(plan).collect()) == expected

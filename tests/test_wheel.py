@@ -46,8 +46,9 @@ def test_wheel_holds_the_jar_and_the_package(wheel):
         assert jars, names
         for jar in jars:
             assert zf.getinfo(jar).file_size > 1_000_000, jar
-        for module in ("__init__.py", "__main__.py", "_config.py", "_connect.py",
-                       "_connect_proto.py", "_errors.py", "_reader.py", "cli.py"):
+        for module in ("__init__.py", "__main__.py", "_config.py", "_connect.py", "_connect_proto.py",
+                       "_errors.py", "_plans.py", "_reader.py", "py.typed", "cli/__init__.py", "cli/run.py",
+                       "_explain/__init__.py", "_explain/svg.py"):
             assert f"spark_substrait/{module}" in names
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         assert "spark-substrait = spark_substrait.cli:main" in zf.read(entry_points).decode()

@@ -66,7 +66,6 @@ def run(cfg: Config, out_json: str = None, log=lambda *a: print(*a, flush=True))
             raise SystemExit(f"spec {key} names no function of the pinned YAMLs")
         res = runner.run_function(spec, fn, random.Random(rng.random()))
         results.append(res)
-        bad = sum(res.verdicts[v] for v in FAILING)
         unexplained = sum(c["unexplained"] for c in res.engines.values())
         log(f"  {fn.ext}:{fn.name:<24} {res.calls:4} calls {res.cases:7} cases  exact {res.verdicts['exact']:7}"
             f"  open {res.verdicts['spec_open']:5}  refused {res.verdicts['refused']:5}  wrong {res.verdicts['wrong']:4}"

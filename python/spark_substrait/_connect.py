@@ -18,7 +18,7 @@ import sys
 from typing import Any, Mapping, Optional
 
 from spark_substrait._errors import from_connect
-from spark_substrait._reader import PlanLike, check_root, param_values, plan_payload
+from spark_substrait._plans import PlanLike, check_root, param_values, plan_payload
 
 _READER_MODULE = "pyspark.sql.connect.readwriter"
 _INT64 = (-(1 << 63), (1 << 63) - 1)

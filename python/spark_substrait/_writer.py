@@ -8,7 +8,7 @@ on Spark Connect, the server's plugin does (spark_substrait._connect.written_pla
 from typing import Optional, Union
 
 from spark_substrait._errors import java_errors_as_plan_errors
-from spark_substrait._reader import _entry_point
+from spark_substrait._plans import entry_point
 
 FORMATS = ("binary", "json")
 #: Encodings by consumer release: None is the pinned spec (0.108, extension URNs);
@@ -46,7 +46,7 @@ def to_substrait(df, format: str = "binary", optimized: bool = True,
         written = written_plan(df, not optimized, target, format == "json")
         return bytes(written) if format == "binary" else written
     spark = df.sparkSession
-    entry_point = _entry_point(spark)
+    entry = entry_point(spark)
     with java_errors_as_plan_errors():
-        written = entry_point.write(df._jdf, optimized, target, format == "json")
+        written = entry.write(df._jdf, optimized, target, format == "json")
     return bytes(written) if format == "binary" else written

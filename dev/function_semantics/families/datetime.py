@@ -23,7 +23,6 @@ import dataclasses
 import datetime as dt
 import functools
 import itertools
-import math
 import re
 from typing import List, Optional
 
@@ -1385,7 +1384,6 @@ def _calendar_steps(origin: dt.datetime, x: dt.datetime, months: int):
 def _round_temporal(call, row):
     enums = _enums(call)
     rounding, unit = enums[0], enums[1]
-    vroles = _value_roles(call)
     x, multiple, origin = row[0], row[1], row[-1]
     present, zone_name = _tz_arg(call, row)
     if present and zone_name is None:

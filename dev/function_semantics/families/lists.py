@@ -15,7 +15,6 @@ consumer may pick any (FunctionOption: "the consumer is free to choose any suppo
 behavior"): any of the four orders is accepted.
 """
 
-import functools
 import math
 
 import values

@@ -15,9 +15,9 @@ import struct
 from fractions import Fraction
 from typing import Optional
 
-from families.common import DEFAULT_OVERFLOW, signbit
+from families.common import signbit
 from floats import round_fraction
-from outcomes import NULL, Error, Undefined, Value
+from outcomes import NULL, Error, Value
 from plans import Arg, Call
 from spec import EngineNote, Reading, Spec, opt, register
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from floats import round_fraction
 from outcomes import NULL, Error, Undefined, Value
 from plans import Arg
-from spec import EngineNote, Reading, Spec, opt, register
+from spec import Reading, Spec, opt, register
 from stypes import SType
 
 W = "functions_arithmetic"

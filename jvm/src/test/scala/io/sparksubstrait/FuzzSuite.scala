@@ -4,6 +4,7 @@ import java.nio.file.{Files, Paths}
 import java.util.concurrent.{Executors, ThreadFactory, TimeoutException}
 
 import scala.collection.mutable
+import scala.jdk.CollectionConverters._
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration._
 import scala.util.Random
@@ -121,5 +122,16 @@ class FuzzSuite extends SparkSuite {
     // SUBSTRAIT_CONVERSION_FAILED is our catch-all around a foreign exception: a bug to fix too.
     val bad = counts.filter { case (k, _) => k.startsWith("FOREIGN") || k == "HANG" || k.contains("CONVERSION_FAILED") }
     assert(bad.isEmpty, s"foreign exceptions or hangs (plans in $failures):\n${bad.mkString("\n")}")
+  }
+
+  test("the fuzzer's past findings (resources/fuzz-fixed) give rows or the project's error") {
+    val folder = Paths.get(getClass.getResource("/fuzz-fixed").toURI)
+    val plans = Files.list(folder).iterator().asScala.filter(_.toString.endsWith(".bin")).toSeq.sortBy(_.toString)
+    assert(plans.size >= 5)
+    val outcomes = plans.map(p => p.getFileName.toString -> outcome(Files.readAllBytes(p)))
+    info(outcomes.map { case (f, o) => s"$f: $o" }.mkString("; "))
+    val bad = outcomes.filter { case (_, o) => o.startsWith("FOREIGN") || o.contains("CONVERSION_FAILED") }
+    assert(bad.isEmpty, bad.mkString("\n"))
+    assert(spark.sql("SELECT 1").collect().head.getInt(0) == 1, "session dead")
   }
 }

@@ -167,4 +167,31 @@ class HostilePlansSuite extends SparkSuite with SubstraitAssertions {
       assertRows(call("rpad:str_i32_str", litString("a"), litI32(2), litString("b")), Seq(Row("ab")))
     }
   }
+
+  test("replace and regexp_replace are held to spark.substrait.maxStringBytes by the size they return, exactly") {
+    val b = new PlanBuilder()
+    val strings = "functions_string"
+    def call(fn: String, value: String, args: io.sparksubstrait.proto.Expression*) =
+      run(b.plan(emit(project(readVirtual(schema("s" -> string()), Seq(Seq(litString(value)), Seq(litNull(string())))),
+        b.call(b.fn(strings, fn), args: _*)), 1), "r"))
+    def tooLarge(body: => Any): Unit = {
+      val e = intercept[Exception](body)
+      val f = Iterator.iterate(e: Throwable)(_.getCause).takeWhile(_ != null).collectFirst { case f: SubstraitFunctionException => f }
+      assert(f.exists(_.getCondition == "SUBSTRAIT_RESULT_TOO_LARGE"), e)
+    }
+    withConf("spark.substrait.maxStringBytes", "10") {
+      for (fn <- Seq("replace:str_str_str", "regexp_replace:str_str_str")) {
+        // 'aaaa' with each 'a' as 'bbb': 12 bytes, over 10; from the data, when the row is computed.
+        tooLarge(call(fn, "aaaa", field(0), litString("a"), litString("bbb")).collect())
+        // One occurrence in 8 bytes: 10 exactly (the cheap bound, 8 + 8 × 2, is over; the exact size is not).
+        assertRows(call(fn, "xxxxxxxa", field(0), litString("a"), litString("bbb")), Seq(Row("xxxxxxxbbb"), Row(null)))
+        // Shrinking or no occurrence: never refused.
+        assertRows(call(fn, "aaaaaaaaaa", field(0), litString("a"), litString("")), Seq(Row(""), Row(null)))
+        assertRows(call(fn, "xxxxxxxxxx", field(0), litString("a"), litString("bbb")), Seq(Row("xxxxxxxxxx"), Row(null)))
+      }
+      // Constants: replace is refused at conversion.
+      val e = intercept[SubstraitFunctionException](call("replace:str_str_str", "", litString("aaaa"), litString("a"), litString("bbb")))
+      assert(e.getCondition == "SUBSTRAIT_RESULT_TOO_LARGE", e.getMessage)
+    }
+  }
 }

@@ -14,6 +14,7 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = {
     super.beforeAll()
     Datasets.registerPeople(spark)
+    spark.sql("CREATE OR REPLACE TEMP VIEW people0 AS SELECT * FROM people WHERE false")
   }
 
   private val unbounded = Bound.newBuilder().setUnbounded(Bound.Unbounded.getDefaultInstance).build()
@@ -29,6 +30,15 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
     args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
     bounds.foreach { case (t, lo, hi) => f.setBoundsType(t).setLowerBound(lo).setUpperBound(hi) }
     f.build()
+  }
+
+  /** A window-function expression. */
+  private def windowFn(anchor: Int, args: Seq[Expression], partitions: Seq[Expression], sorts: Seq[(Expression, SortField.SortDirection)]) = {
+    val f = Expression.WindowFunction.newBuilder().setFunctionReference(anchor).setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
+    args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
+    partitions.foreach(f.addPartitions)
+    sorts.foreach { case (e, d) => f.addSorts(SortField.newBuilder().setExpr(e).setDirection(d)) }
+    Expression.newBuilder().setWindowFunction(f).build()
   }
 
   private def windowRel(functions: Seq[ConsistentPartitionWindowRel.WindowRelFunction], sorts: Seq[(Int, SortField.SortDirection)]) =
@@ -77,13 +87,6 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
 
   test("window-function expressions in a project, each with its own partitions and order; default bounds are the whole partition") {
     val b = new PlanBuilder()
-    def windowFn(anchor: Int, args: Seq[Expression], partitions: Seq[Expression], sorts: Seq[(Expression, SortField.SortDirection)]) = {
-      val f = Expression.WindowFunction.newBuilder().setFunctionReference(anchor).setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
-      args.foreach(a => f.addArguments(FunctionArgument.newBuilder().setValue(a)))
-      partitions.foreach(f.addPartitions)
-      sorts.foreach { case (e, d) => f.addSorts(SortField.newBuilder().setExpr(e).setDirection(d)) }
-      Expression.newBuilder().setWindowFunction(f).build()
-    }
     val sum = windowFn(b.fn("functions_arithmetic", "sum:fp64"), Seq(field(2)), Seq(field(3)), Seq(field(0) -> SORT_DIRECTION_ASC_NULLS_LAST))
     val rank = windowFn(b.fn("functions_arithmetic", "rank"), Nil, Nil, Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_LAST))
     val df = run(b.plan(emit(project(readNamed(people, "people"), sum, rank), 0, 4, 5), "id", "s", "r"))
@@ -148,5 +151,32 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_INVALID_PLAN", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litI64(-1)), current)), "a", "b", "c", "d", "e", "f")))
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(field(4)), current)), "a", "b", "c", "d", "e", "f")))
     assertPlanError("SUBSTRAIT_TYPE_MISMATCH", at)(run(b.plan(over(4, sum, (BoundsType.BOUNDS_TYPE_ROWS, by(litFp64(1.5)), current)), "a", "b", "c", "d", "e", "f")))
+  }
+
+  test("window functions where Spark takes none (a filter's condition, a sort key, an aggregate's argument and key) are computed over the relation's input") {
+    val b = new PlanBuilder()
+    val rank = windowFn(b.fn("functions_arithmetic", "rank"), Nil, Seq(field(3)), Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_LAST))
+    val rowNumber = windowFn(b.fn("functions_arithmetic", "row_number"), Nil, Nil,
+      Seq(field(0) -> SORT_DIRECTION_ASC_NULLS_LAST, field(1) -> SORT_DIRECTION_ASC_NULLS_LAST))
+    val lte = b.fn("functions_comparison", "lte:any_any")
+    val max = b.fn("functions_arithmetic", "max:i64")
+    val rankSql = "rank() OVER (PARTITION BY grp ORDER BY score DESC NULLS LAST)"
+    val rowNumberSql = "row_number() OVER (ORDER BY id ASC NULLS LAST, name ASC NULLS LAST)"
+    for (table <- Seq("people", "people0")) {
+      // QUALIFY: each group's best scores (ties kept, a NULL group is a group).
+      val qualify = run(b.plan(filter(readNamed(people, table), b.call(lte, rank, litI64(1))), "id", "name", "score", "grp"))
+      assertSameRows(qualify, spark.sql(s"SELECT id, name, score, grp FROM (SELECT *, $rankSql r FROM $table) WHERE r <= 1"))
+      // A sort by a window: the rows in reverse row-number order.
+      val sorted = run(b.plan(sort(readNamed(people, table), rowNumber -> SORT_DIRECTION_DESC_NULLS_LAST), "id", "name", "score", "grp"))
+      assert(sorted.collect().toSeq == spark.sql(s"SELECT id, name, score, grp FROM (SELECT *, $rowNumberSql n FROM $table) ORDER BY n DESC").collect().toSeq)
+      // An aggregate of a window, grouped by a window: per rank, the highest row number.
+      val grouped = run(b.plan(aggregate(readNamed(people, table), Seq(rank), Seq(b.measure(max, Seq(rowNumber)))), "r", "m"))
+      assertSameRows(grouped, spark.sql(s"SELECT r, max(n) FROM (SELECT $rankSql r, $rowNumberSql n FROM $table) GROUP BY r"))
+    }
+    // A join's condition has no single input to compute a window over: Spark refuses it, and so do we, at conversion.
+    val joined = b.plan(join(readNamed(people, "people"), readNamed(people, "people"), io.sparksubstrait.proto.JoinRel.JoinType.JOIN_TYPE_INNER,
+      Some(b.call(lte, rank, litI64(1)))), (1 to 8).map(i => s"c$i"): _*)
+    val e = assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input")(run(joined))
+    assert(e.getMessage.contains("Spark's analyzer refuses"), e.getMessage)
   }
 }

@@ -6,7 +6,7 @@ import io.sparksubstrait.proto.PlanRel
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{OuterReference, SubqueryExpression}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Cast, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LogicalPlan, Project, WithCTE}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
@@ -30,7 +30,15 @@ object PlanConverter {
    * @param trace     records the conversion for `explain`; null (no recording) for reads.
    */
   def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None, trace: ExplainTrace = null): LogicalPlan =
-    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex, trace)) catch {
+    converted(session, plan, rootIndex, trace, analyseUnmarked = true)
+
+  /** The conversion as SkippedAnalysis leaves it, without analysing a plan it did not mark (SkippedAnalysisSuite). */
+  private[sparksubstrait] def convertWithoutAnalysis(session: SparkSession, plan: DecodedPlan): LogicalPlan =
+    converted(session, plan, None, null, analyseUnmarked = false)
+
+  private def converted(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace,
+      analyseUnmarked: Boolean): LogicalPlan =
+    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex, trace, analyseUnmarked)) catch {
       // A backstop only: PlanLimits' default depth converts on a 512 KB stack. Converters
       // share no state, so unwinding the whole conversion leaves nothing half-done.
       case e: StackOverflowError =>
@@ -42,7 +50,8 @@ object PlanConverter {
   /** How many root relations the plan has (each can be read as its own DataFrame). */
   def rootCount(plan: DecodedPlan): Int = plan.proto.getRelationsList.asScala.count(_.hasRoot)
 
-  private def convertPlan(session: SparkSession, decoded: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace): LogicalPlan = {
+  private def convertPlan(session: SparkSession, decoded: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace,
+      analyseUnmarked: Boolean): LogicalPlan = {
     val tables = new CatalogTables(session, decoded.namedTables)
     // The readings that need the catalog's tables (the rest were lifted while decoding).
     val plan: DecodedPlan = decoded.copy(proto = ProducerReadings.withCatalog(decoded.proto, decoded.readings,
@@ -87,7 +96,7 @@ object PlanConverter {
       if (trace != null) trace.root(at, names, whole)
       val finished = SkippedAnalysis(session, whole)
       if (trace != null && !(finished eq whole)) trace.reshaped(whole, finished)
-      finished
+      if (analyseUnmarked) refusedHereIfSparkWould(session, finished, at / "input") else finished
     }
   }
 
@@ -119,6 +128,24 @@ object PlanConverter {
       if (readsSharedSubtrees) plan else analyzed
     }
   }
+
+  /**
+   * A converted plan that SkippedAnalysis could not mark (windows in a projection, a relation
+   * read twice, char columns, …) is analysed here rather than when its DataFrame is built:
+   * the same work, done once either way (Spark skips a plan marked analysed), but a plan
+   * Spark's analyzer refuses is then refused as the project's error at conversion, naming
+   * Spark's reason, instead of an AnalysisException at the caller. A plan with shared subtrees
+   * is left as it is: its definitions were checked one by one (SkippedAnalysis), and the
+   * analyzer's own check of the whole would inline them all.
+   */
+  private def refusedHereIfSparkWould(session: SparkSession, plan: LogicalPlan, at: PlanPath): LogicalPlan =
+    if (plan.analyzed || plan.exists(_.isInstanceOf[CTERelationRef]) || plan.exists(_.isInstanceOf[WithCTE])) plan
+    else try SparkShim.analyze(session, plan) catch {
+      case e: org.apache.spark.sql.AnalysisException =>
+        val reason = Option(e.getMessage).map(_.linesIterator.next()).getOrElse(SparkShim.errorCondition(e))
+        throw SubstraitErrors.unsupported(at, s"a plan Spark's analyzer refuses: $reason",
+          "a plan Spark can run (the reason is Spark's own check)")
+    }
 
   /** Renames the output columns; nested struct fields are renamed by a (free) cast. */
   private def withNames(plan: LogicalPlan, names: Seq[String], at: PlanPath): LogicalPlan = {

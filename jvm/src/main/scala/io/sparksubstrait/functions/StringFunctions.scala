@@ -103,10 +103,11 @@ private[functions] object StringFunctions {
     ScalarEntry("replace", Strings, c => {
       c.expectArity(3)
       val Seq(s, from, to) = strings(c, c.args)
-      caseSensitivity(c) match {
-        case CaseSensitive => StringReplace(s, from, to)
-        case mode => caseText("replace", StringType, s, from, to, Literal(mode == CaseInsensitiveAscii))
+      def replaced(by: Expression) = caseSensitivity(c) match {
+        case CaseSensitive => StringReplace(s, from, by)
+        case mode => caseText("replace", StringType, s, from, by, Literal(mode == CaseInsensitiveAscii))
       }
+      StringSizeLimit.replacementGuard(c, s, from, to, replaced(Literal("")))(replaced(to))
     }),
     // The target length sets the result's size: bounded by spark.substrait.maxStringBytes.
     ScalarEntry("lpad", Strings, c => {
@@ -134,7 +135,8 @@ private[functions] object StringFunctions {
       val Seq(s, p, rep) = strings(c, c.args.take(3))
       RegexReplacements.checkLiterals(c, p, rep)
       val Seq(position, occurrence) = Seq(3 -> 1, 4 -> 0).map { case (i, default) => c.args.lift(i).map(int).getOrElse(Literal(default)) }
-      text("regexpReplace", StringType, s, pattern(c, p), rep, position, occurrence, Literal(c.at.toString))
+      text("regexpReplace", StringType, s, pattern(c, p), rep, position, occurrence, Literal(c.at.toString),
+        Literal(StringSizeLimit.maxBytes(c.ctx.conf)))
     }),
     ScalarEntry("regexp_match_substring", Strings, c => {
       if (c.args.size != 2 && c.args.size != 5) c.wrongArguments("2 or 5 arguments")

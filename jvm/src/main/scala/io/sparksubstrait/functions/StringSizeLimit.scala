@@ -3,9 +3,9 @@ package io.sparksubstrait.functions
 import scala.util.Try
 
 import org.apache.spark.network.util.JavaUtils
-import org.apache.spark.sql.catalyst.expressions.{Expression, GreaterThan, If, Literal}
+import org.apache.spark.sql.catalyst.expressions.{Add, And, Cast, Expression, GreaterThan, If, IntegralDivide, Literal, Multiply, OctetLength, Subtract}
 import org.apache.spark.sql.internal.SQLConf
-import org.apache.spark.sql.types.StringType
+import org.apache.spark.sql.types.{LongType, StringType}
 
 import io.sparksubstrait.errors.SubstraitErrors
 
@@ -34,6 +34,28 @@ private[functions] object StringSizeLimit {
     if (tooLarge.foldable) {
       if (tooLarge.eval() == true) FunctionErrors.tooLargeNow(c, detail) else result
     } else If(tooLarge, FunctionErrors.tooLarge(c, detail, StringType), result)
+
+  /**
+   * replace(s, from, to): each occurrence of `from` grows the string by the difference of the
+   * two lengths, so a longer `to` can multiply it (a 64 MB string of 'a' with 'a' → 1 KB).
+   * Nothing is added where `to` is no longer than `from` (constants: no guard at all). Else a
+   * cheap bound first (every character an occurrence) and, only when it passes the limit, the
+   * exact size: the occurrences counted as what removing them all takes away (`removed`).
+   */
+  def replacementGuard(c: FunctionCall, s: Expression, from: Expression, to: Expression, removed: Expression)(
+      result: Expression): Expression = {
+    val limit = maxBytes(c.ctx.conf)
+    def bytes(e: Expression) = Cast(OctetLength(e), LongType)
+    val growth = Subtract(bytes(to), bytes(from))
+    val grows = And(GreaterThan(growth, Literal(0L)), GreaterThan(bytes(from), Literal(0L)))
+    if (grows.foldable && grows.eval() != true) return result
+    def sizeWith(occurrences: Expression) = Add(bytes(s), Multiply(occurrences, growth))
+    // Bytes over occurrences: each occurrence is bytes(from) long. Longs: at most about 2^31 × 2^31.
+    val bound = sizeWith(IntegralDivide(bytes(s), bytes(from)))
+    val exact = sizeWith(IntegralDivide(Subtract(bytes(s), bytes(removed)), bytes(from)))
+    val tooLarge = And(grows, And(GreaterThan(bound, Literal(limit)), GreaterThan(exact, Literal(limit))))
+    guard(c, tooLarge, s"more than $limit bytes, over $Key")(result)
+  }
 
   /** A target length (in characters) above the limit: each character is at least a byte. */
   def lengthGuard(c: FunctionCall, length: Expression)(result: Expression): Expression = {

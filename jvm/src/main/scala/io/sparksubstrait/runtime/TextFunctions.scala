@@ -79,8 +79,13 @@ object TextFunctions {
    * occurrence, an undefined escape or a group the pattern lacks are the domain errors the
    * spec leaves undefined, raised at `location`.
    */
+  /**
+   * `maxChars`: spark.substrait.maxStringBytes (StringSizeLimit): a replacement repeated at
+   * each of many matches can grow a string past any size; the result is refused as soon as it
+   * passes the limit, before it is allocated whole.
+   */
   def regexpReplace(s: UTF8String, pattern: UTF8String, replacement: UTF8String, position: Int, occurrence: Int,
-      location: UTF8String): UTF8String = {
+      location: UTF8String, maxChars: Long): UTF8String = {
     def undefined(detail: String) = SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString, "regexp_replace", detail)
     if (position < 1) throw undefined(s"position $position is not positive")
     if (occurrence < 0) throw undefined(s"occurrence $occurrence is negative")
@@ -103,10 +108,20 @@ object TextFunctions {
       if (occurrence == 0 || found == occurrence) {
         m.appendReplacement(out, rewrite.replacement)
         replaced = true
+        if (out.length > maxChars) throw tooLarge(location, maxChars)
       }
     }
-    if (!replaced) s else UTF8String.fromString(m.appendTail(out).toString)
+    if (!replaced) s
+    else {
+      m.appendTail(out)
+      if (out.length > maxChars) throw tooLarge(location, maxChars)
+      UTF8String.fromString(out.toString)
+    }
   }
+
+  private def tooLarge(location: UTF8String, maxChars: Long) =
+    SubstraitErrors.functionError("SUBSTRAIT_RESULT_TOO_LARGE", location.toString, "regexp_replace",
+      s"a result of more than $maxChars characters, over spark.substrait.maxStringBytes")
 
   private def mapCodePoints(text: String, asciiOnly: Boolean, f: Int => Int): UTF8String = {
     val out = new java.lang.StringBuilder(text.length)

@@ -34,23 +34,25 @@ object AggregateConverter {
       case (seen, e) => if (seen.exists(_._1 == e._1)) seen else seen :+ e
     }
     val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) => ConstantKeys.notAnOrdinal(ExpressionConverter.convert(e, input, eAt)) }
-    val measures: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
+    val aggregates: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
       val mAt = at.at("measures", i)
       if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")
       val filter = Options.when(m.hasFilter)(condition(m.getFilter, input, mAt / "filter"))
       AggregateFunctionConverter.convert(m.getMeasure, filter, input, mAt / "measure")
     }
+    val (computed, below) = WindowsBelow(groupExprs ++ aggregates, child)
+    val (keys, measures) = computed.splitAt(groupExprs.size)
     def measureOutput: Seq[NamedExpression] = measures.zipWithIndex.map { case (m, i) => Alias(m, s"measure$i")() }
 
     if (sets.size <= 1) {
-      val groupOutput: Seq[NamedExpression] = groupExprs.zipWithIndex.map {
+      val groupOutput: Seq[NamedExpression] = keys.zipWithIndex.map {
         case (n: NamedExpression, _) => n
         case (e, k) => Alias(e, s"group$k")()
       }
-      Aggregate(groupExprs, groupOutput ++ measureOutput, child)
+      Aggregate(keys, groupOutput ++ measureOutput, below)
     } else {
-      val keys = distinct.map(_._1)
-      AggregateGroupingSets(sets.map(_.map(e => keys.indexOf(e._1))), groupExprs, measureOutput, child)
+      val keyPlans = distinct.map(_._1)
+      AggregateGroupingSets(sets.map(_.map(e => keyPlans.indexOf(e._1))), keys, measureOutput, below)
     }
   }
 

@@ -16,7 +16,8 @@ object FilterConverter {
   def convert(rel: FilterRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     if (!rel.hasCondition) throw SubstraitErrors.missingField(at, "condition", "a boolean expression")
-    Filter(condition(rel.getCondition, child.output, at / "condition"), child)
+    val (Seq(kept), below) = WindowsBelow(Seq(condition(rel.getCondition, child.output, at / "condition")), child)
+    WindowsBelow.keepingOutput(Filter(kept, below), child, below)
   }
 
   /** A boolean condition over `input`, shared with ReadRel's filters. */

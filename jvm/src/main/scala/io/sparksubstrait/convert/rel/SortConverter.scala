@@ -17,7 +17,9 @@ object SortConverter {
   def convert(rel: SortRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     val orders = rel.getSortsList.asScala.zipWithIndex.map { case (f, i) => order(f, child.output, at.at("sorts", i)) }.toSeq
-    if (orders.isEmpty) child else Sort(orders, global = true, child)
+    if (orders.isEmpty) return child
+    val (keys, below) = WindowsBelow(orders, child)
+    WindowsBelow.keepingOutput(Sort(keys.map(_.asInstanceOf[SortOrder]), global = true, below), child, below)
   }
 
   def order(f: SortField, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): SortOrder = {

@@ -27,7 +27,8 @@ object DeclaredTypes {
           if (!read.hasProjection) Some(all)
           else {
             val items = read.getProjection.getSelect.getStructItemsList.asScala.toSeq
-            if (items.exists(i => i.hasChild || i.getField >= all.size)) None else Some(items.map(i => all(i.getField)))
+            // An item out of range is the converter's error to name (ReadConverter), not this reading's.
+            if (items.exists(i => i.hasChild || !all.indices.contains(i.getField))) None else Some(items.map(i => all(i.getField)))
           }
         }
       case Rel.RelTypeCase.FILTER => of(rel.getFilter.getInput)

@@ -9,7 +9,7 @@ optimized (named tables must still be registered, with ``--table``, to resolve).
 import argparse
 import sys
 
-from spark_substrait import _cli_run, _cli_session
+from spark_substrait.cli import run as cli_run, session as cli_session
 
 FORMATS = ("text", "json", "svg", "html")
 
@@ -20,23 +20,23 @@ def add_parser(commands) -> None:
         description="Show which relation became which Catalyst operator(s), which functions were "
                     "mapped to what, where a producer's spelling was read, and Spark's analyzed "
                     "and optimized plans. Nothing runs.")
-    _cli_run.add_plan_options(explain)
+    cli_run.add_plan_options(explain)
     explain.add_argument("--format", choices=FORMATS, default=None,
                          help="what to print: text (default), json, svg or html")
     explain.add_argument("--output", metavar="PATH",
                          help="write to PATH instead of printing; the form comes from --format or "
                               "else the extension: .svg, .html, .json, anything else text")
-    _cli_session.add_session_options(explain)
+    cli_session.add_session_options(explain)
 
 
 def run(args: argparse.Namespace) -> int:
     import spark_substrait
 
-    plan = _cli_run.read_plan(args.plan)
-    spark = _cli_session.open_session(args)
+    plan = cli_run.read_plan(args.plan)
+    spark = cli_session.open_session(args)
     try:
-        _cli_run.register_tables(spark, args.table)
-        explanation = spark_substrait.explain(plan, spark=spark, root=args.root, params=_cli_run.params(args))
+        cli_run.register_tables(spark, args.table)
+        explanation = spark_substrait.explain(plan, spark=spark, root=args.root, params=cli_run.params(args))
         render = {"json": explanation.to_json, "svg": explanation.to_svg, "html": explanation.to_html,
                   "text": explanation.to_text}
         if args.output and args.format is None:

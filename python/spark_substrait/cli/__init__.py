@@ -7,7 +7,7 @@
     spark-substrait write "SELECT …" [--table …] [-o plan.bin] [--target duckdb-1.1] [--explain]
 
 All take spark-submit's options (``--master``, ``--conf``, ``--driver-memory``) or
-``--remote sc://…`` (_cli_session); docs/cli.md has the details.
+``--remote sc://…`` (cli/session.py); docs/cli.md has the details.
 
 Exit status: 0 success; 2 an invalid plan or a command line that cannot be carried out;
 3 a valid plan asking for something this consumer does not support; 1 anything else. The
@@ -20,15 +20,15 @@ import sys
 import traceback
 from typing import List, Optional
 
-from spark_substrait import _cli_run, _cli_session, _cli_write, _explain_cli
-from spark_substrait._cli_output import UsageError
+from spark_substrait.cli import explain as cli_explain, run as cli_run, session as cli_session, write as cli_write
+from spark_substrait.cli.output import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_UNSUPPORTED = 0, 1, 2, 3
 # Kept for callers of the earlier name: an invalid plan or command line.
 EXIT_PLAN_ERROR = EXIT_INVALID
 
 # name -> module with add_parser(commands) and run(args) -> exit status
-COMMANDS = {"run": _cli_run, "explain": _explain_cli, "write": _cli_write}
+COMMANDS = {"run": cli_run, "explain": cli_explain, "write": cli_write}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,7 +44,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "remote"):
-        _cli_session.check_session_options(args, parser)
+        cli_session.check_session_options(args, parser)
     debug = args.debug
     try:
         return COMMANDS[args.command].run(args)
@@ -62,7 +62,7 @@ def _describe(e: Exception):
     """The message to print and the exit status for a failure."""
     import spark_substrait
 
-    if isinstance(e, _cli_session.SessionStartError):
+    if isinstance(e, cli_session.SessionStartError):
         return f"spark-substrait: the Spark driver did not start: {e}", EXIT_FAILED
     if isinstance(e, UsageError):
         return f"spark-substrait: {e}", EXIT_INVALID

@@ -5,8 +5,8 @@ fetch, so it renders in a notebook cell and as a saved file alike."""
 from html import escape
 from typing import Any, Dict
 
-from spark_substrait._explain_svg import render_svg
-from spark_substrait._explain_text import render_text
+from spark_substrait._explain.svg import render_svg
+from spark_substrait._explain.text import render_text
 
 
 def render_html_fragment(doc: Dict[str, Any]) -> str:

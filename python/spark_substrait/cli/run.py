@@ -14,8 +14,8 @@ import re
 import sys
 from typing import Dict, List, Optional, Tuple, Union
 
-from spark_substrait import _cli_output, _cli_session
-from spark_substrait._cli_output import UsageError
+from spark_substrait.cli import output as cli_output, session as cli_session
+from spark_substrait.cli.output import UsageError
 
 TABLE_FORMATS = ("parquet", "orc", "csv", "json", "text", "avro", "delta")
 _BY_EXTENSION = {".parquet": "parquet", ".orc": "orc", ".csv": "csv", ".json": "json", ".jsonl": "json",
@@ -66,7 +66,7 @@ def add_parser(commands) -> None:
         "run", help="run a plan and print or write its rows",
         description="Run a Substrait plan on Spark and print or write its rows.")
     add_plan_options(run)
-    run.add_argument("--format", choices=_cli_output.FORMATS,
+    run.add_argument("--format", choices=cli_output.FORMATS,
                      help="table (default), json (one object a line), csv (with a header) or parquet")
     run.add_argument("--output", metavar="PATH", help="write there instead of standard output (Spark writes "
                                                       "json, csv and parquet as a folder)")
@@ -74,7 +74,7 @@ def add_parser(commands) -> None:
     run.add_argument("--show", metavar="N", type=_count, help="the rows a table shows (default 20)")
     run.add_argument("--explain", action="store_true",
                      help="print Spark's plans (extended explain) first; to stderr when the rows are json, csv or parquet")
-    _cli_session.add_session_options(run)
+    cli_session.add_session_options(run)
 
 
 def read_plan(source: str) -> Union[bytes, str]:
@@ -122,8 +122,8 @@ def params(args: argparse.Namespace) -> Optional[Dict[int, Optional[str]]]:
 
 def run(args: argparse.Namespace) -> int:
     plan = read_plan(args.plan)
-    fmt = _cli_output.output_format(args.format, args.output)
-    spark = _cli_session.open_session(args)
+    fmt = cli_output.output_format(args.format, args.output)
+    spark = cli_session.open_session(args)
     try:
         register_tables(spark, args.table)
         df = spark.read.substrait(plan, root=args.root, params=params(args))
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             df = df.limit(args.limit)
         if args.explain:
             _explain(df, to_stderr=fmt != "table" and not args.output)
-        _cli_output.emit(df, fmt, args.output, args.show if args.show is not None else (args.limit or 20))
+        cli_output.emit(df, fmt, args.output, args.show if args.show is not None else (args.limit or 20))
     finally:
         spark.stop()
     return 0

@@ -12,10 +12,10 @@ import os
 from typing import Any, Dict, Mapping, Optional
 
 from spark_substrait._errors import java_errors_as_plan_errors
-from spark_substrait._explain_html import render_html, render_html_fragment
-from spark_substrait._explain_svg import render_svg
-from spark_substrait._explain_text import render_text
-from spark_substrait._reader import PlanLike, _entry_point, _java_params, check_root, plan_payload
+from spark_substrait._explain.html import render_html, render_html_fragment
+from spark_substrait._explain.svg import render_svg
+from spark_substrait._explain.text import render_text
+from spark_substrait._plans import PlanLike, check_root, entry_point, java_params, plan_payload
 
 
 class PlanExplanation:
@@ -81,9 +81,9 @@ def explain(plan: PlanLike, spark=None, root: Optional[int] = None,
         if spark is None:
             raise ValueError("spark_substrait.explain: no active SparkSession; pass spark=")
     kind, payload = plan_payload(plan)
-    entry_point = _entry_point(spark)
-    jparams = _java_params(spark, params) if params is not None else None
+    entry = entry_point(spark)
+    jparams = java_params(spark, params) if params is not None else None
     with java_errors_as_plan_errors():
-        run = entry_point.explainJson if kind == "json" else entry_point.explain
+        run = entry.explainJson if kind == "json" else entry.explain
         document = run(spark._jsparkSession, payload, root, jparams)
     return PlanExplanation(document)

@@ -16,8 +16,8 @@ reads it back as.
 import argparse
 import sys
 
-from spark_substrait import _cli_run, _cli_session
-from spark_substrait._cli_output import UsageError
+from spark_substrait.cli import run as cli_run, session as cli_session
+from spark_substrait.cli.output import UsageError
 
 
 def add_parser(commands) -> None:
@@ -25,7 +25,7 @@ def add_parser(commands) -> None:
         "write", help="write a Spark SQL query's plan as a Substrait plan",
         description="Write the plan Spark makes for a SQL query as a Substrait plan (docs/writing.md).")
     write.add_argument("sql", metavar="SQL", help="the query (one statement)")
-    write.add_argument("--table", metavar="NAME=PATH[:FORMAT]", action="append", type=_cli_run.table_arg, default=[],
+    write.add_argument("--table", metavar="NAME=PATH[:FORMAT]", action="append", type=cli_run.table_arg, default=[],
                        help="a table the query reads, as for run (repeatable)")
     write.add_argument("-o", "--output", metavar="PATH",
                        help="write the plan there: binary, or JSON for a .json path or --json (default: JSON to stdout)")
@@ -37,7 +37,7 @@ def add_parser(commands) -> None:
                        help="the encoding a consumer release reads: duckdb-1.1 or datafusion-55 (default: the pinned spec)")
     write.add_argument("--explain", action="store_true",
                        help="print the written plan's tree (the plan explorer's text) instead of the plan")
-    _cli_session.add_session_options(write)
+    cli_session.add_session_options(write)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
     if args.remote:
         raise UsageError("write needs a classic Spark driver (the plan is written in its JVM); --remote is not supported")
     as_json = args.json or not args.output or args.output.lower().endswith(".json")
-    spark = _cli_session.open_session(args)
+    spark = cli_session.open_session(args)
     try:
-        _cli_run.register_tables(spark, args.table)
+        cli_run.register_tables(spark, args.table)
         df = spark.sql(args.sql)
         plan = spark_substrait.to_substrait(df, format="json" if as_json else "binary",
                                             optimized=not args.analyzed, target=args.target)

@@ -7,7 +7,7 @@ widths computable without a font."""
 from typing import Any, Dict, List, Tuple
 from xml.sax.saxutils import escape
 
-from spark_substrait._explain_text import function_mappings, operator_list
+from spark_substrait._explain.text import function_mappings, operator_list
 
 CHAR_W = 7.2           # px per character of 12px monospace
 LINE_H = 15
