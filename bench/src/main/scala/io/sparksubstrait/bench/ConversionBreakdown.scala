@@ -77,7 +77,7 @@ object ConversionBreakdown {
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
         for (_ <- 0 until iters) {
           time(0)(PlanDecoder.fromBytes(bytes, PlanLimits.active))
-          time(1)(PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
+          time(1)(PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
           time(2)(SubstraitPlans.read(spark, bytes))
           time(3)(spark.sql(sql))
           time(4)(io.sparksubstrait.proto.Plan.parseFrom(bytes))
@@ -86,7 +86,7 @@ object ConversionBreakdown {
         val m = t.map(b => if (b.isEmpty) Double.NaN else b.sorted.apply(b.size / 2))
         val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
         // Whether the converted plan is marked analyzed (convert/SkippedAnalysis) or left to Spark's analyzer.
-        val analysis = if (PlanConverter.convert(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
+        val analysis = if (PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
         // The plan shapes (convert/shape) that rewrote the plan, as explain names them.
         val explained = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
           SubstraitExplain.json(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active), None))

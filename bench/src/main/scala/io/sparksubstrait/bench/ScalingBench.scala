@@ -66,7 +66,7 @@ object ScalingBench {
           // Where the time goes: the decoder alone, decoder and converter (no Spark analysis).
           val (decodeMs, _) = if (outcome != "ok") (Double.NaN, "") else onLargeStack(measure(reps)(decode(spark, plan)))
           val (convertMs, _) = if (outcome != "ok") (Double.NaN, "") else
-            onLargeStack(measure(reps)(PlanConverter.convert(spark, decode(spark, plan))))
+            onLargeStack(measure(reps)(PlanConverter.convertWithoutAnalysis(spark, decode(spark, plan))))
           tsv.println(f"$name\t$n\t$ms%.3f\t$outcome\t$decodeMs%.3f\t$convertMs%.3f")
           tsv.flush()
           println(f"$name N=$n: $ms%.2f ms ($outcome)")

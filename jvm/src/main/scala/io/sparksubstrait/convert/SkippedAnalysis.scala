@@ -41,7 +41,7 @@ object SkippedAnalysis {
     if (zoned.analyzed || !zoned.resolved || !leftNothingToTheAnalyzer(zoned)) return zoned
     if (conf.getConfString(VerifyKey, "false").toBoolean) verify(session, zoned)
     // An AnalysisException here is Spark's own check failing on the converted plan: left
-    // unmarked, Spark's analysis of the read raises the same error where it always did.
+    // unmarked, PlanConverter analyses it and refuses it with the project's error, naming Spark's reason.
     try SparkShim.checkAndMarkAnalyzed(session, zoned) catch { case _: AnalysisException => }
     zoned
   }
