@@ -4,6 +4,7 @@
     dev/function-semantics --ci                 the pinned subset CI runs (each option value once, fewer rows)
     dev/function-semantics --only divide,add    some functions
     dev/function-semantics --seed 7             another seed (printed, so a failure reproduces)
+    dev/function-semantics --doc --resume       go on with a stopped run (each spec's result is checkpointed)
 """
 
 import argparse
@@ -48,7 +49,14 @@ def spark_session(codegen: bool = True):
     return session
 
 
-def run(cfg: Config, out_json: str = None, log=lambda *a: print(*a, flush=True)):
+def run(cfg: Config, out_json: str = None, log=lambda *a: print(*a, flush=True), resume: bool = False):
+    """Runs the specs; returns each one's result as JSON-ready dicts, and the seconds taken.
+
+    With `out_json`, each spec's result is also appended to `out_json`.partial.jsonl as soon as
+    it is known, so a full run (hours on two cores) that is stopped can go on with `resume`:
+    the specs already in the checkpoint are taken from it. Every spec draws its seed from the
+    run's seed in the same order either way, so a resumed run gives each the same inputs.
+    """
     load_all()
     functions = catalog.load()
     spark = spark_session()
@@ -56,16 +64,31 @@ def run(cfg: Config, out_json: str = None, log=lambda *a: print(*a, flush=True))
     rng = random.Random(cfg.seed)
     log(f"function-semantics: seed {cfg.seed}, {'full' if cfg.full else 'ci'} run, "
         f"{len(SPECS)} function specs")
+    checkpoint = out_json + ".partial.jsonl" if out_json else None
+    header = {"seed": cfg.seed, "full": cfg.full, "only": sorted(cfg.only or [])}
+    done = _checkpointed(checkpoint, header, log) if resume else {}
+    if checkpoint and not done:
+        with open(checkpoint, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
     results = []
     start = time.time()
     for key, spec in sorted(SPECS.items()):
         if cfg.only and spec.name not in cfg.only:
             continue
+        spec_seed = rng.random()
+        if repr(key) in done:
+            results.append(done[repr(key)])
+            continue
         fn = functions.get(key)
         if fn is None:
             raise SystemExit(f"spec {key} names no function of the pinned YAMLs")
-        res = runner.run_function(spec, fn, random.Random(rng.random()))
-        results.append(res)
+        plans_before = runner.spark.plans_run
+        res = runner.run_function(spec, fn, random.Random(spec_seed))
+        result = dict(_jsonable(res), key=repr(key), plans=runner.spark.plans_run - plans_before)
+        results.append(json.loads(json.dumps(result, default=str)))  # as the checkpoint and out_json hold it
+        if checkpoint:
+            with open(checkpoint, "a", encoding="utf-8") as f:
+                f.write(json.dumps(result, default=str) + "\n")
         unexplained = sum(c["unexplained"] for c in res.engines.values())
         log(f"  {fn.ext}:{fn.name:<24} {res.calls:4} calls {res.cases:7} cases  exact {res.verdicts['exact']:7}"
             f"  open {res.verdicts['spec_open']:5}  refused {res.verdicts['refused']:5}  wrong {res.verdicts['wrong']:4}"
@@ -73,13 +96,34 @@ def run(cfg: Config, out_json: str = None, log=lambda *a: print(*a, flush=True))
         for k, ex in res.examples.items():
             for e in ex[:3]:
                 log(f"      {k}: {e}")
-    elapsed = time.time() - start
+    if done:
+        log(f"  {len(done)} specs taken from the checkpoint {checkpoint}")
+    elapsed = time.time() - start + sum(d["seconds"] for d in done.values())
     if out_json:
         with open(out_json, "w", encoding="utf-8") as f:
-            json.dump({"seed": cfg.seed, "full": cfg.full, "seconds": elapsed, "plans": runner.spark.plans_run,
-                       "results": [_jsonable(r) for r in results]}, f, indent=1, default=str)
+            json.dump({"seed": cfg.seed, "full": cfg.full, "seconds": elapsed,
+                       "plans": sum(r["plans"] for r in results), "results": results}, f, indent=1, default=str)
     spark.stop()
     return results, elapsed
+
+
+def _checkpointed(checkpoint, header, log) -> dict:
+    """The results of an earlier run of the same seed, mode and functions, by spec key."""
+    if not checkpoint or not os.path.exists(checkpoint):
+        return {}
+    with open(checkpoint, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    if not lines or json.loads(lines[0]) != header:
+        log(f"  the checkpoint {checkpoint} is of another run: starting afresh")
+        return {}
+    done = {}
+    for line in lines[1:]:
+        try:
+            result = json.loads(line)
+        except json.JSONDecodeError:  # the line a stopped run was writing
+            break
+        done[result["key"]] = result
+    return done
 
 
 def _jsonable(r):
@@ -101,6 +145,9 @@ def main(argv=None) -> int:
     p.add_argument("--no-engines", action="store_true", help="compare with the model only")
     p.add_argument("--doc", action="store_true", help="write docs/function-semantics.md from this run")
     p.add_argument("--doc-from", help="write docs/function-semantics.md from a run's JSON (no run)")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with a stopped run of the same seed and mode: specs in its checkpoint "
+                        "(the JSON's .partial.jsonl) are not run again")
     args = p.parse_args(argv)
     if args.doc_from:
         import report
@@ -113,19 +160,19 @@ def main(argv=None) -> int:
                  literal_rows=12 if args.ci else 40, only=set(args.only.split(",")) if args.only else None,
                  engines=() if args.no_engines else ("duckdb", "datafusion"))
     out_json = args.json or os.path.join(catalog.ROOT, "build", "function-semantics.json")
-    results, elapsed = run(cfg, out_json)
+    results, elapsed = run(cfg, out_json, resume=args.resume)
     with open(out_json, encoding="utf-8") as f:
         data = json.load(f)
-    bad = sum(r.verdicts[v] for r in results for v in FAILING)
-    unexplained = sum(c["unexplained"] for r in results for c in r.engines.values())
+    bad = sum(r["verdicts"].get(v, 0) for r in results for v in FAILING)
+    unexplained = sum(c.get("unexplained", 0) for r in results for c in r["engines"].values())
     import report
     refused = report.unexplained_refusals(data["results"])
     for (ext, name, option, value), detail in sorted(refused.items()):
         print(f"  refusal not explained in refusals.py: {ext}:{name} {option} = {value}: {detail[:200]}")
     if args.doc:
         report.write(data["results"], data, os.path.join(catalog.ROOT, "docs", "function-semantics.md"))
-    known = sum(r.verdicts["open_defect"] for r in results)
-    print(f"function-semantics: {sum(r.cases for r in results)} cases, {bad} wrong or foreign, {known} open defects "
+    known = sum(r["verdicts"].get("open_defect", 0) for r in results)
+    print(f"function-semantics: {sum(r['cases'] for r in results)} cases, {bad} wrong or foreign, {known} open defects "
           f"(open_defects.py), "
           f"{unexplained} unexplained engine differences, {len(refused)} unexplained refusals, {elapsed:.0f} s "
           f"(seed {cfg.seed})")
