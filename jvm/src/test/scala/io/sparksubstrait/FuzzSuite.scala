@@ -61,6 +61,10 @@ class FuzzSuite extends SparkSuite {
         s"FOREIGN ${e.getClass.getName}: ${String.valueOf(e.getMessage).linesIterator.toSeq.headOption.getOrElse("").take(160)}")
     }
 
+  /** An outcome that is a bug to fix: a foreign exception, a hang, or our catch-all around a foreign exception. */
+  private def isBug(outcome: String): Boolean =
+    outcome.startsWith("FOREIGN") || outcome == "HANG" || outcome.contains("CONVERSION_FAILED")
+
   /**
    * A Spark error about the data (SQLSTATE class 22, or 21: a scalar subquery or single
    * join meeting two rows), possibly wrapped in a job failure: the same SQL gives it.
@@ -105,7 +109,7 @@ class FuzzSuite extends SparkSuite {
           "HANG"
       }
       counts(result) = counts.getOrElse(result, 0) + 1
-      if (result.startsWith("FOREIGN") || result == "HANG" || result.contains("CONVERSION_FAILED")) {
+      if (isBug(result)) {
         Files.createDirectories(failures)
         Files.write(failures.resolve(s"seed$seed-case$i.bin"), bytes)
         examples.getOrElseUpdate(result, s"case $i ($kind)")
@@ -119,8 +123,7 @@ class FuzzSuite extends SparkSuite {
     println(f"FUZZ REPORT seed $seed: $done mutations in $seconds%.0f s\n$report\nexamples:\n" +
       examples.map { case (k, v) => s"  $v -> $k" }.mkString("\n"))
     assert(spark.sql("SELECT 1").collect().head.getInt(0) == 1, "session dead at the end")
-    // SUBSTRAIT_CONVERSION_FAILED is our catch-all around a foreign exception: a bug to fix too.
-    val bad = counts.filter { case (k, _) => k.startsWith("FOREIGN") || k == "HANG" || k.contains("CONVERSION_FAILED") }
+    val bad = counts.filter { case (k, _) => isBug(k) }
     assert(bad.isEmpty, s"foreign exceptions or hangs (plans in $failures):\n${bad.mkString("\n")}")
   }
 
@@ -130,7 +133,7 @@ class FuzzSuite extends SparkSuite {
     assert(plans.size >= 5)
     val outcomes = plans.map(p => p.getFileName.toString -> outcome(Files.readAllBytes(p)))
     info(outcomes.map { case (f, o) => s"$f: $o" }.mkString("; "))
-    val bad = outcomes.filter { case (_, o) => o.startsWith("FOREIGN") || o.contains("CONVERSION_FAILED") }
+    val bad = outcomes.filter { case (_, o) => isBug(o) }
     assert(bad.isEmpty, bad.mkString("\n"))
     assert(spark.sql("SELECT 1").collect().head.getInt(0) == 1, "session dead")
   }

@@ -139,7 +139,7 @@ object PlanConverter {
    * analyzer's own check of the whole would inline them all.
    */
   private def refusedHereIfSparkWould(session: SparkSession, plan: LogicalPlan, at: PlanPath): LogicalPlan =
-    if (plan.analyzed || plan.exists(_.isInstanceOf[CTERelationRef]) || plan.exists(_.isInstanceOf[WithCTE])) plan
+    if (plan.analyzed || plan.exists { case _: WithCTE | _: CTERelationRef => true; case _ => false }) plan
     else try SparkShim.analyze(session, plan) catch {
       case e: org.apache.spark.sql.AnalysisException =>
         val reason = Option(e.getMessage).map(_.linesIterator.next()).getOrElse(SparkShim.errorCondition(e))

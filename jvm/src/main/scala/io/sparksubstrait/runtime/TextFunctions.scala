@@ -77,12 +77,9 @@ object TextFunctions {
    * (`^` matches there; lookbehind does not see before it), as in Spark's regexp_replace. A
    * position beyond the end leaves the string as it is; a position below 1, a negative
    * occurrence, an undefined escape or a group the pattern lacks are the domain errors the
-   * spec leaves undefined, raised at `location`.
-   */
-  /**
-   * `maxChars`: spark.substrait.maxStringBytes (StringSizeLimit): a replacement repeated at
-   * each of many matches can grow a string past any size; the result is refused as soon as it
-   * passes the limit, before it is allocated whole.
+   * spec leaves undefined, raised at `location`. `maxChars` is spark.substrait.maxStringBytes
+   * (StringSizeLimit): a replacement repeated at each of many matches can grow a string past
+   * any size, so the result is refused as soon as it passes the limit, before it is whole.
    */
   def regexpReplace(s: UTF8String, pattern: UTF8String, replacement: UTF8String, position: Int, occurrence: Int,
       location: UTF8String, maxChars: Long): UTF8String = {
