@@ -13,8 +13,21 @@ REFUSED = {
 }
 
 
+# A refusal's words -> why: a reason that holds whatever the function, option and value.
+REFUSED_FOR = {
+    "with precision 9, which is not supported": (
+        "a precision of 7 to 9 (nanoseconds): Spark's timestamps hold microseconds, so the last digits would be "
+        "lost; precisions 0 to 6 are exact"),
+}
+
+
 def why(function: str, option: str, value: str) -> Optional[str]:
     return REFUSED.get((function, option, value)) or REFUSED.get((function, option, "*"))
+
+
+def why_refused(detail: str) -> Optional[str]:
+    """Why a refusal with these words is a decision, if it is one for any function."""
+    return next((reason for words, reason in REFUSED_FOR.items() if words in detail), None)
 
 
 # The aggregate and window functions (families aggregates, windows): added without replacing another

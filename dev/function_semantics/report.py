@@ -133,6 +133,23 @@ def unexplained_refusals(results: List[dict]) -> Dict[tuple, str]:
         if is_unmapped(r):
             continue
         for p in r["pairs"]:
-            if p[2].get("refused") and refusals.why(r["name"], p[0], p[1]) is None:
-                out[(r["ext"], r["name"], p[0], p[1])] = next(iter(r["refusals"].values()), "")
+            if not p[2].get("refused") or refusals.why(r["name"], p[0], p[1]) is not None:
+                continue
+            # A pair is also explained when each of its refused calls was refused for a reason
+            # refusals.py lists (e.g. a precision Spark cannot hold, whatever the option).
+            details = [d for call, d in r["refusals"].items() if _in_pair(call, p[0], p[1])]
+            if details and all(refusals.why_refused(d) for d in details):
+                continue
+            out[(r["ext"], r["name"], p[0], p[1])] = details[0] if details else next(iter(r["refusals"].values()), "")
     return out
+
+
+def _in_pair(call: str, option: str, value: str) -> bool:
+    """Whether a call (as calls.describe writes it) belongs to the (option, value) pair."""
+    if option == "(none)":
+        return call.endswith("[no options]")
+    if option == "(literal)":
+        return ("NULL::" if value == "None" else f"{value}::") in call
+    if option in ("(enum)", "(type)"):
+        return value in call
+    return f"{option}={value}" in call

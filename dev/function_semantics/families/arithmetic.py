@@ -143,7 +143,8 @@ def _divide(call, row):
 
 def _divide_duckdb(call):
     if _is_int(call):
-        if opt(call, "overflow") == "SATURATE":
+        # SATURATE: DuckDB has no such division; SILENT: its // raises an overflow error for MIN // -1
+        if opt(call, "overflow") in ("SATURATE", "SILENT"):
             return None
         # DuckDB's // is NULL for a zero divisor, as on_division_by_zero NULL asks
         return "{0} // {1}" if opt(call, "on_division_by_zero") == "NULL" else None
@@ -372,6 +373,8 @@ for _name, _fn, _duck, _df in (
         ("atan2", gmpy2.atan2, "atan2({0}, {1})", "atan2({0}, {1})"),
         ("radians", _radians, "radians({0})", "radians({0})"), ("degrees", _degrees, "degrees({0})", "degrees({0})")):
     register(Spec(A, _name, _floating(_fn, _name in ("radians", "degrees")), tolerance=_libm_tolerance,
-                  engine_tolerance=lambda c: 1, engine_notes=DOMAIN_NOTES + [DUCKDB_FLOAT_OVERFLOW],
+                  # DataFusion's atanh (0.5·log1p(2x/(1-x))) is 2 ulps off near ±1
+                  engine_tolerance=(lambda c: 4) if _name == "atanh" else (lambda c: 1),
+                  engine_notes=DOMAIN_NOTES + [DUCKDB_FLOAT_OVERFLOW],
                   duckdb=_nearest_sql(_duck, "duckdb") if _duck else None,
                   datafusion=_nearest_sql(_df, "datafusion") if _df else None))

@@ -655,19 +655,21 @@ register(Spec(D, "extract", _extract(), edges=None, rows=_rows, variants=_varian
 
 
 # ---- extract_boolean ------------------------------------------------------------------------------------------------
-def _standard_offset(local_year: int, tz) -> int:
-    """The zone's standard offset in a year: the smallest offset it takes that year."""
+def _standard_offset(local_year: int, tz, years: int = 0) -> int:
+    """The zone's standard offset in a year: the smallest offset it takes that year (and in the
+    ``years`` before and after it)."""
     offs = set()
-    for m in range(1, 13):
+    for k in range(-12 * years, 12 + 12 * years):
+        year, m = local_year + k // 12, k % 12 + 1
         for day in (1, 15):
             try:
-                offs.add(dt.datetime(local_year, m, day, 12, tzinfo=tz).utcoffset())
+                offs.add(dt.datetime(year, m, day, 12, tzinfo=tz).utcoffset())
             except (OverflowError, ValueError):
                 pass
     return min(offs) // dt.timedelta(microseconds=1) if offs else 0
 
 
-def _extract_boolean(isdst_flag: bool = False, lenient: bool = False):
+def _extract_boolean(isdst_flag: bool = False, lenient: bool = False, standard_years: int = 0):
     def model(call, row):
         part = _enums(call)[0]
         x = row[0]
@@ -694,7 +696,7 @@ def _extract_boolean(isdst_flag: bool = False, lenient: bool = False):
         aware = dt.datetime(1970, 1, 1, tzinfo=UTC) + dt.timedelta(microseconds=x)
         if isdst_flag:
             return Value(bool(aware.astimezone(tz).dst()))
-        return Value(offset_us(x, tz) > _standard_offset(local.year, tz))
+        return Value(offset_us(x, tz) > _standard_offset(local.year, tz, standard_years))
     return model
 
 
@@ -718,6 +720,12 @@ register(Spec(D, "extract_boolean", _extract_boolean(), rows=_rows, variants=_va
                                     "'true if DST (Daylight Savings Time) is observed': the model reads it as the "
                                     "clocks set ahead of the zone's standard (smallest) offset; tzdata's main format "
                                     "flags Ireland's winter time (GMT, one hour behind its standard IST) as DST"),
+                            Reading("IS_DST as Java's tz rules (tzdata's rearguard format) give it: a year-round "
+                                    "offset counts as daylight saving when the years around it are an hour behind",
+                                    _extract_boolean(standard_years=1),
+                                    "'true if DST (Daylight Savings Time) is observed': Ireland kept Irish Standard "
+                                    "Time (UTC+1) all year from 1968 to 1971 by law; the rearguard data Java (and so "
+                                    "Spark) reads calls it GMT plus one hour of DST"),
                             Reading("fixed UTC offsets (+05:30) accepted as time zones",
                                     _extract_boolean(lenient=True), "an offset is no IANA name")]))
 
@@ -1229,13 +1237,19 @@ def _strptime(r: ParseReading = ParseReading()):
         tm, used, total = parsed
         if used != total and not r.trailing_ok:
             return Error(None, "text after the format's end")
-        if tm.tm_sec > 59:
-            return Undefined("outside the types: a leap second (strptime(3) reads 60 and 61; the types need "
-                             "not hold one)")
+        # A leap second (strptime(3) reads 60 and 61; no type holds one) is carried into the next
+        # minute, as mktime(3) normalizes it; a date keeps the day the text names.
+        leap = max(0, tm.tm_sec - 59)
         try:
-            wall = dt.datetime(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac)
+            wall = dt.datetime(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                               tm.tm_sec - leap, frac)
         except ValueError:
             return Error(None, "no such date")
+        if call.name != "strptime_date":
+            try:
+                wall += dt.timedelta(seconds=leap)
+            except OverflowError:
+                return out_of_range()
         if call.name == "strptime_time":
             p = literal_of(call, "precision", 6)
             us = naive_us(wall) % DAY_US
@@ -1314,6 +1328,9 @@ STRPTIME_NOTES = [
                                         "the abbreviated or the full name\"; DuckDB 1.1.3 reads the abbreviation only"),
     EngineNote("datafusion", _full_month_b, "strptime(3) (the YAML's reference): %b reads the abbreviated or the "
                                             "full month name; DataFusion 55 (chrono) the abbreviation only"),
+    EngineNote("duckdb", lambda c, r, e, g: isinstance(g, Error) and isinstance(r[0], str) and ":60" in r[0],
+               "strptime(3) (the YAML's reference): %S reads seconds 00-60 (a leap second, carried into the next "
+               "minute as mktime(3) does); DuckDB 1.1.3 reads 00-59"),
     EngineNote("duckdb", _j_overflow, "strptime(3): %j is the day of the year 1-366; day 366 of a year of 365 days "
                                       "is no date (an error in the model); DuckDB 1.1.3 rolls it into the next year"),
 ]

@@ -51,8 +51,10 @@ def _exact_log(x: Fraction, base: Fraction) -> Optional[Fraction]:
     n, d = approx.as_integer_ratio()
     guess = Fraction(int(n), int(d)).limit_denominator(64)
     p, q = guess.numerator, guess.denominator
-    bits = max(abs(v).bit_length() for v in (x.numerator, x.denominator, base.numerator, base.denominator))
-    if guess == 0 or (abs(p) + q) * bits > 400_000:
+    def bits(v: Fraction) -> int:
+        return max(v.numerator.bit_length(), v.denominator.bit_length())
+    # x**q and base**p have about q·bits(x) and |p|·bits(base) bits: cheap even for 2**-1074 and 0.5.
+    if guess == 0 or q * bits(x) + abs(p) * bits(base) > 400_000:
         return None
     if x ** q == base ** p:
         return guess

@@ -17,7 +17,7 @@ from typing import Optional
 
 from families.common import signbit
 from floats import round_fraction
-from outcomes import NULL, Error, Value
+from outcomes import NULL, Error, Value, ulps
 from plans import Arg, Call
 from spec import EngineNote, Reading, Spec, opt, register
 
@@ -253,6 +253,20 @@ def _duck_decimal_column_scale(call, row, exp, got) -> bool:
     return call.out.kind == "decimal" and not call.args[1].literal and isinstance(got, Error)
 
 
+def _float_identity_off(call, row, exp, got) -> bool:
+    """round of an fp64 whose exact answer is x itself, which the engine gives within 2 ulps."""
+    return (call.out.is_float and isinstance(exp, Value) and isinstance(got, Value) and isinstance(row[0], float)
+            and exp.v == row[0] and math.isfinite(exp.v) and isinstance(got.v, float) and ulps(exp.v, got.v, False) <= 2)
+
+
+def _duck_decimal_beyond_digits(call, row, exp, got) -> bool:
+    t = call.value_types[0]
+    if t.kind != "decimal" or not isinstance(got, Value) or got.v != 0:
+        return False
+    scale = next((a.value for a in call.args[1:] if a.literal), row[1] if len(row) > 1 else None)
+    return scale is not None and scale < 0 and -scale >= t.p - t.s
+
+
 ROUND_NOTES = [
     EngineNote("duckdb", _float_extreme, FLOAT_EXTREME),
     EngineNote("datafusion", _float_extreme, FLOAT_EXTREME),
@@ -270,6 +284,13 @@ ROUND_NOTES = [
     EngineNote("duckdb", _duck_wide_scale,
                "\"When `s` is a positive number, nothing will happen since `x` is an integer value\": DuckDB 1.1.3's "
                "integer round raises overflow for |s| >= 19 (10^|s| beyond its integer)"),
+    *[EngineNote(_engine, _float_identity_off,
+                 "\"Rounding the value `x` to `s` decimal places\": an fp64 x with no digits below 10^-s is itself; "
+                 f"{_name} multiplies by 10^s and divides back, an ulp or two off for large x")
+      for _engine, _name in (("duckdb", "DuckDB 1.1.3"), ("datafusion", "DataFusion 55"))],
+    EngineNote("duckdb", _duck_decimal_beyond_digits,
+               "\"Rounding the value `x` to `s` decimal places\" for s < 0: DuckDB 1.1.3 gives 0 when -s reaches the "
+               "decimal's integer digits (99.9 to -2 places is 100.0), and 0 for NULL"),
     EngineNote("duckdb", _duck_unchecked_decimal,
                "return decimal?<min(P + 1, 38), S>: at P = 38 DuckDB 1.1.3 returns the rounded 39-digit value in "
                "DECIMAL(38, S) unchecked (10^38 from 99…9)"),

@@ -142,6 +142,77 @@ class DatetimeFunctionsSuite extends SparkSuite with SubstraitAssertions {
     assert(run(b.plan(emit(project(readNamed(schema("id" -> i32(), "i" -> precisionTimestampTz(6)), "eve"), call), 2), "r")).collect().head.get(0) == true)
   }
 
+  /** One call over `zoned` (an instant and a time zone name from the data), ordered by id. */
+  private def zonedValues(name: String, enums: Seq[String] = Nil)(args: Expression*): Seq[Any] = {
+    val b = new PlanBuilder()
+    val call = b.callWithEnums(b.fn("functions_datetime", name), enums, args: _*)
+    run(b.plan(emit(project(readNamed(schema("id" -> i32(), "i" -> precisionTimestampTz(6), "z" -> string()), "zoned"), call),
+      0, 3), "id", "r")).collect().toSeq.sortBy(_.getInt(0)).map(_.get(1))
+  }
+
+  private def failsWith(condition: String)(body: => Any): Unit = {
+    val e = intercept[Exception](body)
+    val chain = Iterator.iterate(e: Throwable)(_.getCause).takeWhile(_ != null).toSeq
+    assert(chain.exists {
+      case s: io.sparksubstrait.errors.SubstraitException => s.getCondition == condition
+      case _ => false
+    }, e)
+    assert(!chain.exists(_.getMessage.contains("INVALID_TIMEZONE")), e)
+  }
+
+  test("a time zone from the data: converted row by row, NULL gives NULL, an invalid name is our domain error") {
+    // 16:00 UTC on 1 July is 12:00 in New York (EDT, UTC-4); 12:00 UTC on 15 January is 17:30 in
+    // Kolkata (UTC+5:30, no daylight saving time).
+    spark.sql("""CREATE OR REPLACE TEMP VIEW zoned AS SELECT * FROM VALUES
+      (1, TIMESTAMP'2024-07-01 16:00:00 UTC', 'America/New_York'),
+      (2, TIMESTAMP'2024-01-15 12:00:00 UTC', 'Asia/Kolkata'),
+      (3, TIMESTAMP'2024-07-01 16:00:00 UTC', CAST(NULL AS STRING)),
+      (4, CAST(NULL AS TIMESTAMP), 'Europe/Paris')
+      AS t(id, i, z)""")
+    assert(zonedValues("extract", Seq("HOUR"))(field(1), field(2)) == Seq(12L, 17L, null, null))
+    assert(zonedValues("extract", Seq("TIMEZONE_OFFSET"))(field(1), field(2)) == Seq(-14400L, 19800L, null, null))
+    assert(zonedValues("extract", Seq("NANOSECOND"))(field(1), field(2)) == Seq(0L, 0L, null, null))
+    assert(zonedValues("extract", Seq("UNIX_TIME"))(field(1), field(2)) == Seq(1719849600L, 1705320000L, null, null))
+    assert(zonedValues("local_timestamp:ptstz_str")(field(1), field(2)) ==
+      Seq(LocalDateTime.parse("2024-07-01T12:00:00"), LocalDateTime.parse("2024-01-15T17:30:00"), null, null))
+    // And back: the wall clocks read in the same zones are the instants again.
+    val b = new PlanBuilder()
+    val local = b.callWith(b.fn("functions_datetime", "local_timestamp:ptstz_str"), Nil, Some(precisionTimestamp(6)), field(1), field(2))
+    val assumed = b.call(b.fn("functions_datetime", "assume_timezone:pts_str"), local, field(2))
+    val zonedSchema = schema("id" -> i32(), "i" -> precisionTimestampTz(6), "z" -> string())
+    assert(run(b.plan(emit(project(readNamed(zonedSchema, "zoned"), assumed), 0, 3), "id", "r")).collect().toSeq
+      .sortBy(_.getInt(0)).map(_.get(1)).take(2).map(instant) ==
+      Seq(Instant.parse("2024-07-01T16:00:00Z"), Instant.parse("2024-01-15T12:00:00Z")))
+    assert(zonedValues("strftime:ptstz_str_str")(field(1), litString("%F %T %z"), field(2)) ==
+      Seq("2024-07-01 12:00:00 -0400", "2024-01-15 17:30:00 +0530", null, null))
+    assert(zonedValues("extract_boolean:req_ptstz_str", Seq("IS_DST"))(field(1), field(2)) == Seq(true, false, null, null))
+    assert(zonedValues("extract_boolean:req_ptstz_str", Seq("IS_LEAP_YEAR"))(field(1), field(2)) == Seq(true, true, null, null))
+    // One month later on each zone's calendar: 1 August 12:00 EDT, 15 February 17:30 IST.
+    assert(zonedValues("add:ptstz_iyear_str")(field(1), litIntervalYear(0, 1), field(2)).take(2).map(instant) ==
+      Seq(Instant.parse("2024-08-01T16:00:00Z"), Instant.parse("2024-02-15T12:00:00Z")))
+    // A NULL literal zone makes the call NULL, as a NULL argument does.
+    assert(zonedValues("extract", Seq("HOUR"))(field(1), litNull(string())) == Seq(null, null, null, null))
+    assert(zonedValues("local_timestamp:ptstz_str")(field(1), litNull(string())) == Seq(null, null, null, null))
+
+    spark.sql("CREATE OR REPLACE TEMP VIEW zoned AS SELECT 1 AS id, TIMESTAMP'2024-07-01 16:00:00 UTC' AS i, 'Mars/Olympus_Mons' AS z")
+    for (part <- Seq("YEAR", "HOUR", "NANOSECOND", "UNIX_TIME")) {
+      failsWith("SUBSTRAIT_DOMAIN_ERROR")(zonedValues("extract", Seq(part))(field(1), field(2)))
+    }
+    failsWith("SUBSTRAIT_DOMAIN_ERROR")(zonedValues("extract_boolean:req_ptstz_str", Seq("IS_DST"))(field(1), field(2)))
+    failsWith("SUBSTRAIT_DOMAIN_ERROR")(zonedValues("strftime:ptstz_str_str")(field(1), litString("%F"), field(2)))
+    failsWith("SUBSTRAIT_DOMAIN_ERROR")(zonedValues("local_timestamp:ptstz_str")(field(1), field(2)))
+    // A literal zone is checked when the plan is converted, whatever the part.
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].scalar_function")(
+      zonedValues("extract", Seq("NANOSECOND"))(field(1), litString("Mars/Olympus_Mons")))
+  }
+
+  test("strptime reads a leap second (%S of 60) as C does: carried into the next minute of a timestamp") {
+    val leap = values("strptime_timestamp:str_str_i8")(litString("2024-03-05 23:59:60.5"), litString("%Y-%m-%d %H:%M:%S.%f"), litI8(6))
+    assert(instant(leap.head) == Instant.parse("2024-03-06T00:00:00.500Z"))
+    assert(values("strptime_date:str_str")(litString("2024-03-05 23:59:60"), litString("%Y-%m-%d %H:%M:%S")).head ==
+      java.sql.Date.valueOf("2024-03-05"))
+  }
+
   test("execution context variables: current_date, current_timestamp and current_timezone once per plan, as Spark SQL's") {
     import io.sparksubstrait.proto.{ExecutionBehavior, Type}
     import io.sparksubstrait.proto.Expression.ExecutionContextVariable

@@ -132,6 +132,17 @@ class FunctionTestRunnerSuite extends AnyFunSuite with BeforeAndAfterAll {
         |add(('200')::u!u8, null::u!u8?) [overflow:SATURATE] = null::u!u8?
         |subtract(('0')::u!u8, ('1')::u!u8) [overflow:SATURATE] = ('0')::u!u8""".stripMargin, "u.test")
     assert(outcomes(unsigned) == Seq(Outcome.Passed, Outcome.Passed, Outcome.Passed))
+    // u64 products need 39 digits, beyond a Spark decimal: (2^64 - 1)^2 is 1 modulo 2^64.
+    val products = TestFileParser.parse(
+      """### SUBSTRAIT_SCALAR_TEST: v1.0
+        |### SUBSTRAIT_INCLUDE: extension:io.substrait:unsigned_integers
+        |multiply(('18446744073709551615')::u!u64, ('18446744073709551615')::u!u64) [overflow:SILENT] = ('1')::u!u64
+        |multiply(('18446744073709551615')::u!u64, ('2')::u!u64) [overflow:SILENT] = ('18446744073709551614')::u!u64
+        |multiply(('18446744073709551615')::u!u64, ('18446744073709551615')::u!u64) [overflow:SATURATE] = ('18446744073709551615')::u!u64
+        |multiply(('18446744073709551615')::u!u64, ('18446744073709551615')::u!u64) [overflow:ERROR] = <!ERROR>
+        |multiply(('4294967296')::u!u64, ('4294967295')::u!u64) [overflow:ERROR] = ('18446744069414584320')::u!u64
+        |multiply(('200')::u!u8, ('2')::u!u8) [overflow:SILENT] = ('144')::u!u8""".stripMargin, "m.test")
+    assert(outcomes(products) == Seq.fill(6)(Outcome.Passed))
   }
 
   private def arithmetic(line: String): (FunctionTestFile, FunctionTestCase) = {

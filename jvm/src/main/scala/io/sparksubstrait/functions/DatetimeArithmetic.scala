@@ -21,13 +21,18 @@ private[functions] object DatetimeArithmetic {
     if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a date-time, an interval (and a time zone)")
     val Seq(x, interval) = c.args.take(2)
     val signed = if (negate) UnaryMinus(interval, failOnError = true) else interval
-    val zone = if (c.args.size == 3) {
+    val zoneArgument = if (c.args.size == 3) {
       if (x.dataType != TimestampType || !interval.dataType.isInstanceOf[YearMonthIntervalType]) {
         c.wrongArguments("a precision_timestamp_tz, an interval_year and a time zone")
       }
-      Some(DatetimeFunctions.zone(c, 2))
-    } else Option(c.ctx.conf.sessionLocalTimeZone)
+      Some(TimeZoneArgument(c, 2))
+    } else None
+    val zone = zoneArgument.fold(Option(c.ctx.conf.sessionLocalTimeZone))(_.fixed)
     (x.dataType, interval.dataType) match {
+      // A zone that is NULL or comes from the data: the months are added to its wall clock.
+      case (TimestampType, _: YearMonthIntervalType) if zoneArgument.exists(_.fixed.isEmpty) =>
+        val z = zoneArgument.get
+        z.instantOf(TimestampAddYMInterval(z.wallClock(x), signed, Some("UTC")))
       case (DateType, _: YearMonthIntervalType) => DateAddYMInterval(x, signed)
       case (DateType, _: DayTimeIntervalType) =>
         wholeDays(interval) match {

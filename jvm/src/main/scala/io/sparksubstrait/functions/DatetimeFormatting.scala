@@ -31,7 +31,7 @@ private[functions] object DatetimeFormatting {
       value.dataType match {
         case DateType if c.args.size == 2 => call("formatWall", Multiply(Cast(UnixDate(value), LongType), Literal(86400000000L)))
         case TimestampNTZType if c.args.size == 2 => call("formatWall", UnixMicros(Cast(value, TimestampType, Utc)))
-        case TimestampType if c.args.size == 3 => call("formatZoned", UnixMicros(value), Literal(DatetimeFunctions.zone(c, 2)))
+        case TimestampType if c.args.size == 3 => call("formatZoned", UnixMicros(value), TimeZoneArgument(c, 2).name)
         case t if c.args.size == 2 && SparkShim.timePrecision(t).isDefined =>
           call("formatWall", IntegralDivide(SparkShim.timeNanos(value), Literal(1000L)))
         case _ => c.wrongArguments("a date, precision_time or precision_timestamp and a format, or a precision_timestamp_tz, a format and a time zone")
@@ -44,8 +44,8 @@ private[functions] object DatetimeFormatting {
     // strptime_timestamp(text, format[, zone], precision): an offset in the text wins over the zone.
     ScalarEntry("strptime_timestamp", Datetime, c => {
       if (c.args.size != 3 && c.args.size != 4) c.wrongArguments("text, a format, (a time zone,) a precision")
-      val zone = if (c.args.size == 4) DatetimeFunctions.zone(c, 2) else "UTC"
-      strptime(c, TimestampType, "timestamp", Literal(zone), Literal(precisionStep(c, c.args.size - 1)))
+      val zone = if (c.args.size == 4) TimeZoneArgument(c, 2).name else Literal("UTC")
+      strptime(c, TimestampType, "timestamp", zone, Literal(precisionStep(c, c.args.size - 1)))
     })
   )
 

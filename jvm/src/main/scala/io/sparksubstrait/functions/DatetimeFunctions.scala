@@ -47,12 +47,12 @@ private[functions] object DatetimeFunctions {
         case DateType if c.args.size == 3 => Cast(c.arg(0), TimestampNTZType)
         case _ => c.wrongArguments("a precision_timestamp and a time zone, or a date, a time zone and a precision")
       }
-      Cast(local, TimestampType, Some(zone(c, 1)))
+      TimeZoneArgument(c, 1).instantOf(local)
     }),
     ScalarEntry("local_timestamp", Datetime, c => {
       c.expectArity(2)
       if (c.arg(0).dataType != TimestampType) c.wrongArguments("a precision_timestamp_tz and a time zone")
-      Cast(c.arg(0), TimestampNTZType, Some(zone(c, 1)))
+      TimeZoneArgument(c, 1).wallClock(c.arg(0))
     }),
     ScalarEntry("extract_boolean", Datetime, c => {
       val component = c.enumArg(0, "extract_boolean component", Map("IS_LEAP_YEAR" -> "IS_LEAP_YEAR", "IS_DST" -> "IS_DST"))
@@ -61,8 +61,9 @@ private[functions] object DatetimeFunctions {
       (component, c.arg(0).dataType) match {
         case ("IS_DST", TimestampType) if zoned =>
           StaticInvoke(classOf[io.sparksubstrait.runtime.TimeZones], BooleanType, "isDaylightSavings",
-            Seq(UnixMicros(c.arg(0)), Literal(zone(c, 1))))
-        case ("IS_LEAP_YEAR", TimestampType) if zoned => leapYear(Year(Cast(c.arg(0), DateType, Some(zone(c, 1)))))
+            Seq(UnixMicros(c.arg(0)), TimeZoneArgument(c, 1).name, Literal(c.at.toString)))
+        case ("IS_LEAP_YEAR", TimestampType) if zoned =>
+          leapYear(Year(Cast(TimeZoneArgument(c, 1).wallClock(c.arg(0)), DateType)))
         case ("IS_LEAP_YEAR", DateType | TimestampNTZType) if !zoned => leapYear(Year(Cast(c.arg(0), DateType, Utc)))
         case _ => c.wrongArguments("IS_LEAP_YEAR of a date or precision_timestamp, or IS_LEAP_YEAR / IS_DST of a precision_timestamp_tz and a time zone")
       }
@@ -72,16 +73,6 @@ private[functions] object DatetimeFunctions {
   private def leapYear(year: Expression): Expression = {
     def divisible(n: Int) = EqualTo(Pmod(year, Literal(n)), Literal(0))
     Or(And(divisible(4), Not(divisible(100))), divisible(400))
-  }
-
-  /** The literal time zone argument `i`, checked against the IANA database now rather than per row. */
-  private[functions] def zone(c: FunctionCall, i: Int): String = c.arg(i) match {
-    case Literal(z, _: StringType) if z != null =>
-      try { java.time.ZoneId.of(z.toString); z.toString } catch {
-        case _: java.time.DateTimeException => throw io.sparksubstrait.errors.SubstraitErrors.invalidPlan(c.at,
-          s"time zone '$z'", "a time zone of the IANA database, e.g. Europe/Paris or Etc/GMT+1")
-      }
-    case _ => c.wrongArguments("a literal time zone name")
   }
 
   // date_part names whose meaning is extract's exactly (DataFusion's dow counts from Sunday = 0).
@@ -106,19 +97,15 @@ private[functions] object DatetimeFunctions {
     if (c.args.isEmpty || c.args.size > 2) c.wrongArguments("a date, time or timestamp (and a time zone)")
     val value = c.arg(0)
     if (SparkShim.timePrecision(value.dataType).isDefined) return timeOfDay(c, part, value)
-    val zone = c.args.lift(1) match {
-      case None => Utc
-      case Some(Literal(z, _: StringType)) if z != null => Some(z.toString)
-      case Some(other) => c.wrongArguments("a literal time zone name")
-    }
+    val zone = if (c.args.size == 2) Some(TimeZoneArgument(c, 1)) else None
     // The local date and the microseconds since the epoch of the local wall clock.
     val (date, micros) = value.dataType match {
       // Spark casts no date to a number: its days since the epoch are unix_date.
       case DateType => (value, Multiply(Cast(UnixDate(value), LongType), Literal(86400000000L)))
       case TimestampNTZType => (Cast(value, DateType), UnixMicros(Cast(value, TimestampType, Utc)))
       case TimestampType =>
-        val local = Cast(value, TimestampNTZType, zone)
-        (Cast(local, DateType, zone), UnixMicros(Cast(local, TimestampType, Utc)))
+        val local = zone.fold[Expression](Cast(value, TimestampNTZType, Utc))(_.wallClock(value))
+        (Cast(local, DateType), UnixMicros(Cast(local, TimestampType, Utc)))
       case _ => c.wrongArguments("a date or timestamp")
     }
     if (value.dataType == DateType && timeParts(part)) c.wrongArguments(s"a timestamp for $part")
@@ -140,17 +127,19 @@ private[functions] object DatetimeFunctions {
       case "MONDAY_WEEK" => index(weekFromFirst(date, 0))
       case "SUNDAY_WEEK" => index(weekFromFirst(date, 6))
       case "UNIX_TIME" => value.dataType match {
-        case TimestampType => UnixSeconds(value)
+        // NULL of a NULL zone (and a zone column checked) though the zone does not move the instant.
+        case TimestampType => If(IsNull(micros), Literal(null, LongType), UnixSeconds(value))
         // Whole seconds, rounded down (before 1970 too).
         case _ => IntegralDivide(Subtract(micros, Pmod(micros, Literal(1000000L))), Literal(1000000L))
       }
-      // Spark keeps microseconds: no nanoseconds (or picoseconds) past the last one; NULL of NULL.
-      case "NANOSECOND" | "PICOSECOND" => If(IsNull(value), Literal(null, LongType), Literal(0L))
+      // Spark keeps microseconds: no nanoseconds (or picoseconds) past the last one; NULL of a
+      // NULL value or zone, and a zone column is still checked.
+      case "NANOSECOND" | "PICOSECOND" => If(IsNull(micros), Literal(null, LongType), Literal(0L))
       // The local wall clock less the instant: the zone's offset then, in whole seconds (Java's
       // zone rules hold offsets in seconds); 0 for a wall clock without zone.
       case "TIMEZONE_OFFSET" => value.dataType match {
         case TimestampType => IntegralDivide(Subtract(micros, UnixMicros(value)), Literal(1000000L))
-        case _ => If(IsNull(value), Literal(null, LongType), Literal(0L))
+        case _ => If(IsNull(micros), Literal(null, LongType), Literal(0L))
       }
       case clock => clockPart(clock, microsOfDay, micros)
     }

@@ -1,6 +1,7 @@
 package io.sparksubstrait.functions
 
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Max, Min, Sum}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
@@ -22,7 +23,14 @@ private[functions] object UnsignedFunctions {
   val scalarEntries: Seq[ScalarEntry] = Seq(
     arithmetic("add")(Add(_, _)),
     arithmetic("subtract")(Subtract(_, _)),
-    arithmetic("multiply")(Multiply(_, _)),
+    // The exact product of two u64 values overflows DECIMAL(38,0): computed and brought into
+    // range at run time, for every width alike.
+    ScalarEntry("multiply", Ext, c => {
+      val (t, Seq(l, r)) = operands(c)
+      val max = Literal(Decimal(BigDecimal(t.max), 38, 0), Wide)
+      Cast(StaticInvoke(classOf[io.sparksubstrait.runtime.ExactMath], Wide, "unsignedProduct",
+        Seq(l, r, max, Literal(overflowMode(c)), Literal(c.at.toString))), t.sparkType)
+    }),
     ScalarEntry("divide", Ext, c => {
       val (t, Seq(l, r)) = operands(c)
       val byZero = c.option("on_division_by_zero", Map("NULL" -> false, "ERROR" -> true)).getOrElse(true)
@@ -49,12 +57,12 @@ private[functions] object UnsignedFunctions {
     AggregateEntry("sum", Ext, c => {
       c.expectArity(1)
       unsignedArg(c, c.arg(0))
-      sumOverflow(c)
+      overflowMode(c)
       SparkShim.sum(Cast(c.arg(0), Wide), EvalMode.ANSI, c.ctx.conf)
     }, finish = (c, total) => {
       val u64 = UnsignedTypes.holding(DecimalType(20, 0)).get
       val max = Literal(Decimal(BigDecimal(u64.max), 38, 0), Wide)
-      val inRange = sumOverflow(c) match {
+      val inRange = overflowMode(c) match {
         case "error" => If(GreaterThan(total, max), FunctionErrors.overflow(c, "the sum exceeds u64", total.dataType), total)
         // least skips NULLs: the sum of no values must stay NULL.
         case "saturate" => If(IsNull(total), Literal(null, total.dataType), Least(Seq(total, max)))
@@ -64,7 +72,7 @@ private[functions] object UnsignedFunctions {
     })
   )
 
-  private def sumOverflow(c: FunctionCall): String =
+  private def overflowMode(c: FunctionCall): String =
     c.option("overflow", Map("ERROR" -> "error", "SATURATE" -> "saturate", "SILENT" -> "wrap")).getOrElse("error")
 
   private def arithmetic(name: String)(f: (Expression, Expression) => Expression): ScalarEntry = ScalarEntry(name, Ext, c => {
@@ -88,7 +96,7 @@ private[functions] object UnsignedFunctions {
     val max = Literal(Decimal(BigDecimal(t.max), 38, 0), Wide)
     val zero = Literal(Decimal(0), Wide)
     val outside = Or(LessThan(exact, zero), GreaterThan(exact, max))
-    val inRange = c.option("overflow", Map("ERROR" -> "error", "SATURATE" -> "saturate", "SILENT" -> "wrap")).getOrElse("error") match {
+    val inRange = overflowMode(c) match {
       case "error" => If(outside, FunctionErrors.overflow(c, s"the result is outside ${t.name}", Wide), exact)
       // least/greatest skip NULLs: a NULL result must stay NULL.
       case "saturate" => If(IsNull(exact), Literal(null, Wide), Least(Seq(Greatest(Seq(exact, zero)), max)))

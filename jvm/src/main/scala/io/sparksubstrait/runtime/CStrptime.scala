@@ -48,8 +48,10 @@ object CStrptime {
    */
   def timestamp(text: UTF8String, format: UTF8String, zone: UTF8String, step: Long, location: UTF8String): Long = {
     val f = fields(text, format, location)
+    // A leap second (C's %S reads 60 and 61) is carried into the next minute, as mktime(3)
+    // normalizes it: no timestamp type holds second 60.
     val wall = LocalDateTime.of(localDate(f, text, format, location),
-      java.time.LocalTime.of(f.hour, f.minute, f.second, f.micros * 1000))
+      java.time.LocalTime.of(f.hour, f.minute, 0, f.micros * 1000)).plusSeconds(f.second)
     val instant = f.offsetSeconds match {
       case Some(offset) => wall.toInstant(ZoneOffset.ofTotalSeconds(offset))
       case None => wall.atZone(ZoneId.of(zone.toString)).toInstant
@@ -75,7 +77,6 @@ object CStrptime {
 
   /** The date the fields name; a day of the year fills in the month and day it does not give. */
   private def localDate(f: Fields, text: UTF8String, format: UTF8String, location: UTF8String): LocalDate = {
-    if (f.second > 59) fail(text, format, location, "a leap second, which no date-time type holds")
     if (f.year < 1) fail(text, format, location, s"year ${f.year}, before the types' first")
     try {
       var month = if (f.month < 0) 1 else f.month

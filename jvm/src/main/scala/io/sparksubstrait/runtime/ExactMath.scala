@@ -111,6 +111,25 @@ object ExactMath {
     Decimal(new java.math.BigDecimal((2 to k.intValue).foldLeft(BigInteger.ONE)((acc, i) => acc.multiply(BigInteger.valueOf(i)))))
   }
 
+  /**
+   * The product of two unsigned integers (DECIMAL(38,0) values from 0 to `max`) brought into
+   * [0, max] by the overflow option (`mode` error, saturate or wrap): the exact product of two
+   * u64 values needs 39 digits, more than a Spark decimal holds.
+   */
+  def unsignedProduct(a: Decimal, b: Decimal, max: Decimal, mode: UTF8String, location: UTF8String): Decimal = {
+    val product = integer(a).multiply(integer(b))
+    val top = integer(max)
+    val inRange =
+      if (product.compareTo(top) <= 0) product
+      else mode.toString match {
+        case "error" => throw SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW", location.toString,
+          "multiply", s"$a * $b exceeds $top")
+        case "saturate" => top
+        case _ => product.mod(top.add(BigInteger.ONE))
+      }
+    Decimal(new java.math.BigDecimal(inRange), 38, 0)
+  }
+
   /** The value of a decimal of scale 0 as an integer (two's complement for the bitwise operations). */
   private def integer(d: Decimal): BigInteger = d.toJavaBigDecimal.toBigIntegerExact
 }
