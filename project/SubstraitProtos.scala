@@ -16,7 +16,7 @@ import sbt._
  * spec reserved their numbers, so they can come back: every field of the oldest release on
  * PyPI (legacy.pb) that the pinned release no longer has is merged back into its message,
  * marked deprecated, with the messages it needs. The decoder then reads them like any field
- * and lifts them into the current ones (io.sparksubstrait.plan.LegacyLifting); converters
+ * and lifts them into the current ones (io.sparksubstrait.decode.LegacyLifting); converters
  * see the pinned spec's shape only. The merged fields are listed in SpecVersion.LEGACY_FIELDS.
  */
 object SubstraitProtos {

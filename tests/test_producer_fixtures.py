@@ -103,7 +103,7 @@ def test_producer_plan_gives_the_sql_answer(spark, feature_tables, fixture):
 
 def test_every_reading_has_a_fixture(spark):
     """docs/producers.md names a fixture for each reading: each must be exercised here."""
-    readings = spark._jvm.io.sparksubstrait.plan.readings.ProducerReadings.all()
+    readings = spark._jvm.io.sparksubstrait.decode.readings.ProducerReadings.all()
     names = {readings.apply(i).name() for i in range(readings.size())}
     exercised = {r for m in MANIFEST for r in m["readings"]}
     assert names - exercised == set(), f"readings without a fixture: {sorted(names - exercised)}"

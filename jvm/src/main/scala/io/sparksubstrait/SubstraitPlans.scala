@@ -17,7 +17,7 @@ import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPla
 import io.sparksubstrait.connect.SubstraitRelationPayload
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.SubstraitExplain
-import io.sparksubstrait.plan.{DecodedPlan, PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{DecodedPlan, PlanDecoder, PlanLimits}
 import io.sparksubstrait.write.{PlanWriter, WriteTarget}
 
 /**

@@ -6,7 +6,7 @@ import java.nio.file.{Files, Paths}
 import org.scalatest.Suite
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.sparksubstrait.functions.{FunctionAliases, FunctionCatalog}
+import io.sparksubstrait.convert.functions.{FunctionAliases, FunctionCatalog}
 
 /** Keeps docs/ honest: every "proved by" names a real test; functions.md lists exactly the catalog. */
 class DocsSuite extends AnyFunSuite {
@@ -57,7 +57,7 @@ class DocsSuite extends AnyFunSuite {
     val doc = read("docs/performance.md")
     val section = doc.substring(doc.indexOf("## Plan shapes"), doc.indexOf("## TPC-H"))
     val listed = section.linesIterator.filter(l => l.startsWith("| `")).map(_.split("\\|")(1).trim.stripPrefix("`").stripSuffix("`")).toSeq
-    val shapes = io.sparksubstrait.convert.shape.PlanShapes.all.map(_.name)
+    val shapes = io.sparksubstrait.shape.PlanShapes.all.map(_.name)
     assert(listed.sorted == shapes.sorted)
     val tests = new PlanShapesSuite().testNames
     shapes.foreach(name => assert(tests.exists(_.startsWith(name + ":")), s"PlanShapesSuite has no test of $name"))

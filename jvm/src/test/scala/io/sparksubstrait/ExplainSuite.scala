@@ -11,7 +11,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.ExplainTrace
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.errors.SubstraitException
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions, TpchSchema}
 import io.sparksubstrait.testing.PlanBuilder._

@@ -72,7 +72,7 @@ class FunctionTestCorpusSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("every catalog entry names only extensions whose YAML defines the function") {
     requireCases()
     val defined = StandardFunctions.list(cases.get.resolveSibling("extensions")).map(f => (f.extension, f.name)).toSet
-    val entries = io.sparksubstrait.functions.FunctionCatalog
+    val entries = io.sparksubstrait.convert.functions.FunctionCatalog
     val claimed = (entries.scalarNames ++ entries.aggregateNames ++ entries.windowNames).flatMap { case (n, exts) => exts.map(_ -> n) }
     assert(claimed.filterNot(defined).isEmpty, "claimed by the catalog, not defined by that YAML")
   }

@@ -2,7 +2,7 @@ package io.sparksubstrait
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.sparksubstrait.functions.{FunctionCatalog, OptionDomains}
+import io.sparksubstrait.convert.functions.{FunctionCatalog, OptionDomains}
 import io.sparksubstrait.write.expr.FunctionWrites
 
 /**

@@ -10,7 +10,7 @@ import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.errors.{SubstraitException, SubstraitFunctionException}
-import io.sparksubstrait.plan.FileAccessPolicy
+import io.sparksubstrait.decode.FileAccessPolicy
 import io.sparksubstrait.testing.{PlanBuilder, ProbeFileSystem, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 

@@ -5,13 +5,13 @@ import io.sparksubstrait.proto.Expression.Subquery
 import io.sparksubstrait.proto.Expression.Subquery.SetPredicate
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
-import io.sparksubstrait.plan.readings.{AppliedReading, Reading}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.readings.{AppliedReading, Reading}
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
- * ibis-substrait's readings (plan/readings: ZeroBasedSubstring, SortNullsFirst,
+ * ibis-substrait's readings (decode/readings: ZeroBasedSubstring, SortNullsFirst,
  * DecimalProductType, CorrelationAsLocalReference, FloatLiteralDecimalCast) on hand-built plans in the shapes ibis-substrait 2.29.1 to 4.0.1
  * write (stamped producer "ibis-substrait", spec 0.24 to 0.52), against Spark SQL on the
  * same rows (NULLs, duplicates, an empty table); the same plans stamped by another producer,

@@ -2,8 +2,8 @@ package io.sparksubstrait
 
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
-import io.sparksubstrait.plan.readings.AppliedReading
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.readings.AppliedReading
 import io.sparksubstrait.testing.{Isthmus, SparkSuite, SubstraitAssertions, TpchData, TpchSchema}
 
 /**

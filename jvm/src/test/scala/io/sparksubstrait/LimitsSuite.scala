@@ -9,7 +9,7 @@ import org.apache.spark.sql.Row
 
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.errors.SubstraitException
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 

@@ -7,7 +7,7 @@ import io.sparksubstrait.proto.{NamedStruct, ReadRel, Rel}
 import io.sparksubstrait.proto.ReadRel.LocalFiles.FileOrFiles
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.plan.FileAccessPolicy
+import io.sparksubstrait.decode.FileAccessPolicy
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 

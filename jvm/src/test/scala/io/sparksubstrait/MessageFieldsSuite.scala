@@ -6,7 +6,7 @@ import com.google.protobuf.Message
 import com.google.protobuf.Descriptors.{Descriptor, EnumValueDescriptor, FieldDescriptor}
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.sparksubstrait.plan.{MessageFields, SpecCoverage}
+import io.sparksubstrait.decode.{MessageFields, SpecCoverage}
 import io.sparksubstrait.proto.Plan
 
 /**

@@ -7,12 +7,12 @@ import org.apache.spark.sql.catalyst.expressions.{And, In, Expression => CExpres
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, LogicalPlan}
 
-import io.sparksubstrait.convert.shape.PlanShapes
+import io.sparksubstrait.shape.PlanShapes
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
- * The converter's plan shapes (convert/shape): each gives the rows of the same plan without
+ * The converter's plan shapes (shape/): each gives the rows of the same plan without
  * it (`spark.substrait.planShapes=false`) and of Spark SQL, with NULL keys, duplicates and
  * empty inputs, applies where it says, and leaves the plans it must not touch as written.
  */

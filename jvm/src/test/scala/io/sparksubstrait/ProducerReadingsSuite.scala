@@ -3,12 +3,12 @@ package io.sparksubstrait
 import io.sparksubstrait.proto.{AggregateRel, Plan, Rel, Version}
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
- * Producer readings (plan/readings/ProducerReadings) on hand-built plans in the producers'
+ * Producer readings (decode/readings/ProducerReadings) on hand-built plans in the producers'
  * shapes: each applies only to the releases it is keyed on (the spec version they stamp),
  * gives Spark SQL's rows for the query the producer meant, and is named on the plan. The
  * plans the producers really wrote run in tests/test_producer_fixtures.py.

@@ -4,13 +4,13 @@ import io.sparksubstrait.proto.{Expression, Plan, Rel, Type, Version}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.errors.SubstraitException
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
  * Producer readings of function spellings and of what a producer's engine does where its
- * plans name nothing (plan/readings/): hand-built plans in the shapes DuckDB 1.0-1.1.3 and
+ * plans name nothing (decode/readings/): hand-built plans in the shapes DuckDB 1.0-1.1.3 and
  * DataFusion write (checked against plans those releases wrote), run over rows with NULLs,
  * duplicates and an empty table, compared with Spark SQL or with DuckDB's own answers
  * worked by hand; and the same plan stamped by another producer is not read that way.
@@ -72,6 +72,21 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") { run(other) }
     val dataFusion = stamped(duckDbSpellings("nums"), "datafusion", 63)
     assert(!readingsOf(dataFusion).exists(_.startsWith("duckdb")))
+  }
+
+  test("DuckDB: sum_no_overflow is sum (DuckDB's only: another producer's stays unknown)") {
+    // SELECT sum(a), sum(c) FROM nums as DuckDB 1.1.3 writes a sum of integers.
+    def plan(producer: String) = {
+      val b = new PlanBuilder()
+      val (sumLong, sumInt) = (b.fn("functions_arithmetic", "sum_no_overflow:i64"), b.fn("functions_arithmetic", "sum_no_overflow:i32"))
+      stamped(b.plan(aggregate(nums(), Nil, Seq(b.measure(sumLong, Seq(field(0)), output = Some(decimal(38, 0))),
+        b.measure(sumInt, Seq(field(5)), output = Some(decimal(38, 0))))), "sa", "sc"), producer, 53)
+    }
+    assert(readingsOf(plan("DuckDB")).contains("duckdb-function-spellings"))
+    // 7 + 7 - 7 + 7 + 5 = 19 (a NULL skipped); 1 + 1 + 10 + 10 + 2 = 24.
+    assertRows(run(plan("DuckDB")), Seq(Row(BigDecimal(19).bigDecimal, BigDecimal(24).bigDecimal)))
+    assertSameRows(run(plan("DuckDB")), spark.sql("SELECT CAST(sum(a) AS DECIMAL(38,0)), CAST(sum(k) AS DECIMAL(38,0)) FROM nums"))
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.aggregate.measures[0].measure") { run(plan("someone")) }
   }
 
   test("DuckDB: // declared to return a double is no standard function and stays unknown") {
@@ -221,10 +236,10 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
   test("the cast readings are walked only for plans that hold a cast, as the decoder's census of message types says") {
     val withCasts = casts("DuckDB")
     val census = Set(Expression.Cast.getDescriptor)
-    assert(io.sparksubstrait.plan.readings.ProducerReadings.atDecode(withCasts, census)._2.map(_.name).contains("duckdb-rounding-cast"))
+    assert(io.sparksubstrait.decode.readings.ProducerReadings.atDecode(withCasts, census)._2.map(_.name).contains("duckdb-rounding-cast"))
     // Told the plan holds no cast, the decoder does not walk it for the cast readings (the census is never wrong: no
     // legacy lift or reading creates a cast, and the decoder takes the census of the plan it reads).
-    assert(!io.sparksubstrait.plan.readings.ProducerReadings.atDecode(withCasts, _ => false)._2.map(_.name).contains("duckdb-rounding-cast"))
+    assert(!io.sparksubstrait.decode.readings.ProducerReadings.atDecode(withCasts, _ => false)._2.map(_.name).contains("duckdb-rounding-cast"))
     // A DuckDB plan without casts reads as before.
     val plain = stamped(new PlanBuilder().plan(project(nums("nums"), field(2)), "x"), "DuckDB", 53)
     assertSameRows(run(plain), spark.sql("SELECT x FROM nums"))

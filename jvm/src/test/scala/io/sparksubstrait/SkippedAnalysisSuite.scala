@@ -10,15 +10,16 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Join, JoinHint, L
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
-import io.sparksubstrait.convert.{PlanConverter, SkippedAnalysis}
+import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.shape.SkippedAnalysis
 import io.sparksubstrait.errors.SubstraitException
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions, TpchSchema}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
  * A converted query that already is what Spark's analyzer would make of it is marked analyzed
- * (convert/SkippedAnalysis), so Spark does not analyse it again. The test sessions check every
+ * (shape/SkippedAnalysis), so Spark does not analyse it again. The test sessions check every
  * plan marked so against Spark's analyzer (`SkippedAnalysis.VerifyKey`); this suite shows
  * the zone the analyzer would have set, the plans left to the analyzer, and that the check fails.
  */

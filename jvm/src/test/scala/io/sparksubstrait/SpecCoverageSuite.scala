@@ -5,8 +5,8 @@ import java.nio.file.{Files, Paths}
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.plan.{PlanDecoder, SpecCoverage}
-import io.sparksubstrait.plan.SpecCoverage.{Advisory, Refused}
+import io.sparksubstrait.decode.{PlanDecoder, SpecCoverage}
+import io.sparksubstrait.decode.SpecCoverage.{Advisory, Refused}
 import io.sparksubstrait.proto.{AdvancedExtension, ExtensionLeafRel, HashJoinRel, Rel}
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -88,7 +88,7 @@ object SpecCoverageSuite {
       if (fields.size > 1 && fields.values.toSet.size == 1) row(s"$message (every field)", fields.values.head).toSeq
       else fields.toSeq.sortBy(_._1).flatMap { case (f, use) => row(s"$message.$f", use) }
     }
-    s"""Generated from the spec coverage table (`jvm/src/main/scala/io/sparksubstrait/plan/SpecCoverageTable.scala`) by
+    s"""Generated from the spec coverage table (`jvm/src/main/scala/io/sparksubstrait/decode/SpecCoverageTable.scala`) by
        |`SpecCoverageSuite`, for Substrait ${PlanDecoder.SupportedVersion}. Every other field of every message is read by a
        |converter, lifted from its older form or inlined at decode time; the suite fails when the spec has a field the
        |table does not class.

@@ -4,7 +4,7 @@ import com.google.protobuf.UnknownFieldSet
 import io.sparksubstrait.proto.{JoinRel, Plan, Version}
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.plan.PlanDecoder
+import io.sparksubstrait.decode.PlanDecoder
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 

@@ -46,7 +46,8 @@ class WritesSuite extends SparkSuite with SubstraitAssertions {
       exec(ddl(DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP, "w_people"))
       assert(!spark.catalog.tableExists("w_people"))
       exec(ddl(DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP_IF_EXIST, "w_people"))
-      intercept[Exception](exec(ddl(DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP, "w_people")))
+      val missing = intercept[Exception](exec(ddl(DdlObject.DDL_OBJECT_TABLE, DdlOp.DDL_OP_DROP, "w_people")))
+      assert(missing.getMessage.contains("TABLE_OR_VIEW_NOT_FOUND"), missing)
     }
   }
 
@@ -57,7 +58,8 @@ class WritesSuite extends SparkSuite with SubstraitAssertions {
       exec(write(WriteOp.WRITE_OP_CTAS, "w_ctas", readVirtual(people, rows), tableSchema = Some(renamed)))
       assert(spark.table("w_ctas").columns.toSeq == Seq("key", "label"))
       assertRows(spark.table("w_ctas"), Seq(Row(1, "a"), Row(2, null), Row(2, null)))
-      intercept[Exception](exec(write(WriteOp.WRITE_OP_CTAS, "w_ctas", readVirtual(people, rows), tableSchema = Some(renamed))))
+      val exists = intercept[Exception](exec(write(WriteOp.WRITE_OP_CTAS, "w_ctas", readVirtual(people, rows), tableSchema = Some(renamed))))
+      assert(exists.getMessage.contains("TABLE_OR_VIEW_ALREADY_EXISTS") || exists.getMessage.contains("TABLE_ALREADY_EXISTS"), exists)
       exec(write(WriteOp.WRITE_OP_CTAS, "w_ctas", readVirtual(people, rows.take(1)), CreateMode.CREATE_MODE_IGNORE_IF_EXISTS, Some(renamed)))
       assert(table("w_ctas").size == 3)
       exec(write(WriteOp.WRITE_OP_CTAS, "w_ctas", readVirtual(people, rows.take(1)), CreateMode.CREATE_MODE_APPEND_IF_EXISTS, Some(renamed)))

@@ -7,14 +7,14 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.SubstraitExplain
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
 
 /**
  * Where conversion time goes, for the isthmus plans that convert: protobuf's parse alone,
  * decoding the bytes (the parse and our checks of the message tree), the conversion proper, and the whole read (conversion plus Spark's analysis of the result),
  * against spark.sql's parse and analysis. Medians over --iters runs, interleaved; `analysis` says
- * whether the read skips Spark's analysis (convert/SkippedAnalysis) or leaves the plan to it.
+ * whether the read skips Spark's analysis (shape/SkippedAnalysis) or leaves the plan to it.
  *
  * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N] [--queries 2,17]
  * [--producer duckdb|datafusion|ibis|substrait-java] (that producer's plans from DIR/plans, or
@@ -85,9 +85,9 @@ object ConversionBreakdown {
         }
         val m = t.map(b => if (b.isEmpty) Double.NaN else b.sorted.apply(b.size / 2))
         val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
-        // Whether the converted plan is marked analyzed (convert/SkippedAnalysis) or left to Spark's analyzer.
+        // Whether the converted plan is marked analyzed (shape/SkippedAnalysis) or left to Spark's analyzer.
         val analysis = if (PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
-        // The plan shapes (convert/shape) that rewrote the plan, as explain names them.
+        // The plan shapes (shape/) that rewrote the plan, as explain names them.
         val explained = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
           SubstraitExplain.json(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active), None))
         val shapes = Option(explained.get("shapes")).toSeq.flatMap(a => (0 until a.size).map(i => a.get(i).get("name").asText))

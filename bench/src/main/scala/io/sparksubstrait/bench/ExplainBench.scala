@@ -6,7 +6,7 @@ import java.nio.file.{Files, Paths}
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.ExplainTrace
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
 
 /**

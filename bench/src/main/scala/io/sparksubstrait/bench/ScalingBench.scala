@@ -101,7 +101,7 @@ object ScalingBench {
   }
 
   private def decode(spark: org.apache.spark.sql.SparkSession, plan: Array[Byte]) =
-    io.sparksubstrait.plan.PlanDecoder.fromBytes(plan, io.sparksubstrait.plan.PlanLimits.fromConf(
+    io.sparksubstrait.decode.PlanDecoder.fromBytes(plan, io.sparksubstrait.decode.PlanLimits.fromConf(
       org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(spark)))
 
   /** A deep plan's bytes: protobuf serialises recursively, so on the large stack too. */

@@ -7,7 +7,7 @@ import java.nio.file.{Files, Path, Paths}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 
 import io.sparksubstrait.SubstraitPlans
-import io.sparksubstrait.plan.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
 
 /**

@@ -3,7 +3,7 @@ package io.sparksubstrait.catalyst
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.catalyst.plans.logical.LeafNode
 
-import io.sparksubstrait.plan.DecodedPlan
+import io.sparksubstrait.decode.DecodedPlan
 
 /**
  * A Substrait plan waiting to be converted. [[ResolveSubstraitPlans]] replaces it with

@@ -7,7 +7,7 @@ import com.google.protobuf.{Any => ProtoAny, DescriptorProtos, Descriptors, Dyna
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto.{Label, Type}
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * The message a Spark Connect client wraps in `Relation.extension` (a `google.protobuf.Any`)

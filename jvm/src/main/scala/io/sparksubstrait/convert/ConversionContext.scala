@@ -8,8 +8,8 @@ import io.sparksubstrait.convert.rel.{CatalogTables, SharedSubtrees}
 import io.sparksubstrait.convert.types.TypeEnv
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
-import io.sparksubstrait.functions.ExtensionRegistry
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.convert.functions.ExtensionRegistry
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * What every converter may read while converting one plan. One per conversion: converters

@@ -11,13 +11,13 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteConverter}
-import io.sparksubstrait.convert.shape.PlanShapes
+import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteRelConverter}
+import io.sparksubstrait.shape.{PlanShapes, SkippedAnalysis}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
-import io.sparksubstrait.functions.ExtensionRegistry
-import io.sparksubstrait.plan.{DecodedPlan, PlanLimits, PlanPath}
-import io.sparksubstrait.plan.readings.{ProducerReadings, ProducerStamp, ReadingWarnings}
+import io.sparksubstrait.convert.functions.ExtensionRegistry
+import io.sparksubstrait.decode.{DecodedPlan, PlanLimits, PlanPath}
+import io.sparksubstrait.decode.readings.{ProducerReadings, ProducerStamp, ReadingWarnings}
 
 /**
  * A whole plan to one Catalyst logical plan: picks the root, converts its relation tree
@@ -83,7 +83,7 @@ object PlanConverter {
     val at = PlanPath.root.at("relations", index) / "root"
     val root = planRel.getRoot
     if (!root.hasInput) throw SubstraitErrors.missingField(at, "input", "the root relation")
-    WriteConverter.convertRoot(root.getInput, at / "input").getOrElse {
+    WriteRelConverter.convertRoot(root.getInput, at / "input").getOrElse {
       val input = RelConverter.convert(root.getInput, at / "input")
       val (shaped, shapes) = PlanShapes(input, ProducerStamp.of(proto), ctx.conf)
       if (trace != null && shapes.nonEmpty) {

@@ -2,7 +2,7 @@ package io.sparksubstrait.errors
 
 import org.apache.spark.ErrorClassesJsonReader
 
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * The one error factory: every failure of spark-substrait is raised through here, so that
@@ -124,7 +124,7 @@ object SubstraitErrors {
     raise("SUBSTRAIT_FILE_NOT_READABLE", Some(at), "path" -> path, "format" -> format,
       "reason" -> Option(cause.getMessage).map(_.linesIterator.next()).getOrElse(cause.getClass.getSimpleName))(cause)
 
-  /** The plan is beyond a limit of [[io.sparksubstrait.plan.PlanLimits]]: refused before it is converted. */
+  /** The plan is beyond a limit of [[io.sparksubstrait.decode.PlanLimits]]: refused before it is converted. */
   def planTooLarge(found: String, limit: Any, advice: String, cause: Throwable = null): SubstraitException =
     raise("SUBSTRAIT_PLAN_TOO_LARGE", Some(PlanPath.root), "found" -> found, "limit" -> limit,
       "advice" -> advice)(cause)

@@ -10,9 +10,9 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 
-import io.sparksubstrait.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
-import io.sparksubstrait.plan.PlanPath
-import io.sparksubstrait.plan.readings.AppliedReading
+import io.sparksubstrait.convert.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
+import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.decode.readings.AppliedReading
 
 /**
  * What one conversion did, recorded for `explain`: each relation with the Catalyst
@@ -45,7 +45,7 @@ final class ExplainTrace {
   def producer: String = producerName
   def owner(node: LogicalPlan): Option[Int] = Option(owners.get(node)).map(_.intValue)
 
-  /** The plan shapes (convert/shape) that rewrote the converted plan: name and meaning. */
+  /** The plan shapes (shape/) that rewrote the converted plan: name and meaning. */
   def shapes: Seq[(String, String)] = appliedShapes
   def shapes(applied: Seq[(String, String)]): Unit = appliedShapes = applied
   private var appliedShapes: Seq[(String, String)] = Nil

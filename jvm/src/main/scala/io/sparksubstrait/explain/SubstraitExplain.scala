@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.PlanConverter
-import io.sparksubstrait.plan.DecodedPlan
+import io.sparksubstrait.decode.DecodedPlan
 
 /**
  * The plan explorer: converts a plan as a read would, with an [[ExplainTrace]] recording

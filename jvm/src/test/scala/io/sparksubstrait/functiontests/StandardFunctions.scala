@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import org.yaml.snakeyaml.Yaml
 
-import io.sparksubstrait.functions.{DeclaredFunction, FunctionCatalog}
+import io.sparksubstrait.convert.functions.{DeclaredFunction, FunctionCatalog}
 
 /**
  * Every function of the standard extension YAMLs (shipped beside the test cases in

@@ -10,7 +10,7 @@ import io.sparksubstrait.proto.Expression.{Literal, ScalarFunction, WindowFuncti
 /**
  * Plans rewritten into the encodings older spec releases wrote (the fields the pinned spec
  * removed), so that a test can check that the decoder's lifting gives the same rows as the
- * current form. Each rewrite is the inverse of one lift of io.sparksubstrait.plan.LegacyLifts.
+ * current form. Each rewrite is the inverse of one lift of io.sparksubstrait.decode.LegacyLifts.
  */
 object LegacyForms {
   /** Every function's arguments as the pre-0.2x `args` list, enum arguments as `Expression.enum`. */

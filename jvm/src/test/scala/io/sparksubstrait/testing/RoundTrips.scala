@@ -6,7 +6,7 @@ import org.apache.spark.sql.DataFrame
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.errors.SubstraitException
-import io.sparksubstrait.plan.FileAccessPolicy
+import io.sparksubstrait.decode.FileAccessPolicy
 import io.sparksubstrait.proto.Plan
 import io.sparksubstrait.write.{PlanWriter, WriteTarget}
 

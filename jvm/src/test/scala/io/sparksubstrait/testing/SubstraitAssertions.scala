@@ -8,6 +8,21 @@ import io.sparksubstrait.errors.SubstraitException
 trait SubstraitAssertions { self: SparkSuite =>
   def run(plan: io.sparksubstrait.proto.Plan): DataFrame = SubstraitPlans.read(spark, plan.toByteArray)
 
+  /** An exception and its causes, outermost first (Spark wraps an error raised while a query runs). */
+  def causes(e: Throwable): Seq[Throwable] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(50).toSeq
+
+  /**
+   * `body` fails with our error of this condition, at conversion or while the query runs (then
+   * inside Spark's wrapping), and never with Spark's own error beside it.
+   */
+  def assertFailsWith(condition: String)(body: => Any): SubstraitException = {
+    val e = intercept[Exception](body)
+    val ours = causes(e).collectFirst { case s: SubstraitException => s }
+    assert(ours.exists(_.getCondition == condition), s"expected $condition, got: $e")
+    assert(spark.sql("SELECT 1").collect().head.getInt(0) == 1)
+    ours.get
+  }
+
   /** Conversion fails with our error, of this condition, naming this location. */
   def assertPlanError(condition: String, location: String)(body: => Any): SubstraitException = {
     val e = intercept[SubstraitException](body)

@@ -9,8 +9,8 @@ import org.apache.spark.sql.types.{BooleanType, DataType, NullType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.functions.NumericCoercion
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.convert.functions.NumericCoercion
+import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.{CurrentDate, CurrentTimeZone, 
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * Execution context variables (spec 0.100+): current_timestamp, current_timezone and

@@ -9,7 +9,7 @@ import org.apache.spark.sql.types.NullType
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * A dynamic parameter becomes a literal of its declared type: the value given through the

@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -11,8 +11,8 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.functions.{DeclaredFunction, FunctionCall, OptionDomains}
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.convert.functions.{DeclaredFunction, FunctionCall, OptionDomains}
+import io.sparksubstrait.decode.PlanPath
 
 /** What scalar and aggregate function invocations share: arguments, options, output type. */
 object FunctionArguments {

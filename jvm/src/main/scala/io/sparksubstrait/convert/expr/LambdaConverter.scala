@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, LambdaFunction, Nam
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * A lambda (the function argument of list functions such as transform): its parameters

@@ -15,7 +15,7 @@ import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String}
 
 import io.sparksubstrait.convert.types.{TypeConverter, TypeEnv, UuidType}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /** Substrait literals to Catalyst literals, value for value. */
 object LiteralConverter {

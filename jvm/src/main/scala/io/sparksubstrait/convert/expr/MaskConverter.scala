@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, Str
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * Masked references (`MaskExpression`): the referenced value with parts removed. The meaning

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, CreateArray, Create
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /** Struct, list and map constructors. Struct fields get positional names (f0, f1, …), as struct types do. */
 object NestedConverter {

@@ -6,8 +6,8 @@ import io.sparksubstrait.proto.Expression.ScalarFunction
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.functions.FunctionCatalog
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.convert.functions.FunctionCatalog
+import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /** Scalar function invocations, through the one [[FunctionCatalog]]. */

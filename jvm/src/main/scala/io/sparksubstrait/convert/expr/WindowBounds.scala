@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.{ByteType, DateType, DayTimeIntervalType, Inte
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * A window function's frame: lower defaults to the partition's start, upper to its end (the

@@ -12,8 +12,8 @@ import org.apache.spark.sql.types.NumericType
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.functions.FunctionCatalog
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.convert.functions.FunctionCatalog
+import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

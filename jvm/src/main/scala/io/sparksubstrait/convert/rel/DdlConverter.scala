@@ -11,10 +11,10 @@ import org.apache.spark.sql.types.StructType
 import io.sparksubstrait.catalyst.CreateSubstraitTempView
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.LiteralConverter
-import io.sparksubstrait.convert.rel.WriteConverter.{command, identifier, quote, using, withSchema}
+import io.sparksubstrait.convert.rel.WriteRelConverter.{command, identifier, quote, using, withSchema}
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * DdlRel at a plan's root:

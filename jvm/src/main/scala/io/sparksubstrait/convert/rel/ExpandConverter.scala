@@ -11,8 +11,8 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.functions.NumericCoercion
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.convert.functions.NumericCoercion
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * ExpandRel: each input row becomes n rows, n being the number of duplicates of the

@@ -15,7 +15,7 @@ import org.apache.spark.sql.types.{StringType, StructType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.{FileAccessPolicy, PlanPath}
+import io.sparksubstrait.decode.{FileAccessPolicy, PlanPath}
 import io.sparksubstrait.util.Options
 
 /**

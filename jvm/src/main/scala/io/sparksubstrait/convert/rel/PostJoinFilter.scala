@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.{And, Expression => CExpression
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.{PlanPath, SpecRelease}
 
 /**
  * What a join's `post_join_filter` means, which the spec changed in release 0.91
@@ -27,7 +27,7 @@ import io.sparksubstrait.plan.PlanPath
  */
 object PostJoinFilter {
   /** The release whose protos say what the field means. */
-  val ClarifiedIn: (Int, Int) = (0, 91)
+  val ClarifiedIn: SpecRelease = SpecRelease.parse("0.91")
 
   /** Whether this plan's post-join filter is a match predicate (pre-0.91 joins that keep one side, and physical joins). */
   def isMatchPredicate(keepsOneSide: Boolean, physical: Boolean)(implicit ctx: ConversionContext): Boolean =
@@ -35,8 +35,8 @@ object PostJoinFilter {
 
   /** Whether a plan stamped `version` predates the clarification (an unstamped plan does not). */
   def writtenBefore(version: io.sparksubstrait.proto.Version): Boolean = {
-    val (major, minor) = (version.getMajorNumber, version.getMinorNumber)
-    (major, minor) != ((0, 0)) && (major < ClarifiedIn._1 || (major == ClarifiedIn._1 && minor < ClarifiedIn._2))
+    val release = SpecRelease.of(version)
+    !release.isUnstamped && release < ClarifiedIn
   }
 
   /** The filter over the join's output, its references over that output. */

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /** ProjectRel: the input's columns followed by one column per expression. */
 object ProjectConverter {

@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

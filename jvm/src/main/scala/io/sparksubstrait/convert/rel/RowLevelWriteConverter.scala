@@ -13,7 +13,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 
 /**
  * Row-level writes: WriteRel DELETE and UpdateRel, as the commands Spark SQL's

@@ -11,7 +11,7 @@ import org.apache.spark.sql.types.IntegerType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.plan.PlanPath
+import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

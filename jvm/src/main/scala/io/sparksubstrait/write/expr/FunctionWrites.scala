@@ -9,7 +9,7 @@ import org.apache.spark.sql.types._
  * The function table read backwards: Catalyst expression class to the standard Substrait
  * function (extension, name, options) our reader maps back to the same Catalyst expression.
  * One row per Catalyst class; `FunctionWritesSuite` checks every row against the reader's
- * [[io.sparksubstrait.functions.FunctionCatalog]] (the reader must map each written name
+ * [[io.sparksubstrait.convert.functions.FunctionCatalog]] (the reader must map each written name
  * from each extension the row may use) and every option against the YAML's values, so the
  * two tables cannot drift apart silently.
  *

@@ -1,0 +1,111 @@
+package io.sparksubstrait.decode.readings
+
+import scala.jdk.CollectionConverters._
+
+import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration, Type}
+
+/**
+ * Function names and argument lists a producer writes outside the standard extensions, each
+ * with one meaning in that producer's engine, lifted to the standard function: a rename of
+ * the declaration (DataFusion's `str_concat` is `concat`) or the argument the producer
+ * leaves to its engine's default (DataFusion's one-argument `round(x)` rounds to 0 digits;
+ * `median(x)` is exact; DuckDB's one-argument `string_agg(x)` joins with ','), or, where the
+ * name means the standard function for some argument types only, a retarget of the calls
+ * whose declared output type says so (DuckDB's `//` on integers is `divide`; on doubles it
+ * is no standard function) to a declaration of the standard name added to the plan.
+ */
+final case class FunctionSpellings(name: String, releases: String, applies: ProducerStamp => Boolean,
+    renames: Map[String, String], defaults: Seq[FunctionSpellings.Default],
+    retargets: Seq[FunctionSpellings.Retarget] = Nil) extends Reading {
+  val meaning: String = "functions outside the standard extensions, read as the standard ones: " +
+    (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ retargets.map(_.describe) ++ defaults.map(_.describe)).mkString(", ")
+
+  def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
+
+  def lift(plan: Plan, found: String => Unit): Plan = {
+    def base(n: String) = DeclaredFunctions.baseName(n)
+    val names = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map { d =>
+      d.getExtensionFunction.getFunctionAnchor -> base(d.getExtensionFunction.getName)
+    }.toMap
+    val renamed = plan.toBuilder
+    plan.getExtensionsList.asScala.zipWithIndex.foreach { case (d, i) =>
+      if (d.hasExtensionFunction && renames.contains(base(d.getExtensionFunction.getName))) {
+        val f = d.getExtensionFunction
+        val to = renames(base(f.getName)) + f.getName.drop(base(f.getName).length)
+        found(s"${f.getName} as $to")
+        renamed.setExtensions(i, SimpleExtensionDeclaration.newBuilder(d).setExtensionFunction(f.toBuilder.setName(to)))
+      }
+    }
+    val retargeted = retarget(renamed, names, found)
+    def default(anchor: Int, arity: Int): Option[FunctionSpellings.Default] =
+      names.get(anchor).flatMap(n => defaults.find(d => d.function == n && d.arity == arity))
+    def completed(d: FunctionSpellings.Default, args: java.util.List[FunctionArgument]) = {
+      found(d.describe)
+      d.complete(args.asScala.toSeq).asJava
+    }
+    // Calls can only reference declared functions: without a declaration a default
+    // completes, the walk is skipped.
+    if (!names.values.exists(n => defaults.exists(_.function == n))) retargeted
+    else MessageRewrite.skippingLeaves(retargeted) {
+      case f: Expression.ScalarFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
+        val d = default(f.getFunctionReference, f.getArgumentsCount).get
+        f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
+      case f: AggregateFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
+        val d = default(f.getFunctionReference, f.getArgumentsCount).get
+        f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
+    }
+  }
+
+  /** Calls a retarget matches point at a new declaration of its standard name (one per retarget used). */
+  private def retarget(plan: Plan.Builder, names: Map[Int, String], found: String => Unit): Plan = {
+    if (!retargets.exists(r => names.values.exists(_ == r.function))) return plan.build()
+    val declarations = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
+    var next = (declarations.map(_.getFunctionAnchor) :+ 0).max
+    val added = scala.collection.mutable.LinkedHashMap.empty[(Int, String), Int]
+    val calls = MessageRewrite.skippingLeaves(plan.build()) {
+      case f: Expression.ScalarFunction if retargets.exists(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)) =>
+        val r = retargets.find(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)).get
+        found(r.describe)
+        val anchor = added.getOrElseUpdate((f.getFunctionReference, r.to), { next += 1; next })
+        f.toBuilder.setFunctionReference(anchor).build()
+    }
+    if (added.isEmpty) return calls
+    val b = calls.toBuilder
+    added.foreach { case ((from, to), anchor) =>
+      // The same extension reference as the producer's declaration: DuckDB's folder URI resolves names among the standard ones.
+      val original = declarations.find(_.getFunctionAnchor == from).get
+      b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(original.toBuilder.setFunctionAnchor(anchor).setName(to)))
+    }
+    b.build()
+  }
+}
+
+object FunctionSpellings {
+  /** `function` called with `arity` arguments means the standard call with `complete`'s arguments. */
+  final case class Default(function: String, arity: Int, describe: String, complete: Seq[FunctionArgument] => Seq[FunctionArgument])
+
+  /** Calls of `function` for which `when` holds mean the standard `to`. */
+  final case class Retarget(function: String, describe: String, to: String, when: Expression.ScalarFunction => Boolean)
+
+  /** DuckDB's `//` declared to return an integer divides integers, truncating (-7 // 2 is -3), as the standard divide does. */
+  val integerDivide: Retarget = Retarget("//", "// on integers as divide", "divide",
+    f => f.hasOutputType && DeclaredTypes.Integers(f.getOutputType.getKindCase))
+
+  private def value(e: Expression.Literal.Builder): FunctionArgument =
+    FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(e.setNullable(false))).build()
+  private def enumArg(v: String): FunctionArgument = FunctionArgument.newBuilder().setEnum(v).build()
+
+  val roundToInteger: Default = Default("round", 1, "round(x) as round(x, 0)", args => args :+ value(Expression.Literal.newBuilder().setI32(0)))
+  val exactMedian: Default = Default("median", 1, "median(x) as median(EXACT, x)", args => enumArg("EXACT") +: args)
+  val commaStringAgg: Default = Default("string_agg", 1, "string_agg(x) as string_agg(x, ',')",
+    args => args :+ value(Expression.Literal.newBuilder().setString(",")))
+
+  val dataFusion: FunctionSpellings = FunctionSpellings("datafusion-function-spellings", "DataFusion, every release (spec 0.33 to 0.85)",
+    _.within("datafusion", "0.0", ProducerStamp.Newest),
+    Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim"),
+    Seq(roundToInteger, exactMedian))
+
+  val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
+    Releases.DuckDb.describe, Releases.DuckDb.applies,
+    Map("||" -> "concat", "sum_no_overflow" -> "sum"), Seq(roundToInteger, exactMedian, commaStringAgg), Seq(integerDivide))
+}

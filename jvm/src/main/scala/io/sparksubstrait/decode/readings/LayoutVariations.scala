@@ -1,0 +1,57 @@
+package io.sparksubstrait.decode.readings
+
+import com.google.protobuf.Message
+import io.sparksubstrait.proto.{Expression, Plan, Type}
+import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
+
+/**
+ * DataFusion writes undeclared type variations 1 and 2 for Arrow's memory layouts (large
+ * types, views: Utf8View is 2): the same values in another layout. Lifted into the spec's
+ * shape: the system-preferred variation 0 on every type that carries 1 or 2. On an integer
+ * literal, DataFusion's variation 1 means unsigned: such a literal becomes the next wider
+ * signed integer of the same value (a u8 200 is an i16 200, never an i8 -56).
+ */
+object LayoutVariations extends Reading {
+  val name = "datafusion-layout-variations"
+  val releases = "DataFusion, every release (spec 0.33 to 0.85)"
+  val meaning = "undeclared type variations 1 and 2 name Arrow layouts (large, view) of the same values; read as variation 0"
+
+  def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("datafusion", "0.0", ProducerStamp.Newest)
+
+  private val Field = "type_variation_reference"
+
+  def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite(plan) {
+    case lit: Expression.Literal if lit.getTypeVariationReference == 1 && Unsigned.contains(lit.getLiteralTypeCase) =>
+      found(s"unsigned ${lit.getLiteralTypeCase.name.toLowerCase} literal")
+      widened(lit)
+    case lit: Expression.Literal if Set(1, 2).contains(lit.getTypeVariationReference) =>
+      found(s"${lit.getLiteralTypeCase.name.toLowerCase} literal with variation ${lit.getTypeVariationReference}")
+      lit.toBuilder.setTypeVariationReference(0).build()
+    case kind: Message if kind.getDescriptorForType.getContainingType == Type.getDescriptor && layout(kind) =>
+      val field = kind.getDescriptorForType.findFieldByName(Field)
+      found(s"${kind.getDescriptorForType.getName.toLowerCase} with variation ${kind.getField(field)}")
+      kind.toBuilder.setField(field, Integer.valueOf(0)).build()
+  }
+
+  private val Unsigned = Set(LiteralTypeCase.I8, LiteralTypeCase.I16, LiteralTypeCase.I32, LiteralTypeCase.I64)
+
+  private def widened(lit: Expression.Literal): Expression.Literal = {
+    val b = lit.toBuilder.setTypeVariationReference(0)
+    lit.getLiteralTypeCase match {
+      case LiteralTypeCase.I8 => b.setI16(lit.getI8 & 0xff)
+      case LiteralTypeCase.I16 => b.setI32(lit.getI16 & 0xffff)
+      case LiteralTypeCase.I32 => b.setI64(lit.getI32.toLong & 0xffffffffL)
+      case _ =>
+        val value = new java.math.BigDecimal(java.lang.Long.toUnsignedString(lit.getI64))
+        val bytes = value.unscaledValue.toByteArray.reverse.padTo(16, 0.toByte) // little-endian two's complement
+        b.setDecimal(Expression.Literal.Decimal.newBuilder().setPrecision(20).setScale(0)
+          .setValue(com.google.protobuf.ByteString.copyFrom(bytes)))
+    }
+    b.build()
+  }
+
+  private def layout(kind: Message): Boolean = {
+    val field = kind.getDescriptorForType.findFieldByName(Field)
+    field != null && Set(1, 2).contains(kind.getField(field).asInstanceOf[Integer].intValue)
+  }
+}
