@@ -2,7 +2,6 @@ package io.sparksubstrait
 
 import java.util.concurrent.{Callable, CountDownLatch, Executors, TimeUnit}
 
-import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.util.JsonFormat
 import org.apache.spark.sql.Row

@@ -1,6 +1,5 @@
 package io.sparksubstrait
 
-import org.apache.spark.sql.Row
 
 import io.sparksubstrait.errors.SubstraitFunctionException
 import io.sparksubstrait.proto.{Expression, Plan, Type}

@@ -2,7 +2,6 @@ package io.sparksubstrait
 
 import java.nio.file.{Files, Path, Paths}
 
-import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SparkSession
 import org.scalatest.BeforeAndAfterAll

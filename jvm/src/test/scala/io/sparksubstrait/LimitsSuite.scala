@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
 import com.google.protobuf.util.JsonFormat
-import io.sparksubstrait.proto.{Plan, Rel}
+import io.sparksubstrait.proto.Plan
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.convert.PlanConverter

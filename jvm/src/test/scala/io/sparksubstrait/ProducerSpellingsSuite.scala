@@ -40,7 +40,6 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
 
   private def readingsOf(plan: Plan): Seq[String] = PlanDecoder.fromBytes(plan.toByteArray, PlanLimits.active).readings.map(_.name)
 
-  private def nullOf(t: Type): Expression = litNull(t)
   /** DuckDB's untyped NULL: a null literal whose type has no kind. */
   private val untypedNull: Expression = litNull(Type.newBuilder().build())
 

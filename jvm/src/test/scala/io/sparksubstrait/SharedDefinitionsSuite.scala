@@ -2,7 +2,6 @@ package io.sparksubstrait
 
 import io.sparksubstrait.proto.{Expression, NamedLambda, Plan, PlanRel, Rel}
 import io.sparksubstrait.proto.JoinRel.JoinType._
-import org.apache.spark.sql.Row
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._

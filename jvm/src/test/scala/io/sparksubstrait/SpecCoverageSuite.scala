@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.decode.{PlanDecoder, SpecCoverage}
 import io.sparksubstrait.decode.SpecCoverage.{Advisory, Refused}
-import io.sparksubstrait.proto.{AdvancedExtension, ExtensionLeafRel, HashJoinRel, Rel}
+import io.sparksubstrait.proto.{AdvancedExtension, ExtensionLeafRel, Rel}
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._

@@ -1,7 +1,7 @@
 package io.sparksubstrait
 
 import io.sparksubstrait.proto.{Expression, Rel}
-import io.sparksubstrait.proto.Expression.{FieldReference, Subquery}
+import io.sparksubstrait.proto.Expression.Subquery
 import io.sparksubstrait.proto.Expression.Subquery.{SetComparison, SetPredicate}
 
 import org.apache.spark.sql.Row

@@ -13,7 +13,6 @@ import io.sparksubstrait.testing.PlanBuilder._
  * (Spark's CalendarInterval), literals and typed columns, against the same values in Spark SQL.
  */
 class TimeAndIntervalsSuite extends SparkSuite with SubstraitAssertions {
-  private val R = Type.Nullability.NULLABILITY_REQUIRED
   private val N = Type.Nullability.NULLABILITY_NULLABLE
   private def precisionTime(p: Int): Type = Type.newBuilder().setPrecisionTime(Type.PrecisionTime.newBuilder().setPrecision(p).setNullability(N)).build()
   private def oldTime: Type = Type.newBuilder().setTime(Type.Time.newBuilder().setNullability(N)).build()

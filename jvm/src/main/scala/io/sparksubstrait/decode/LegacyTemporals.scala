@@ -1,6 +1,6 @@
 package io.sparksubstrait.decode
 
-import io.sparksubstrait.proto.{Expression, Type}
+import io.sparksubstrait.proto.Type
 import io.sparksubstrait.proto.Expression.Literal
 
 /**

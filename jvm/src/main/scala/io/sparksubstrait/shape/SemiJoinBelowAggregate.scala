@@ -1,6 +1,6 @@
 package io.sparksubstrait.shape
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EqualTo, Expression, PredicateHelper}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EqualTo, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, JoinHint, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf

@@ -115,8 +115,8 @@ object OverloadAudit {
       case n if n.startsWith("any") => Right(TestType("i64", nullable))
       // A parameter given as a number (DECIMAL<P, 0>) is kept; a named one is 10 digits, 2 of them decimals.
       case "dec" =>
-        val given = params.split(",").map(_.trim).lift
-        def param(i: Int, default: Int) = given(i).filter(p => p.nonEmpty && p.forall(_.isDigit)).map(_.toInt).getOrElse(default)
+        val declared = params.split(",").map(_.trim).lift
+        def param(i: Int, default: Int) = declared(i).filter(p => p.nonEmpty && p.forall(_.isDigit)).map(_.toInt).getOrElse(default)
         Right(TestType("dec", nullable, Seq(IntParam(param(0, 10)), IntParam(param(1, 2)))))
       case "vchar" | "fchar" | "fbin" => Right(TestType(name, nullable, Seq(IntParam(10))))
       case "pts" | "ptstz" | "pt" | "iday" | "icompound" => Right(TestType(name, nullable, Seq(IntParam(6))))

@@ -30,7 +30,7 @@ object ProducerFixtures {
     val file = folder.resolve("tables.json")
     if (!Files.exists(file)) return
     val root = new ObjectMapper().readTree(file.toFile)
-    root.fields().asScala.foreach { entry =>
+    root.properties().asScala.foreach { entry =>
       val columns = entry.getValue.get("columns").elements().asScala.toSeq.map(c => (c.get(0).asText, sparkType(c.get(1).asText)))
       val rows = entry.getValue.get("rows").elements().asScala.toSeq
       val select = columns.map { case (name, t) => s"CAST(NULL AS $t) AS $name" }.mkString(", ")

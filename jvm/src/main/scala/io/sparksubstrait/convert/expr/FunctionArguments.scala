@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Type}
+import io.sparksubstrait.proto.{FunctionArgument, FunctionOption, Type}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, HigherOrderFunction, LambdaFunction, SortOrder, Expression => CExpression}
 import org.apache.spark.sql.types.{DataType, DateType, NumericType, TimestampNTZType}
 

@@ -5,9 +5,8 @@ import scala.jdk.CollectionConverters._
 import io.sparksubstrait.proto.{AggregateFunction, AggregationPhase, ConsistentPartitionWindowRel, FunctionArgument, FunctionOption, Type}
 import io.sparksubstrait.proto.Expression.{WindowFunction => SWindowFunction}
 import io.sparksubstrait.proto.Expression.WindowFunction.{Bound, BoundsType}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, CurrentRow, Expression => CExpression, FrameType, Literal, RangeFrame, RankLike, RowFrame, SortOrder, SpecifiedWindowFrame, UnboundedFollowing, UnboundedPreceding, WindowExpression, WindowFrame, WindowSpecDefinition, WindowFunction => CatalystWindowFunction}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Cast, Expression => CExpression, RankLike, SortOrder, WindowExpression, WindowSpecDefinition, WindowFunction => CatalystWindowFunction}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Complete}
-import org.apache.spark.sql.types.NumericType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.SortConverter

@@ -7,7 +7,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.convert.functions.FunctionCatalog.{ScalarEntry, asDouble, numericArg, numericArgs}
-import io.sparksubstrait.convert.functions.Saturation.{Exact, Integral, saturated, wide}
+import io.sparksubstrait.convert.functions.Saturation.{Integral, saturated, wide}
 import io.sparksubstrait.runtime.CorrectlyRounded
 
 /**

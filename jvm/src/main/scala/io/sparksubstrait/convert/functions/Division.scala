@@ -6,7 +6,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.convert.functions.FunctionCatalog.numericArgs
-import io.sparksubstrait.convert.functions.Saturation.{Integral, integralLiteral, range, saturated, wide}
+import io.sparksubstrait.convert.functions.Saturation.{Integral, integralLiteral, range}
 import io.sparksubstrait.runtime.{CorrectlyRounded, IeeeMath}
 
 /**

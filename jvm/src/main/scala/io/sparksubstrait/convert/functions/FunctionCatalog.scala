@@ -2,7 +2,6 @@ package io.sparksubstrait.convert.functions
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction
-import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 /**

@@ -30,7 +30,7 @@ object ParquetSlices {
     val ranges = groups.zip(firstRows).collect { case ((mid, rows), first) if mid >= start && mid < end && rows > 0 => (first, first + rows) }
     val index = col("_metadata.row_index")
     val keep = ranges.map { case (from, until) => index >= from && index < until }.reduceOption(_ || _)
-    df.filter(keep.getOrElse(org.apache.spark.sql.functions.lit(false))).select(df.columns.map(c => df.col(c)): _*)
+    df.filter(keep.getOrElse(org.apache.spark.sql.functions.lit(false))).select(df.columns.toSeq.map(c => df.col(c)): _*)
   }
 
   /** (midpoint, row count) of each row group, in file order. */

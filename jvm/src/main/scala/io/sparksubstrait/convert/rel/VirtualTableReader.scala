@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.expr.{ExpressionConverter, LiteralConverter}
+import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath

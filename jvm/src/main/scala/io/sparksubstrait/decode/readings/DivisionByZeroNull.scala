@@ -1,6 +1,6 @@
 package io.sparksubstrait.decode.readings
 
-import io.sparksubstrait.proto.{FunctionOption, Expression, Plan, Type}
+import io.sparksubstrait.proto.{FunctionOption, Expression, Plan}
 
 /**
  * DuckDB's integer division (`//`, which FunctionSpellings reads as the standard divide)

@@ -2,7 +2,7 @@ package io.sparksubstrait.decode.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration, Type}
+import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration}
 
 /**
  * Function names and argument lists a producer writes outside the standard extensions, each

@@ -1,8 +1,7 @@
 package io.sparksubstrait.write.expr
 
-import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression}
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
-import org.apache.spark.sql.types.DataType
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{AggregateFunction => SAggregateFunction, AggregationPhase, FunctionArgument, FunctionOption}
