@@ -85,8 +85,11 @@ def classify(error: BaseException) -> str:
         return f"project error {m.group(1)}"
     # PySpark's Connect client cannot turn some Arrow types into Python values (interval_compound,
     # Spark's CalendarIntervalType): the client's limitation, met by the same SQL's rows too.
-    if getattr(error, "getErrorClass", lambda: None)() == "UNSUPPORTED_DATA_TYPE_FOR_ARROW_CONVERSION":
-        return "PySpark Connect client limitation UNSUPPORTED_DATA_TYPE_FOR_ARROW_CONVERSION"
+    # (and collect no year-month interval: NOT_IMPLEMENTED "... in Spark Connect is not implemented").
+    error_class = getattr(error, "getErrorClass", lambda: None)()
+    if error_class == "UNSUPPORTED_DATA_TYPE_FOR_ARROW_CONVERSION" or \
+            (error_class == "NOT_IMPLEMENTED" and "in Spark Connect is not implemented" in text):
+        return f"PySpark Connect client limitation {error_class}"
     state = getattr(error, "getSqlState", lambda: None)()
     if state and (state.startswith("22") or state.startswith("21")):
         return f"Spark data error {getattr(error, 'getErrorClass', lambda: state)()}"
