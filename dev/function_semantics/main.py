@@ -73,9 +73,11 @@ def run(cfg: Config, out_json: str = None, log=lambda *a: print(*a, flush=True),
     results = []
     start = time.time()
     for key, spec in sorted(SPECS.items()):
+        # Drawn for every spec, run or not: a run of some functions (--only) gives each the
+        # inputs the whole run gives it.
+        spec_seed = rng.random()
         if cfg.only and spec.name not in cfg.only:
             continue
-        spec_seed = rng.random()
         if repr(key) in done:
             results.append(done[repr(key)])
             continue

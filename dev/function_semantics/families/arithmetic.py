@@ -162,8 +162,8 @@ def _divide_datafusion(call):
     return "{0} / {1}" if opt(call, "on_division_by_zero") in ("IEEE",) else None
 
 
-def _duckdb_real_by_zero(call, row, exp, got) -> bool:
-    return call.out.kind == "fp32" and row[1] == 0 and isinstance(exp, type(NULL)) and isinstance(got, Value) \
+def _duckdb_float_by_zero(call, row, exp, got) -> bool:
+    return call.out.is_float and row[1] == 0 and isinstance(exp, type(NULL)) and isinstance(got, Value) \
         and math.isinf(got.v)
 
 
@@ -173,10 +173,10 @@ def _duckdb_zero_by_zero(call, row, exp, got) -> bool:
 
 register(Spec(A, "divide", _divide, duckdb=_divide_duckdb, datafusion=_divide_datafusion,
               engine_notes=[DUCKDB_FLOAT_OVERFLOW,
-                            EngineNote("duckdb", _duckdb_real_by_zero,
+                            EngineNote("duckdb", _duckdb_float_by_zero,
                                        "on_division_by_zero NULL: \"The `on_division_by_zero` option governs behavior in "
-                                       "cases where y is 0\"; DuckDB 1.1.3's / of REAL (fp32) values gives ±inf for a "
-                                       "zero divisor (of DOUBLE values, NULL)"),
+                                       "cases where y is 0\"; DuckDB 1.1.3's / of REAL and DOUBLE values gives ±inf for "
+                                       "a non-zero x over 0"),
                             EngineNote("duckdb", _duckdb_zero_by_zero,
                                        "on_division_by_zero NULL: \"The `on_division_by_zero` option governs behavior in "
                                        "cases where y is 0\"; DuckDB 1.1.3's / is NULL for a zero divisor but NaN for 0 / 0")]))
