@@ -38,9 +38,10 @@ def write(results: List[dict], meta: dict, path: str) -> None:
     unmapped = sorted({(r["ext"], r["name"]) for r in results if is_unmapped(r)})
     refused_pairs = sorted({(r["ext"], r["name"], p[0], p[1]) for r in results for p in r["pairs"]
                             if p[2].get("refused") and not is_unmapped(r)})
+    reasons = {(r["ext"], r["name"], p[0], p[1]): pair_reason(r, p) for r in results for p in r["pairs"]}
     lines.append(f"**Run**: seed {meta['seed']}, {'every option combination' if meta['full'] else 'the CI subset'}, "
                  f"{meta['plans']} plans, {meta['seconds'] / 60:.0f} minutes "
-                 f"({datetime.date.today().isoformat()}).\n")
+                 f"({datetime.date.today().isoformat()}).{' ' + meta['rerun'] if meta.get('rerun') else ''}\n")
     lines.append(f"**{len(results)} functions, {len(pairs)} (function, option value) pairs, {cases} cases**: "
                  f"exact {total['exact']} ({_pct(total['exact'], cases)}), spec open {total['spec_open']}, "
                  f"refused {total['refused']}, **wrong {total['wrong']}, foreign {total['foreign']}**, open defects "
@@ -62,7 +63,7 @@ def write(results: List[dict], meta: dict, path: str) -> None:
     lines.append("| extension | function | option = value | why |")
     lines.append("|---|---|---|---|")
     for ext, name, opt, val in refused_pairs:
-        lines.append(f"| {ext} | `{name}` | {opt} = {val} | {refusals.why(name, opt, val)} |")
+        lines.append(f"| {ext} | `{name}` | {opt} = {val} | {reasons.get((ext, name, opt, val))} |")
     lines.append("")
 
     lines.append("## Functions with no mapping\n")
@@ -74,32 +75,12 @@ def write(results: List[dict], meta: dict, path: str) -> None:
         lines.append(f"- {ext}: `{name}`{': ' + why if why else ''}")
     lines.append("")
 
-    lines.append("## Open defects\n")
-    lines.append("Wrong answers of ours that are known and not yet fixed (dev/function_semantics/open_defects.py); "
-                 "any other wrong answer fails the run.\n")
-    lines.append("| extension | function | what is wrong, and why it is still open | cases |")
-    lines.append("|---|---|---|---:|")
-    for r in results:
-        for reason, n in sorted(r["notes"].get("open_defect", {}).items()):
-            lines.append(f"| {r['ext']} | `{r['name']}` | {reason} | {n} |")
-    lines.append("")
-
-    lines.append("## Spec open: two readings\n")
-    lines.append("| extension | function | our reading | cases |")
-    lines.append("|---|---|---|---:|")
-    for r in results:
-        for reading, n in sorted(r["notes"].get("spec_open", {}).items()):
-            lines.append(f"| {r['ext']} | `{r['name']}` | {reading} | {n} |")
-    lines.append("")
-
-    lines.append("## Other engines' differences from the YAML\n")
-    lines.append("| engine | extension | function | what the YAML says and what the engine does | cases |")
-    lines.append("|---|---|---|---|---:|")
-    for r in results:
-        for e in ("duckdb", "datafusion"):
-            for sentence, n in sorted(r["notes"].get(f"{e} differs", {}).items()):
-                lines.append(f"| {e} | {r['ext']} | `{r['name']}` | {sentence} | {n} |")
-    lines.append("")
+    lines += _notes_table(results, "Open defects", "what is wrong, and why it is still open", ["open_defect"],
+                          "Wrong answers of ours that are known and not yet fixed (dev/function_semantics/"
+                          "open_defects.py); any other wrong answer fails the run.\n")
+    lines += _notes_table(results, "Spec open: two readings", "our reading", ["spec_open"])
+    lines += _notes_table(results, "Other engines' differences from the YAML",
+                          "what the YAML says and what the engine does", ["duckdb differs", "datafusion differs"])
 
     lines.append("## By function\n")
     lines.append("| extension | function | calls | cases | exact | spec open | refused | wrong | foreign | "
@@ -120,6 +101,21 @@ def write(results: List[dict], meta: dict, path: str) -> None:
         f.write("\n".join(lines) + "\n")
 
 
+def _notes_table(results: List[dict], title: str, column: str, notes: List[str], intro: str = "") -> List[str]:
+    """One section: a row per (note kind, function, sentence) with its count of cases; with
+    several note kinds (one per engine), the first column names the engine."""
+    engines = len(notes) > 1
+    lines = [f"## {title}\n"] + ([intro] if intro else [])
+    lines.append(("| engine " if engines else "") + f"| extension | function | {column} | cases |")
+    lines.append(("|---" if engines else "") + "|---|---|---|---:|")
+    for r in results:
+        for note in notes:
+            for sentence, n in sorted(r["notes"].get(note, {}).items()):
+                lead = f"| {note.split()[0]} " if engines else ""
+                lines.append(f"{lead}| {r['ext']} | `{r['name']}` | {sentence} | {n} |")
+    return lines + [""]
+
+
 def is_unmapped(r: dict) -> bool:
     """A function spark-substrait does not map at all: every call refused as an unknown function."""
     return bool(r["refusals"]) and not r["verdicts"].get("exact") and \
@@ -133,15 +129,21 @@ def unexplained_refusals(results: List[dict]) -> Dict[tuple, str]:
         if is_unmapped(r):
             continue
         for p in r["pairs"]:
-            if not p[2].get("refused") or refusals.why(r["name"], p[0], p[1]) is not None:
-                continue
-            # A pair is also explained when each of its refused calls was refused for a reason
-            # refusals.py lists (e.g. a precision Spark cannot hold, whatever the option).
-            details = [d for call, d in r["refusals"].items() if _in_pair(call, p[0], p[1])]
-            if details and all(refusals.why_refused(d) for d in details):
-                continue
-            out[(r["ext"], r["name"], p[0], p[1])] = details[0] if details else next(iter(r["refusals"].values()), "")
+            if p[2].get("refused") and pair_reason(r, p) is None:
+                details = [d for call, d in r["refusals"].items() if _in_pair(call, p[0], p[1])]
+                out[(r["ext"], r["name"], p[0], p[1])] = details[0] if details else next(iter(r["refusals"].values()), "")
     return out
+
+
+def pair_reason(r: dict, p: list):
+    """Why refusals.py refuses the pair: its own entry, or else the reason each of its refused
+    calls was refused for (e.g. a precision Spark cannot hold, whatever the option)."""
+    why = refusals.why(r["name"], p[0], p[1])
+    if why is not None:
+        return why
+    details = [d for call, d in r["refusals"].items() if _in_pair(call, p[0], p[1])]
+    reasons = {refusals.why_refused(d) for d in details}
+    return "; ".join(sorted(reasons)) if details and None not in reasons else None
 
 
 def _in_pair(call: str, option: str, value: str) -> bool:
