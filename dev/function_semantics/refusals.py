@@ -15,6 +15,9 @@ REFUSED = {
 
 # A refusal's words -> why: a reason that holds whatever the function, option and value.
 REFUSED_FOR = {
+    "format directive %Z, which is not supported": (
+        "strftime's %Z writes the zone's abbreviation as tzdata names it (CEST, IST), which Java's time zone rules "
+        "do not hold (Java's own names differ, and are locale data); %z, the offset, is exact"),
     "with precision 9, which is not supported": (
         "a precision of 7 to 9 (nanoseconds): Spark's timestamps hold microseconds, so the last digits would be "
         "lost; precisions 0 to 6 are exact"),
