@@ -62,6 +62,9 @@ val olderThanOurs = if (sparkMajor == "3") Seq("gson-", "guava-") else Nil
 
 val sparkJarsDir = settingKey[File]("Folder holding the provided Spark jars")
 val substraitSpecDir = settingKey[File]("Folder holding the pinned Substrait spec release (build/substrait-spec)")
+val protocBinary = taskKey[File]("protoc, from Maven Central")
+val connectProto =
+  taskKey[(Seq[File], File)]("The Spark Connect message classes and descriptor set (project/ConnectProto.scala)")
 
 // Spark 4 on Java 17 needs these module openings at run time (same list as Spark's own
 // launcher scripts use); tests fork a JVM with them.
@@ -98,21 +101,27 @@ lazy val jvm = (project in file("jvm"))
       // (Scala 2.13, the Spark 4 builds; 2.12's flags differ and the same sources are checked here).
       // The runtime's `final class X private ()` only holds static forwarders for generated code.
       (if (scalaBinaryVersion.value == "2.13")
-        Seq("-Wunused:imports,privates,locals", "-Wconf:cat=unused:e", "-Wconf:msg=private constructor.*:s")
-      else Nil),
+         Seq("-Wunused:imports,privates,locals", "-Wconf:cat=unused:e", "-Wconf:msg=private constructor.*:s")
+       else Nil),
 
     sparkJarsDir := file(sys.env.getOrElse("SPARK_JARS_DIR",
-      sys.error("SPARK_JARS_DIR is not set: run sbt through build/sbt"))),
+        sys.error("SPARK_JARS_DIR is not set: run sbt through build/sbt"))),
     substraitSpecDir := file(sys.env.getOrElse("SUBSTRAIT_SPEC_DIR",
-      sys.error("SUBSTRAIT_SPEC_DIR is not set: run sbt through build/sbt"))),
+        sys.error("SUBSTRAIT_SPEC_DIR is not set: run sbt through build/sbt"))),
     // Our message classes, generated into target/ from the pinned spec release's descriptors.
     ivyConfigurations += ProtocTool,
+    protocBinary :=
+      update.value.select(configurationFilter(ProtocTool.name)).headOption
+        .getOrElse(sys.error(s"protoc $protocVersion ($protocClassifier) did not resolve from Maven Central")),
     Compile / sourceGenerators += Def.task {
-      val protoc = update.value.select(configurationFilter(ProtocTool.name)).headOption
-        .getOrElse(sys.error(s"protoc $protocVersion ($protocClassifier) did not resolve from Maven Central"))
-      SubstraitProtos.generate(substraitSpecDir.value, substraitSpecVersion, protoc,
+      SubstraitProtos.generate(substraitSpecDir.value, substraitSpecVersion, protocBinary.value,
         (Compile / sourceManaged).value / "substrait", streams.value.log)
     }.taskValue,
+    // The Spark Connect messages: classes for the JVM, the descriptor set for the Python client.
+    connectProto := ConnectProto.generate((ThisBuild / baseDirectory).value, protocBinary.value,
+      (Compile / sourceManaged).value / "connect", (Compile / resourceManaged).value, streams.value.log),
+    Compile / sourceGenerators += Def.task(connectProto.value._1).taskValue,
+    Compile / resourceGenerators += Def.task(Seq(connectProto.value._2)).taskValue,
     // Provided: on the compile and test classpaths, never in the assembly.
     // Spark 3.5 ships libraries older than ours (gson 2.2, guava 14): the jar relocates ours,
     // so Spark keeps its own at run time, but on the test classpath ours must win.
@@ -136,7 +145,8 @@ lazy val jvm = (project in file("jvm"))
 
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "io" / "sparksubstrait" / "version.properties"
-      IO.write(out, s"version=${version.value}\nsparkVersion=$sparkVersion\nsubstraitSpecVersion=$substraitSpecVersion\n")
+      IO.write(out,
+        s"version=${version.value}\nsparkVersion=$sparkVersion\nsubstraitSpecVersion=$substraitSpecVersion\n")
       Seq(out)
     }.taskValue,
     // The option values each standard function allows, from the pinned spec's YAMLs.
@@ -190,7 +200,9 @@ lazy val jvm = (project in file("jvm"))
       case PathList("META-INF", "services", _*) => MergeStrategy.concat
       case PathList("META-INF", "versions", _, "module-info.class") => MergeStrategy.discard
       case "module-info.class" => MergeStrategy.discard
-      case PathList("META-INF", xs @ _*) if xs.lastOption.exists(n => n.endsWith(".SF") || n.endsWith(".DSA") || n.endsWith(".RSA")) => MergeStrategy.discard
+      case PathList("META-INF", xs @ _*)
+          if xs.lastOption.exists(n => n.endsWith(".SF") || n.endsWith(".DSA") || n.endsWith(".RSA")) =>
+        MergeStrategy.discard
       case PathList("META-INF", "MANIFEST.MF") => MergeStrategy.discard
       case x if x.endsWith(".proto") => MergeStrategy.first
       case x => (assembly / assemblyMergeStrategy).value(x)
@@ -200,6 +212,16 @@ lazy val jvm = (project in file("jvm"))
 lazy val root = (project in file("."))
   .aggregate(jvm)
   .settings(publish / skip := true)
+
+// The formatter (.scalafmt.conf, project/ScalaFormat.scala): `sbt scalaFormat` rewrites,
+// `sbt scalaFormatCheck` fails on any file it would change (dev/lint).
+val scalaFormat = taskKey[Unit]("Formats every Scala source of the project (.scalafmt.conf)")
+val scalaFormatCheck = taskKey[Unit]("Fails if a Scala source of the project is not formatted")
+scalaFormat := ScalaFormat.run((ThisBuild / baseDirectory).value, check = false, streams.value.log)
+scalaFormatCheck := {
+  val bad = ScalaFormat.run((ThisBuild / baseDirectory).value, check = true, streams.value.log)
+  if (bad.nonEmpty) throw new MessageOnlyException(s"${bad.size} Scala files are not formatted: run dev/format")
+}
 
 // Benchmarks (bench/run, docs/performance.md): not aggregated by root, so `jvm/test` and the
 // jar never see them. They reuse the test helpers (isthmus, TpchSchema, PlanIdentity).

@@ -23,7 +23,8 @@ object FunctionOptionDomains {
     val yamls = (extensions * "*.yaml").get.filterNot(_.getName.startsWith("simple_extensions")).sortBy(_.getName)
     if (yamls.isEmpty) sys.error(s"no extension YAMLs in $extensions (build/substrait-spec)")
     val rows = yamls.flatMap(rowsOf)
-    val text = rows.map { case ((ext, fn, opt), values) => s"$ext\t$fn\t$opt\t${values.mkString(",")}" }.mkString("", "\n", "\n")
+    val text =
+      rows.map { case ((ext, fn, opt), values) => s"$ext\t$fn\t$opt\t${values.mkString(",")}" }.mkString("", "\n", "\n")
     if (!out.exists || IO.read(out) != text) IO.write(out, text)
     Seq(out)
   }
@@ -49,9 +50,9 @@ object FunctionOptionDomains {
 
   private def list(v: AnyRef): Seq[java.util.Map[String, AnyRef]] = v match {
     case l: java.util.List[_] => l.asScala.toSeq.map {
-      case m: java.util.Map[_, _] => m.asInstanceOf[java.util.Map[String, AnyRef]]
-      case other => java.util.Collections.singletonMap("value", other.asInstanceOf[AnyRef])
-    }
+        case m: java.util.Map[_, _] => m.asInstanceOf[java.util.Map[String, AnyRef]]
+        case other => java.util.Collections.singletonMap("value", other.asInstanceOf[AnyRef])
+      }
     case _ => Nil
   }
 

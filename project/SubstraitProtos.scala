@@ -45,7 +45,8 @@ object SubstraitProtos {
     IO.createDirectory(javaOut)
     val cmd = Seq(protoc.getAbsolutePath, s"--descriptor_set_in=${setFile.getAbsolutePath}",
       s"--java_out=${javaOut.getAbsolutePath}") ++ merged.getFileList.asScala.map(_.getName)
-    log.info(s"generating Substrait $specVersion message classes ($JavaPackage, ${legacyFields.size} legacy fields merged back)")
+    log.info(
+      s"generating Substrait $specVersion message classes ($JavaPackage, ${legacyFields.size} legacy fields merged back)")
     val exit = scala.sys.process.Process(cmd).!(log)
     if (exit != 0) sys.error(s"protoc failed ($exit): ${cmd.mkString(" ")}")
     writeSpecVersion(javaOut, specVersion, legacyFields)
@@ -87,7 +88,9 @@ object SubstraitProtos {
             }
             // A oneof's fields must stand together (protoc refuses them apart): after its last one.
             val fields = mb.getFieldList.asScala
-            val last = if (fb.hasOneofIndex) fields.lastIndexWhere(x => x.hasOneofIndex && x.getOneofIndex == fb.getOneofIndex) else -1
+            val last = if (fb.hasOneofIndex)
+              fields.lastIndexWhere(x => x.hasOneofIndex && x.getOneofIndex == fb.getOneofIndex)
+            else -1
             val at = if (last >= 0) last + 1 else fields.size
             val reordered = (fields.take(at) :+ fb.build()) ++ fields.drop(at)
             mb.clearField().addAllField(reordered.asJava)
@@ -124,8 +127,9 @@ object SubstraitProtos {
     val files = withFields.map { b =>
       val existing = messagesOf(b.getPackage, b.getMessageTypeList.asScala.toSeq).map(_._1).toSet
       legacy.getFileList.asScala.find(_.getName == b.getName).toSeq.flatMap(_.getMessageTypeList.asScala)
-        .filter(m => !existing(s"${b.getPackage}.${m.getName}") &&
-          withFields.exists(f => f.getMessageTypeList.asScala.exists(referenced(_, s"${b.getPackage}.${m.getName}"))))
+        .filter(m =>
+          !existing(s"${b.getPackage}.${m.getName}") &&
+            withFields.exists(f => f.getMessageTypeList.asScala.exists(referenced(_, s"${b.getPackage}.${m.getName}"))))
         .foreach(m => b.addMessageType(m))
       b.build()
     }

@@ -7,3 +7,7 @@ libraryDependencies += "com.google.protobuf" % "protobuf-java" % "3.25.9"
 // The build reads the spec's extension YAMLs for the option values each function allows
 // (project/FunctionOptionDomains.scala).
 libraryDependencies += "org.yaml" % "snakeyaml" % "2.5"
+
+// The Scala formatter, run over every Scala source of the project by `sbt scalaFormat` /
+// `scalaFormatCheck` (project/ScalaFormat.scala; dev/lint checks).
+libraryDependencies += "org.scalameta" %% "scalafmt-core" % "3.11.1"

@@ -249,6 +249,33 @@ def test_server_without_the_plugin_is_not_installed_error():
     assert spark_substrait.from_connect(ValueError("x")) is None
 
 
+def test_the_connect_messages_come_from_the_one_proto_file_in_the_jar():
+    """The client's message classes are built from the descriptor the JVM build compiled from
+    proto/spark_substrait/connect/substrait_relation.proto and put in every jar: the same
+    fields, numbers and presence as the file says, so client and server cannot drift apart."""
+    from spark_substrait import _connect_proto
+
+    relation = _connect_proto.SubstraitRelation.DESCRIPTOR
+    assert relation.full_name == "spark_substrait.connect.SubstraitRelation"
+    assert {f.name: f.number for f in relation.fields} == {
+        "plan_binary": 1, "plan_json": 2, "root": 3, "parameters": 4}
+    assert [f.name for f in relation.oneofs_by_name["plan"].fields] == ["plan_binary", "plan_json"]
+    parameter = relation.nested_types_by_name["Parameter"]
+    assert {f.name: f.number for f in parameter.fields} == {
+        "anchor": 1, "is_null": 2, "bool_value": 3, "int_value": 4, "double_value": 5, "string_value": 6}
+    write = _connect_proto.SubstraitWrite.DESCRIPTOR
+    assert {f.name: f.number for f in write.fields} == {"relation": 1, "analyzed": 2, "target": 3, "json": 4}
+    # proto2 presence: an unset root is not root 0.
+    message = _connect_proto.SubstraitRelation(plan_json="{}")
+    assert not message.HasField("root")
+    message.root = 0
+    assert message.HasField("root")
+    proto = Path(__file__).parent.parent / "proto" / "spark_substrait" / "connect" / "substrait_relation.proto"
+    text = proto.read_text()
+    for field in relation.fields + parameter.fields + write.fields:
+        assert f"{field.name} = {field.number};" in text, field.name
+
+
 def test_connect_server_conf_appends():
     conf = spark_substrait.connect_server_conf({"spark.jars": "/a.jar", "spark.sql.extensions": "x.Ext"})
     assert conf["spark.jars"] == f"/a.jar,{spark_substrait.jar_path()}"

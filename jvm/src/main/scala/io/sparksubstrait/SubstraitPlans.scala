@@ -28,15 +28,18 @@ import io.sparksubstrait.write.{PlanWriter, WriteTarget}
  * the same Catalyst plan.
  */
 object SubstraitPlans {
+
   /** A binary-encoded `substrait.Plan` with one root. */
-  def read(session: SparkSession, plan: Array[Byte]): DataFrame = toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)), None)
+  def read(session: SparkSession, plan: Array[Byte]): DataFrame =
+    toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)), None)
 
   /** Root number `root` (0-based, among the plan's roots) of a binary-encoded `substrait.Plan`. */
   def read(session: SparkSession, plan: Array[Byte], root: Int): DataFrame =
     toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)), Some(root))
 
   /** A `substrait.Plan` in protobuf's JSON encoding, with one root. */
-  def readJson(session: SparkSession, json: String): DataFrame = toDataFrame(session, PlanDecoder.fromJson(json, limits(session)), None)
+  def readJson(session: SparkSession, json: String): DataFrame =
+    toDataFrame(session, PlanDecoder.fromJson(json, limits(session)), None)
 
   /** Root number `root` of a `substrait.Plan` in protobuf's JSON encoding. */
   def readJson(session: SparkSession, json: String, root: Int): DataFrame =
@@ -48,11 +51,13 @@ object SubstraitPlans {
    * date; null for NULL). `root` may be null (the plan's one root).
    */
   def read(session: SparkSession, plan: Array[Byte], root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
-    toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+    toDataFrame(session, PlanDecoder.fromBytes(plan, limits(session)).copy(parameters = parameterMap(params)),
+      Option(root).map(_.intValue))
 
   /** A JSON plan with values for its dynamic parameters, as for `read`. */
   def readJson(session: SparkSession, json: String, root: java.lang.Integer, params: java.util.Map[_, _]): DataFrame =
-    toDataFrame(session, PlanDecoder.fromJson(json, limits(session)).copy(parameters = parameterMap(params)), Option(root).map(_.intValue))
+    toDataFrame(session, PlanDecoder.fromJson(json, limits(session)).copy(parameters = parameterMap(params)),
+      Option(root).map(_.intValue))
 
   /**
    * The plan explorer: the explain document (JSON, docs/explain.md) of a binary plan's root
@@ -107,7 +112,8 @@ object SubstraitPlans {
    * A Spark Connect client's write request: `input` (its DataFrame's plan) written as a
    * Substrait plan, as one row of one column `plan` (binary, or the JSON string).
    */
-  def writtenPlanRow(session: SparkSession, input: LogicalPlan, request: SubstraitRelationPayload.WriteRequest): LogicalPlan = {
+  def writtenPlanRow(session: SparkSession, input: LogicalPlan, request: SubstraitRelationPayload.WriteRequest)
+    : LogicalPlan = {
     val written = write(SparkShim.ofRows(session, input), !request.analyzed, request.target, request.json)
     val (value, dataType) = written match {
       case json: String => (org.apache.spark.unsafe.types.UTF8String.fromString(json), StringType)

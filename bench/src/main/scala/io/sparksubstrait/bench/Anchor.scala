@@ -10,21 +10,24 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
  * this project loads it by name.
  */
 trait Anchor {
+
   /** Its name and version, for the log. */
   def name: String
   def read(spark: SparkSession, plan: Array[Byte]): DataFrame
+
   /** The anchor's own plan of a query, where it is a producer too (the plan source [[Anchor.Producer]]). */
   def produce(spark: SparkSession, sql: String): Array[Byte]
 }
 
 object Anchor {
   val ClassName = "io.sparksubstrait.bench.anchor.SubstraitJavaAnchor"
+
   /** The plans the anchor makes itself: a producer of the bench when the anchor runs. */
   val Producer = "substrait-java"
 
   def load(): Anchor = try Class.forName(ClassName).getDeclaredConstructor().newInstance().asInstanceOf[Anchor]
   catch {
     case e: ClassNotFoundException => throw new IllegalStateException(
-      s"$ClassName is not on the classpath: build it with bench/anchor/build and run bench/run tpch --anchor", e)
+        s"$ClassName is not on the classpath: build it with bench/anchor/build and run bench/run tpch --anchor", e)
   }
 }

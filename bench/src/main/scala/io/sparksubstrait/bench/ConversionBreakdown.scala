@@ -35,15 +35,18 @@ object ConversionBreakdown {
     val anchor = Option.when(opts.get("anchor").contains("true") || producer.contains(Anchor.Producer))(Anchor.load())
     // substrait-java's plans read the parquet files (LocalFiles).
     spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
-    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql\tanalysis\tshapes" + anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
+    println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql\tanalysis\tshapes" +
+      anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
     val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
     def text(n: Int) = producer match {
-      case Some(_) => new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")
+      case Some(_) =>
+        new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")
       case None => TpchSchema.query(n)
     }
     def planBytes(n: Int): Option[Array[Byte]] = producer match {
       case Some(Anchor.Producer) => scala.util.Try(anchor.get.produce(spark, text(n))).toOption
-      case Some(p) => Option(data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")).filter(Files.exists(_)).map(Files.readAllBytes)
+      case Some(p) =>
+        Option(data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")).filter(Files.exists(_)).map(Files.readAllBytes)
       case None => TpchSchema.isthmus(TpchSchema.calciteSpelling(n, text(n))).toOption.map(_.toByteArray)
     }
     for (n <- queries) {
@@ -86,12 +89,17 @@ object ConversionBreakdown {
         val m = t.map(b => if (b.isEmpty) Double.NaN else b.sorted.apply(b.size / 2))
         val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
         // Whether the converted plan is marked analyzed (shape/SkippedAnalysis) or left to Spark's analyzer.
-        val analysis = if (PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed) "skipped" else "spark"
+        val analysis =
+          if (PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed)
+            "skipped"
+          else "spark"
         // The plan shapes (shape/) that rewrote the plan, as explain names them.
         val explained = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
           SubstraitExplain.json(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active), None))
-        val shapes = Option(explained.get("shapes")).toSeq.flatMap(a => (0 until a.size).map(i => a.get(i).get("name").asText))
-        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) / m(3)}%.2f\t$analysis\t${if (shapes.isEmpty) "-" else shapes.mkString(",")}$anchored")
+        val shapes =
+          Option(explained.get("shapes")).toSeq.flatMap(a => (0 until a.size).map(i => a.get(i).get("name").asText))
+        println(f"Q$n\t${m(4)}%.3f\t${m(0)}%.3f\t${m(1)}%.3f\t${m(2)}%.3f\t${m(3)}%.3f\t${m(2) /
+            m(3)}%.2f\t$analysis\t${if (shapes.isEmpty) "-" else shapes.mkString(",")}$anchored")
       }
     }
     spark.stop()

@@ -25,11 +25,13 @@ object ExplainBench {
     Files.createDirectories(out)
     val spark = Options.session("explain-bench")
     TpchSchema.createEmptyTables(spark)
-    val plans = TpchSchema.QueryNumbers.flatMap(n => TpchSchema.isthmus(TpchSchema.query(n)).toOption.map(n -> _.toByteArray))
-      .filter { case (_, bytes) => scala.util.Try(SubstraitPlans.explain(spark, bytes, null, null)).isSuccess }
+    val plans =
+      TpchSchema.QueryNumbers.flatMap(n => TpchSchema.isthmus(TpchSchema.query(n)).toOption.map(n -> _.toByteArray))
+        .filter { case (_, bytes) => scala.util.Try(SubstraitPlans.explain(spark, bytes, null, null)).isSuccess }
     val variants: Seq[(String, Array[Byte] => Any)] = Seq(
       "convert" -> (b => PlanConverter.convert(spark, PlanDecoder.fromBytes(b, PlanLimits.active))),
-      "convert+trace" -> (b => PlanConverter.convert(spark, PlanDecoder.fromBytes(b, PlanLimits.active), None, new ExplainTrace)),
+      "convert+trace" ->
+        (b => PlanConverter.convert(spark, PlanDecoder.fromBytes(b, PlanLimits.active), None, new ExplainTrace)),
       "explain" -> (b => SubstraitPlans.explain(spark, b, null, null)))
     val times = scala.collection.mutable.Map.empty[(Int, String), Seq[Double]].withDefaultValue(Nil)
     (0 until reps + 1).foreach { round =>

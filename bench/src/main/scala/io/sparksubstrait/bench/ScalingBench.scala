@@ -56,7 +56,9 @@ object ScalingBench {
     val tsv = new PrintWriter(out.resolve("scaling.tsv").toFile, "UTF-8")
     tsv.println("shape\tsize\tmedian_ms\toutcome\tdecode_ms\tconvert_ms")
     // Warm-up: the code paths all shapes use, so the first size is not a JIT measurement.
-    shapes.foreach { case (_, sizes, make) => (0 until 3).foreach(_ => SubstraitPlans.read(spark, make(sizes.head).toByteArray)) }
+    shapes.foreach { case (_, sizes, make) =>
+      (0 until 3).foreach(_ => SubstraitPlans.read(spark, make(sizes.head).toByteArray))
+    }
     shapes.foreach { case (name, sizes, make) =>
       var stop = false
       sizes.foreach { n =>
@@ -64,8 +66,10 @@ object ScalingBench {
           val plan = bytes(make(n))
           val (ms, outcome) = onLargeStack(measure(reps)(SubstraitPlans.read(spark, plan)))
           // Where the time goes: the decoder alone, decoder and converter (no Spark analysis).
-          val (decodeMs, _) = if (outcome != "ok") (Double.NaN, "") else onLargeStack(measure(reps)(decode(spark, plan)))
-          val (convertMs, _) = if (outcome != "ok") (Double.NaN, "") else
+          val (decodeMs, _) =
+            if (outcome != "ok") (Double.NaN, "") else onLargeStack(measure(reps)(decode(spark, plan)))
+          val (convertMs, _) = if (outcome != "ok") (Double.NaN, "")
+          else
             onLargeStack(measure(reps)(PlanConverter.convertWithoutAnalysis(spark, decode(spark, plan))))
           tsv.println(f"$name\t$n\t$ms%.3f\t$outcome\t$decodeMs%.3f\t$convertMs%.3f")
           tsv.flush()
@@ -96,13 +100,15 @@ object ScalingBench {
         ((System.nanoTime() - t0) / 1e6, s"refused with ${e.getCondition} (the time is the refusal's)")
       case e: StackOverflowError => (Double.NaN, s"StackOverflowError (in ${where(e)})")
       case e: OutOfMemoryError => (Double.NaN, s"OutOfMemoryError: ${e.getMessage}")
-      case e: Exception => (Double.NaN, s"${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next().take(200)).getOrElse("")}")
+      case e: Exception => (Double.NaN,
+          s"${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next().take(200)).getOrElse("")}")
     }
   }
 
   private def decode(spark: org.apache.spark.sql.SparkSession, plan: Array[Byte]) =
-    io.sparksubstrait.decode.PlanDecoder.fromBytes(plan, io.sparksubstrait.decode.PlanLimits.fromConf(
-      org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(spark)))
+    io.sparksubstrait.decode.PlanDecoder.fromBytes(plan,
+      io.sparksubstrait.decode.PlanLimits.fromConf(
+        org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(spark)))
 
   /** A deep plan's bytes: protobuf serialises recursively, so on the large stack too. */
   private def bytes(plan: => Plan): Array[Byte] = onLargeStack(plan.toByteArray)
@@ -111,7 +117,10 @@ object ScalingBench {
   private def onLargeStack[T](f: => T): T = {
     var out: Option[T] = None
     var failure: Option[Throwable] = None
-    val t = new Thread(null, () => try out = Some(f) catch { case e: Throwable => failure = Some(e) }, "deep", 2L << 30)
+    val t = new Thread(null,
+      () =>
+        try out = Some(f)
+        catch { case e: Throwable => failure = Some(e) }, "deep", 2L << 30)
     t.start(); t.join()
     failure.foreach(throw _)
     out.get
@@ -146,9 +155,10 @@ object ScalingBench {
     val b = new PlanBuilder()
     val add = b.fn("functions_arithmetic", "add:i32_i32")
     val gt = b.fn("functions_comparison", "gt:i32_i32")
-    b.plan(set(SetRel.SetOp.SET_OP_UNION_ALL, (0 until n).map { i =>
-      emit(project(filter(one, b.call(gt, field(0), litI32(i))), b.call(add, field(0), litI32(1))), 1)
-    }: _*), "a")
+    b.plan(set(SetRel.SetOp.SET_OP_UNION_ALL,
+        (0 until n).map { i =>
+          emit(project(filter(one, b.call(gt, field(0), litI32(i))), b.call(add, field(0), litI32(1))), 1)
+        }: _*), "a")
   }
 
   private def union(n: Int): Plan = {
@@ -199,13 +209,14 @@ object ScalingBench {
   private def variadicAnd(n: Int): Plan = {
     val b = new PlanBuilder()
     val gt = b.fn("functions_comparison", "gt:i32_i32")
-    b.plan(filter(one, b.call(b.fn("functions_boolean", "and:bool"), (0 until n).map(i => b.call(gt, field(0), litI32(i))): _*)), "a")
+    b.plan(filter(one,
+        b.call(b.fn("functions_boolean", "and:bool"), (0 until n).map(i => b.call(gt, field(0), litI32(i))): _*)), "a")
   }
 
   /** N rows of (i64, string). */
   private def rows(n: Int): Plan = {
     val b = new PlanBuilder()
     b.plan(readVirtual(schema("k" -> i64(), "v" -> string()),
-      (0 until n).map(i => Seq(litI64(i.toLong), litString(s"row $i")))), "k", "v")
+        (0 until n).map(i => Seq(litI64(i.toLong), litString(s"row $i")))), "k", "v")
   }
 }

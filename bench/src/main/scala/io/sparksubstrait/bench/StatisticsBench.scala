@@ -19,7 +19,8 @@ object StatisticsBench {
     val opts = Options(args)
     val (rows, groups, reps) = (opts.int("rows", 1000000), opts.int("groups", 1000), opts.int("reps", 5))
     val spark = Options.session("statistics-bench")
-    spark.range(rows).selectExpr(s"cast(id % $groups as int) as g", "(rand(1) - 0.3) * 1e6 as x", "rand(2) * 1e3 + x * 1e-3 as y")
+    spark.range(rows).selectExpr(s"cast(id % $groups as int) as g", "(rand(1) - 0.3) * 1e6 as x",
+      "rand(2) * 1e3 + x * 1e-3 as y")
       .cache().createOrReplaceTempView("t")
     spark.table("t").count()
     val schema = PlanBuilder.schema("g" -> i32(), "x" -> fp64(), "y" -> fp64())
@@ -28,7 +29,8 @@ object StatisticsBench {
       val pb = new PlanBuilder()
       val m = pb.measure(pb.fn("functions_arithmetic", fn), cols.map(field), enums = enums)
       val keys = if (grouped) Seq(field(0)) else Nil
-      pb.plan(aggregate(readNamed(schema, "t"), keys, Seq(m)), (if (grouped) Seq("g", "r") else Seq("r")): _*).toByteArray
+      pb.plan(aggregate(readNamed(schema, "t"), keys, Seq(m)),
+        (if (grouped) Seq("g", "r") else Seq("r")): _*).toByteArray
     }
     val cases: Seq[(String, Boolean => Array[Byte], String)] = Seq(
       ("std_dev", g => plan("std_dev:fp64", g, Seq(1), Seq("SAMPLE")), "stddev_samp(x)"),
@@ -43,7 +45,7 @@ object StatisticsBench {
       val query = if (grouped) s"SELECT g, $sql FROM t GROUP BY g" else s"SELECT $sql FROM t"
       val samples = (0 until reps + 1).map { _ =>
         (time(SubstraitPlans.read(spark, bytes).collect()), time(spark.sql(query).collect()))
-      }.drop(1)   // the first round compiles and warms up
+      }.drop(1) // the first round compiles and warms up
       def median(xs: Seq[Double]) = xs.sorted.apply(xs.size / 2)
       val (ours, theirs) = (median(samples.map(_._1)), median(samples.map(_._2)))
       println(f"$name%-10s ${if (grouped) groups else 1}%7d $ours%10.1f $theirs%10.1f ${ours / theirs}%7.2f")

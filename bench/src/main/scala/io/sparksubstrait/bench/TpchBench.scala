@@ -51,20 +51,23 @@ object TpchBench {
     // Every producer's plan bytes, or why there are none.
     val producers = Seq("isthmus", "duckdb", "datafusion", "ibis") ++ anchor.map(_ => Anchor.Producer)
     // The anchor's own plans read the parquet files (LocalFiles): our side may read them.
-    if (anchor.nonEmpty) spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
+    if (anchor.nonEmpty)
+      spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
     // ibis' failures have a file of their own (bench/prepare_ibis.py runs in another virtualenv).
     val failures = readFailures(data.resolve("plans").resolve("failures.tsv")) ++
       readFailures(data.resolve("plans").resolve("ibis").resolve("failures.tsv"), producer = Some("ibis"))
     val plans: Map[(String, Int), Either[String, Array[Byte]]] = (for (p <- producers; n <- queries) yield (p, n) -> {
       // isthmus compiles the same query spelled as Calcite accepts it (Q11, Q15).
       if (p == "isthmus") TpchSchema.isthmus(TpchSchema.calciteSpelling(n, texts(n))).map(_.toByteArray)
-      else if (p == Anchor.Producer) attempt(anchor.get.produce(spark, texts(n))).left.map(e => s"${e.getClass.getSimpleName}: ${firstLine(e)}")
+      else if (p == Anchor.Producer)
+        attempt(anchor.get.produce(spark, texts(n))).left.map(e => s"${e.getClass.getSimpleName}: ${firstLine(e)}")
       else {
         val file = data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")
         if (Files.exists(file)) Right(Files.readAllBytes(file)) else Left(failures.getOrElse((p, n), "no plan"))
       }
     }).toMap
-    anchored.filterNot(producers.contains).foreach(p => sys.error(s"--anchor: no producer $p (${producers.mkString(", ")})"))
+    anchored.filterNot(producers.contains).foreach(p =>
+      sys.error(s"--anchor: no producer $p (${producers.mkString(", ")})"))
     anchor.foreach(a => println(s"anchor: ${a.name} on the plans of ${anchored.mkString(", ")}"))
     val anchorSides = anchored.map(p => s"anchor-$p")
 
@@ -80,25 +83,26 @@ object TpchBench {
     val sqlRows = queries.map(n => n -> spark.sql(texts(n)).collect().toSeq).toMap
     val timed = (for (p <- producers ++ anchorSides; n <- queries) yield {
       // The anchor's errors are its own: any throwable is a result (its class says what kind).
-      def described(e: Throwable) = if (p.startsWith("anchor-")) s"${e.getClass.getSimpleName}: ${firstLine(e)}" else firstLine(e)
+      def described(e: Throwable) =
+        if (p.startsWith("anchor-")) s"${e.getClass.getSimpleName}: ${firstLine(e)}" else firstLine(e)
       val line = plans((p.stripPrefix("anchor-"), n)) match {
         case Left(why) => Left(s"no plan\t\t\t$why")
         case Right(_) => attempt(frame(p, n)) match {
-          case Left(e) => Left(s"conversion failed\t\t\t${described(e)}")
-          case Right(df) =>
-            val rows = attempt(df.collect().toSeq)
-            val identity = attempt(PlanIdentity.compare(df, spark.sql(texts(n))).verdict).getOrElse("?")
-            rows match {
-              case Left(e) => Left(s"execution failed\t\t$identity\t${described(e)}")
-              case Right(r) if RowsMatch(r, sqlRows(n)) => Right(s"ok\tmatch\t$identity\t")
-              case Right(r) =>
-                // A plan our reader runs as written with a known producer bug's warning asks another
-                // question than the SQL: named so, never timed against it.
-                val bugs = if (p.startsWith("anchor-")) Nil else knownBugs(plans((p, n)).toOption.get)
-                val status = if (bugs.isEmpty) "rows differ" else s"as written: ${bugs.mkString(", ")}"
-                Left(s"$status\tMISMATCH\t$identity\t${r.size} rows, SQL has ${sqlRows(n).size}")
-            }
-        }
+            case Left(e) => Left(s"conversion failed\t\t\t${described(e)}")
+            case Right(df) =>
+              val rows = attempt(df.collect().toSeq)
+              val identity = attempt(PlanIdentity.compare(df, spark.sql(texts(n))).verdict).getOrElse("?")
+              rows match {
+                case Left(e) => Left(s"execution failed\t\t$identity\t${described(e)}")
+                case Right(r) if RowsMatch(r, sqlRows(n)) => Right(s"ok\tmatch\t$identity\t")
+                case Right(r) =>
+                  // A plan our reader runs as written with a known producer bug's warning asks another
+                  // question than the SQL: named so, never timed against it.
+                  val bugs = if (p.startsWith("anchor-")) Nil else knownBugs(plans((p, n)).toOption.get)
+                  val status = if (bugs.isEmpty) "rows differ" else s"as written: ${bugs.mkString(", ")}"
+                  Left(s"$status\tMISMATCH\t$identity\t${r.size} rows, SQL has ${sqlRows(n).size}")
+              }
+          }
       }
       status.println(s"$p\t$n\t${line.merge}")
       status.flush()
@@ -109,6 +113,7 @@ object TpchBench {
 
     val timings = new PrintWriter(out.resolve("timings.tsv").toFile, "UTF-8")
     timings.println("side\tquery\tphase\trep\tnanos")
+
     /** Times `f`, recorded unless `rep` is a warm-up round's (negative); the nanoseconds it took. */
     def time(side: String, n: Int, phase: String, rep: Int)(f: => Any): Long = {
       val t0 = System.nanoTime(); f; val t = System.nanoTime() - t0
@@ -149,7 +154,8 @@ object TpchBench {
 
   /** Any throwable as a result but an interrupt: a converter's stack overflow or linkage error is one of its outcomes. */
   private def attempt[T](f: => T): Either[Throwable, T] =
-    try Right(f) catch { case e: InterruptedException => throw e; case e: Throwable => Left(e) }
+    try Right(f)
+    catch { case e: InterruptedException => throw e; case e: Throwable => Left(e) }
 
   /** The known producer bugs (readings run as written, with a warning) our reader finds in a plan. */
   private def knownBugs(bytes: Array[Byte]): Seq[String] =

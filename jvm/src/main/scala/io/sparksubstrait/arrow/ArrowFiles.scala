@@ -14,7 +14,8 @@ import org.apache.spark.sql.sparksubstrait.ArrowTypes
 import org.apache.spark.sql.types.StructType
 
 /** Listing Arrow IPC files and reading their footers, on the driver. */
-object ArrowFiles {
+private[sparksubstrait] object ArrowFiles {
+
   /** The files of a file, folder or glob path, sorted; hidden files (`.`, `_`) left out, as Spark's sources do. */
   def list(path: String, conf: Configuration): Seq[String] = {
     require(path != null, "an Arrow source needs a path")
@@ -23,21 +24,25 @@ object ArrowFiles {
     val matched = Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
     if (matched.isEmpty) throw new java.io.FileNotFoundException(s"no Arrow file at $path")
     def visible(s: FileStatus) = !s.getPath.getName.startsWith(".") && !s.getPath.getName.startsWith("_")
-    matched.flatMap(s => if (s.isDirectory) fs.listStatus(s.getPath).toSeq.filter(f => f.isFile && visible(f)) else Seq(s))
+    matched.flatMap(s =>
+      if (s.isDirectory) fs.listStatus(s.getPath).toSeq.filter(f => f.isFile && visible(f)) else Seq(s))
       .map(_.getPath.toString).sorted
   }
 
   /** The one schema of the files (Spark's types); files of other schemas are an error. */
   def schema(files: Seq[String], conf: Configuration): StructType = {
-    val schemas = files.map(f => withReader(f, conf) { r =>
-      val arrow = r.getVectorSchemaRoot.getSchema
-      arrow.getFields.asScala.find(_.getDictionary != null).foreach { field =>
-        throw new UnsupportedOperationException(s"$f: column ${field.getName} is dictionary-encoded, which this reader does not decode")
-      }
-      f -> ArrowTypes.toSpark(arrow)
-    })
+    val schemas = files.map(f =>
+      withReader(f, conf) { r =>
+        val arrow = r.getVectorSchemaRoot.getSchema
+        arrow.getFields.asScala.find(_.getDictionary != null).foreach { field =>
+          throw new UnsupportedOperationException(
+            s"$f: column ${field.getName} is dictionary-encoded, which this reader does not decode")
+        }
+        f -> ArrowTypes.toSpark(arrow)
+      })
     schemas.find(_._2 != schemas.head._2).foreach { case (f, s) =>
-      throw new IllegalArgumentException(s"$f has the schema ${s.simpleString}, ${schemas.head._1} ${schemas.head._2.simpleString}")
+      throw new IllegalArgumentException(
+        s"$f has the schema ${s.simpleString}, ${schemas.head._1} ${schemas.head._2.simpleString}")
     }
     schemas.headOption.map(_._2).getOrElse(new StructType())
   }
@@ -48,13 +53,14 @@ object ArrowFiles {
     val allocator = new RootAllocator(Long.MaxValue)
     try {
       val reader = new ArrowFileReader(HadoopChannel.open(file, conf), allocator)
-      try body(reader) finally reader.close()
+      try body(reader)
+      finally reader.close()
     } finally allocator.close()
   }
 }
 
 /** A Hadoop file as the seekable channel Arrow's file reader reads its footer and batches from. */
-final class HadoopChannel(in: FSDataInputStream, length: Long) extends SeekableByteChannel {
+private[sparksubstrait] final class HadoopChannel(in: FSDataInputStream, length: Long) extends SeekableByteChannel {
   private var open = true
   override def read(dst: ByteBuffer): Int = {
     val wanted = dst.remaining()
@@ -73,7 +79,7 @@ final class HadoopChannel(in: FSDataInputStream, length: Long) extends SeekableB
   override def close(): Unit = { open = false; in.close() }
 }
 
-object HadoopChannel {
+private[sparksubstrait] object HadoopChannel {
   def open(file: String, conf: Configuration): HadoopChannel = {
     val p = new Path(file)
     val fs = p.getFileSystem(conf)
@@ -82,8 +88,10 @@ object HadoopChannel {
 }
 
 /** The session's Hadoop settings, sent to the executors that open the files. */
-final class SerializableConf(@transient var value: Configuration) extends Serializable {
-  private def writeObject(out: ObjectOutputStream): Unit = { out.defaultWriteObject(); value.write(new DataOutputStream(out)) }
+private[sparksubstrait] final class SerializableConf(@transient var value: Configuration) extends Serializable {
+  private def writeObject(out: ObjectOutputStream): Unit = {
+    out.defaultWriteObject(); value.write(new DataOutputStream(out))
+  }
   private def readObject(in: ObjectInputStream): Unit = {
     in.defaultReadObject()
     value = new Configuration(false)

@@ -20,26 +20,29 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * Types are Spark's own Arrow mapping; what it cannot hold exactly (dictionary-encoded
  * columns, files whose schemas differ) is an error when the source is loaded.
  */
-class ArrowIpcSource extends TableProvider {
+private[sparksubstrait] class ArrowIpcSource extends TableProvider {
   override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
     val session = SparkSession.active
     val files = ArrowFiles.list(options.get("path"), ArrowTypes.hadoopConf(session))
     ArrowFiles.schema(files, ArrowTypes.hadoopConf(session))
   }
 
-  override def getTable(schema: StructType, partitioning: Array[Transform], properties: util.Map[String, String]): Table =
+  override def getTable(schema: StructType, partitioning: Array[Transform], properties: util.Map[String, String])
+    : Table =
     new ArrowIpcTable(schema, properties.get("path"))
 }
 
-final class ArrowIpcTable(tableSchema: StructType, path: String) extends Table with SupportsRead {
+private[sparksubstrait] final class ArrowIpcTable(tableSchema: StructType, path: String) extends Table
+    with SupportsRead {
   override def name(): String = s"arrow $path"
   override def schema(): StructType = tableSchema
   override def capabilities(): util.Set[TableCapability] = Set(TableCapability.BATCH_READ).asJava
 
-  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = () => new ArrowIpcScan(tableSchema, path)
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder =
+    () => new ArrowIpcScan(tableSchema, path)
 }
 
-final class ArrowIpcScan(tableSchema: StructType, path: String) extends Scan with Batch {
+private[sparksubstrait] final class ArrowIpcScan(tableSchema: StructType, path: String) extends Scan with Batch {
   override def readSchema(): StructType = tableSchema
   override def toBatch: Batch = this
 
@@ -56,4 +59,4 @@ final class ArrowIpcScan(tableSchema: StructType, path: String) extends Scan wit
     new ArrowBatchReaderFactory(new SerializableConf(ArrowTypes.hadoopConf(SparkSession.active)))
 }
 
-final case class ArrowBatchPartition(file: String, batch: Int) extends InputPartition
+private[sparksubstrait] final case class ArrowBatchPartition(file: String, batch: Int) extends InputPartition

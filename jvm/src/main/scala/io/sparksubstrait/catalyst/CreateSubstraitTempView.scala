@@ -13,7 +13,8 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
  * views are made (the converter refuses other names). Runs when the DataFrame is created,
  * as Spark's own commands do; explaining the plan creates nothing.
  */
-final case class CreateSubstraitTempView(name: String, global: Boolean, replace: Boolean, view: LogicalPlan)
+private[sparksubstrait] final case class CreateSubstraitTempView(name: String, global: Boolean, replace: Boolean,
+  view: LogicalPlan)
     extends LeafRunnableCommand {
   override def output: Seq[Attribute] = Nil
   override def innerChildren: Seq[LogicalPlan] = Seq(view)

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import io.sparksubstrait.convert.PlanConverter
 
 /** The analyzer rule that turns [[UnresolvedSubstraitPlan]] into a resolved Catalyst plan. */
-final case class ResolveSubstraitPlans(session: SparkSession) extends Rule[LogicalPlan] {
+private[sparksubstrait] final case class ResolveSubstraitPlans(session: SparkSession) extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case u: UnresolvedSubstraitPlan => PlanConverter.convert(session, u.plan, u.rootIndex)
   }

@@ -9,7 +9,8 @@ import io.sparksubstrait.decode.DecodedPlan
  * A Substrait plan waiting to be converted. [[ResolveSubstraitPlans]] replaces it with
  * ordinary Catalyst operators during analysis, so no node of ours reaches the optimizer.
  */
-final case class UnresolvedSubstraitPlan(plan: DecodedPlan, rootIndex: Option[Int] = None) extends LeafNode {
+private[sparksubstrait] final case class UnresolvedSubstraitPlan(plan: DecodedPlan, rootIndex: Option[Int] = None)
+    extends LeafNode {
   override lazy val resolved: Boolean = false
   override def output: Seq[Attribute] = Nil
   override def simpleString(maxFields: Int): String =

@@ -16,22 +16,24 @@ import io.sparksubstrait.decode.PlanPath
  * share no mutable state across plans, so plans convert concurrently on one session (the
  * only memo, [[SharedSubtrees]], belongs to this conversion).
  */
-final class ConversionContext(
-    val session: SparkSession,
-    val extensions: ExtensionRegistry,
-    val conf: SQLConf,
-    val subtrees: SharedSubtrees,
-    /** The catalog tables the plan reads, looked up together. */
-    val tables: CatalogTables,
-    /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
-    val parameterBindings: Map[Int, io.sparksubstrait.proto.Expression.Literal] = Map.empty,
-    val parameterValues: Map[Int, Any] = Map.empty,
-    /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
-    val trace: ExplainTrace = null,
-    /** How often execution context variables (current_date, …) are evaluated. */
-    val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior = io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance,
-    /** The spec release the plan says it was written against (all zeros: not stamped). */
-    val specVersion: io.sparksubstrait.proto.Version = io.sparksubstrait.proto.Version.getDefaultInstance) {
+private[sparksubstrait] final class ConversionContext(
+  val session: SparkSession,
+  val extensions: ExtensionRegistry,
+  val conf: SQLConf,
+  val subtrees: SharedSubtrees,
+  /** The catalog tables the plan reads, looked up together. */
+  val tables: CatalogTables,
+  /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
+  val parameterBindings: Map[Int, io.sparksubstrait.proto.Expression.Literal] = Map.empty,
+  val parameterValues: Map[Int, Any] = Map.empty,
+  /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
+  val trace: ExplainTrace = null,
+  /** How often execution context variables (current_date, …) are evaluated. */
+  val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior =
+    io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance,
+  /** The spec release the plan says it was written against (all zeros: not stamped). */
+  val specVersion: io.sparksubstrait.proto.Version = io.sparksubstrait.proto.Version.getDefaultInstance) {
+
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 
@@ -58,30 +60,35 @@ final class ConversionContext(
   /** Converts one relation (its kind's converter), knowing its `rel_anchor`. */
   def withRelation[T](anchor: Option[Int])(body: => T): T = {
     relationAnchors = anchor :: relationAnchors
-    try body finally relationAnchors = relationAnchors.tail
+    try body
+    finally relationAnchors = relationAnchors.tail
   }
 
   /** Converts a subquery's (or a lateral join's right) relation with `outer` as the record its outer references see. */
   def withOuterScope[T](outer: Seq[Attribute])(body: => T): T = {
     outerScopes = (relationAnchors.headOption.flatten, outer) :: outerScopes
-    try body finally outerScopes = outerScopes.tail
+    try body
+    finally outerScopes = outerScopes.tail
   }
 
   /** The record `stepsOut` subquery boundaries out, or the project's error. */
   def outerScope(stepsOut: Int, at: PlanPath): Seq[Attribute] = {
-    if (stepsOut < 1) throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
+    if (stepsOut < 1)
+      throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
     if (stepsOut > 1) throw tooFarOut(at / "steps_out", s"an outer reference $stepsOut subqueries out")
     outerScopes.headOption.map(_._2).getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
-      "an outer reference outside any subquery", "an outer reference inside a subquery"))
+        "an outer reference outside any subquery", "an outer reference inside a subquery"))
   }
 
   /** The record of the enclosing relation whose `rel_anchor` is `anchor`, or the project's error. */
   def outerScopeOf(anchor: Int, at: PlanPath): Seq[Attribute] = outerScopes.indexWhere(_._1.contains(anchor)) match {
     case 0 => outerScopes.head._2
     case -1 => throw SubstraitErrors.invalidPlan(at / "rel_reference", s"rel_reference $anchor",
-      s"the rel_anchor of an enclosing relation (${outerScopes.flatMap(_._1).mkString(", ") match {
-        case "" => "there is none"; case anchors => s"enclosing: $anchors" }})")
-    case depth => throw tooFarOut(at / "rel_reference", s"an outer reference to relation $anchor, ${depth + 1} subqueries out")
+        s"the rel_anchor of an enclosing relation (${outerScopes.flatMap(_._1).mkString(", ") match {
+            case "" => "there is none"; case anchors => s"enclosing: $anchors"
+          }})")
+    case depth =>
+      throw tooFarOut(at / "rel_reference", s"an outer reference to relation $anchor, ${depth + 1} subqueries out")
   }
 
   private def tooFarOut(at: PlanPath, found: String) = SubstraitErrors.unsupported(at, found,
@@ -94,11 +101,13 @@ final class ConversionContext(
   /** Converts `body` with `parameters` as the innermost lambda's. */
   def withLambdaParameters[T](parameters: Seq[NamedLambdaVariable])(body: => T): T = {
     lambdaScopes = parameters :: lambdaScopes
-    try body finally lambdaScopes = lambdaScopes.tail
+    try body
+    finally lambdaScopes = lambdaScopes.tail
   }
 
   /** The parameters of the lambda `stepsOut` boundaries out, or the project's error. */
   def lambdaParameters(stepsOut: Int, at: PlanPath): Seq[NamedLambdaVariable] =
     lambdaScopes.lift(stepsOut).getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
-      s"steps_out $stepsOut with ${lambdaScopes.size} enclosing lambda(s)", "a reference to an enclosing lambda's parameters"))
+        s"steps_out $stepsOut with ${lambdaScopes.size} enclosing lambda(s)",
+        "a reference to an enclosing lambda's parameters"))
 }

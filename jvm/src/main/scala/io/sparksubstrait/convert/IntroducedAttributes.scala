@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
  * is what Spark's analyzer renumbers (DeduplicateRelations): SkippedAnalysis' gate refuses
  * such a plan, and shape/FreshIds gives each copy a subplan's shapes place ids of its own.
  */
-object IntroducedAttributes {
+private[sparksubstrait] object IntroducedAttributes {
   def of(p: LogicalPlan): Seq[Attribute] = {
     val inputs = p.inputSet
     p.output.filterNot(inputs.contains)

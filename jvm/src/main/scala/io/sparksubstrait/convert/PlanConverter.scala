@@ -11,7 +11,9 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.convert.rel.{CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteRelConverter}
+import io.sparksubstrait.convert.rel.{
+  CatalogTables, NestedNames, PostJoinFilter, RelConverter, SharedSubtrees, WriteRelConverter
+}
 import io.sparksubstrait.shape.{PlanShapes, SkippedAnalysis}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
@@ -23,13 +25,15 @@ import io.sparksubstrait.decode.readings.{ProducerReadings, ProducerStamp, Readi
  * A whole plan to one Catalyst logical plan: picks the root, converts its relation tree
  * and applies the root's names (top-level columns and nested struct fields, depth first).
  */
-object PlanConverter {
+private[sparksubstrait] object PlanConverter {
+
   /**
    * @param rootIndex which root to convert (0-based, counting only root relations), for
    *                  plans with several; None requires exactly one.
    * @param trace     records the conversion for `explain`; null (no recording) for reads.
    */
-  def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None, trace: ExplainTrace = null): LogicalPlan =
+  def convert(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int] = None, trace: ExplainTrace = null)
+    : LogicalPlan =
     converted(session, plan, rootIndex, trace, analyseUnmarked = true)
 
   /** The conversion as SkippedAnalysis leaves it, without analysing a plan it did not mark (SkippedAnalysisSuite). */
@@ -37,8 +41,9 @@ object PlanConverter {
     converted(session, plan, None, null, analyseUnmarked = false)
 
   private def converted(session: SparkSession, plan: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace,
-      analyseUnmarked: Boolean): LogicalPlan =
-    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex, trace, analyseUnmarked)) catch {
+    analyseUnmarked: Boolean): LogicalPlan =
+    try SubstraitErrors.located(PlanPath.root)(convertPlan(session, plan, rootIndex, trace, analyseUnmarked))
+    catch {
       // A backstop only: PlanLimits' default depth converts on a 512 KB stack. Converters
       // share no state, so unwinding the whole conversion leaves nothing half-done.
       case e: StackOverflowError =>
@@ -51,21 +56,23 @@ object PlanConverter {
   def rootCount(plan: DecodedPlan): Int = plan.proto.getRelationsList.asScala.count(_.hasRoot)
 
   private def convertPlan(session: SparkSession, decoded: DecodedPlan, rootIndex: Option[Int], trace: ExplainTrace,
-      analyseUnmarked: Boolean): LogicalPlan = {
+    analyseUnmarked: Boolean): LogicalPlan = {
     val tables = new CatalogTables(session, decoded.namedTables)
     // The readings that need the catalog's tables (the rest were lifted while decoding).
     val plan: DecodedPlan = decoded.copy(proto = ProducerReadings.withCatalog(decoded.proto, decoded.readings,
       (names: Seq[String], at: PlanPath) =>
-      try tables.schemaOf(names) catch {
-        case e: org.apache.spark.sql.AnalysisException => throw SubstraitErrors.tableNotFound(at, names, e)
-      }))
+        try tables.schemaOf(names)
+        catch {
+          case e: org.apache.spark.sql.AnalysisException => throw SubstraitErrors.tableNotFound(at, names, e)
+        }))
     val proto = plan.proto
     val producer = Option(proto.getVersion).map(_.getProducer).getOrElse("")
     if (trace != null) trace.plan(producer, plan.readings, PostJoinFilter.writtenBefore(proto.getVersion))
     ReadingWarnings.log(plan.readings)
     val relations = proto.getRelationsList.asScala.toSeq
     val bindings = proto.getParameterBindingsList.asScala.toSeq.zipWithIndex.map { case (b, i) =>
-      if (!b.hasValue) throw SubstraitErrors.missingField(PlanPath.root.at("parameter_bindings", i), "value", "the parameter's value")
+      if (!b.hasValue)
+        throw SubstraitErrors.missingField(PlanPath.root.at("parameter_bindings", i), "value", "the parameter's value")
       b.getParameterAnchor -> b.getValue
     }
     implicit val ctx: ConversionContext = new ConversionContext(session, ExtensionRegistry(plan),
@@ -78,7 +85,7 @@ object PlanConverter {
       case None => throw SubstraitErrors.noSingleRoot(PlanPath.root / "relations", roots.size)
       case Some(i) if i >= 0 && i < roots.size => roots(i)
       case Some(i) => throw SubstraitErrors.invalidPlan(PlanPath.root / "relations", s"root index $i",
-        s"an index from 0 to ${roots.size - 1} (the plan has ${roots.size} roots)")
+          s"an index from 0 to ${roots.size - 1} (the plan has ${roots.size} roots)")
     }
     val at = PlanPath.root.at("relations", index) / "root"
     val root = planRel.getRoot
@@ -120,11 +127,14 @@ object PlanConverter {
       val analyzed = try SparkShim.analyze(session, plan)
       catch {
         case e: org.apache.spark.sql.AnalysisException =>
-          throw SubstraitErrors.unsupported(at, s"a correlated subquery Spark cannot run here (${SparkShim.errorCondition(e)})",
+          throw SubstraitErrors.unsupported(at,
+            s"a correlated subquery Spark cannot run here (${SparkShim.errorCondition(e)})",
             "outer references in subqueries of filters and projections")
       }
       val readsSharedSubtrees = plan.exists(_.isInstanceOf[CTERelationRef]) ||
-        plan.exists(_.expressions.exists(_.exists { case s: SubqueryExpression => s.plan.exists(_.isInstanceOf[CTERelationRef]); case _ => false }))
+        plan.exists(_.expressions.exists(_.exists {
+          case s: SubqueryExpression => s.plan.exists(_.isInstanceOf[CTERelationRef]); case _ => false
+        }))
       if (readsSharedSubtrees) plan else analyzed
     }
   }
@@ -140,7 +150,8 @@ object PlanConverter {
    */
   private def refusedHereIfSparkWould(session: SparkSession, plan: LogicalPlan, at: PlanPath): LogicalPlan =
     if (plan.analyzed || plan.exists { case _: WithCTE | _: CTERelationRef => true; case _ => false }) plan
-    else try SparkShim.analyze(session, plan) catch {
+    else try SparkShim.analyze(session, plan)
+    catch {
       case e: org.apache.spark.sql.AnalysisException =>
         val reason = Option(e.getMessage).map(_.linesIterator.next()).getOrElse(SparkShim.errorCondition(e))
         throw SubstraitErrors.unsupported(at, s"a plan Spark's analyzer refuses: $reason",
@@ -171,7 +182,8 @@ object PlanConverter {
         "a plan-level enhancement", "no enhancement")
     }
     if (proto.getTypeAliasesCount > 0) {
-      throw SubstraitErrors.unsupported(PlanPath.root.at("type_aliases", 0), "type aliases", "plans without type aliases")
+      throw SubstraitErrors.unsupported(PlanPath.root.at("type_aliases", 0), "type aliases",
+        "plans without type aliases")
     }
   }
 }

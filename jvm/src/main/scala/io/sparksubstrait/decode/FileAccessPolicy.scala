@@ -14,7 +14,7 @@ import io.sparksubstrait.errors.SubstraitErrors
  * under (docs/security.md). Local paths are compared after removing `.` and `..` and, for
  * what exists, after resolving symbolic links; a glob is checked through its fixed part.
  */
-final class FileAccessPolicy(allowedPrefixes: Seq[String]) {
+private[sparksubstrait] final class FileAccessPolicy(allowedPrefixes: Seq[String]) {
   private val allowed: Seq[(Option[String], String)] = allowedPrefixes.map(FileAccessPolicy.normalized)
 
   def check(uri: String, at: PlanPath): Unit = {
@@ -30,7 +30,8 @@ final class FileAccessPolicy(allowedPrefixes: Seq[String]) {
     if (!inside(path)) throw SubstraitErrors.localFilesNotAllowed(at, uri, allowedPrefixes)
     // A local folder (or a glob's folder) is read with everything under it: a symbolic link in
     // it that points outside the prefixes would be followed, so each must resolve inside.
-    if (scheme.isEmpty && !(FileAccessPolicy.realPath(path).toSeq ++ FileAccessPolicy.linkTargetsUnder(path)).forall(inside)) {
+    if (scheme.isEmpty && !(FileAccessPolicy.realPath(path).toSeq ++ FileAccessPolicy.linkTargetsUnder(path)).forall(
+        inside)) {
       throw SubstraitErrors.localFilesNotAllowed(at, uri, allowedPrefixes)
     }
   }
@@ -45,12 +46,14 @@ final class FileAccessPolicy(allowedPrefixes: Seq[String]) {
       "an absolute local path or a URI with a scheme and an absolute path, without control characters")
     if (uri.isEmpty || uri.exists(c => Character.isISOControl(c))) throw malformed
     val parsed = Try(new URI(FileAccessPolicy.fixedPart(uri))).toOption
-    if (parsed.exists(u => u.getScheme != null && (u.isOpaque || u.getPath == null || u.getPath.nonEmpty && !u.getPath.startsWith("/")))) throw malformed
+    if (parsed.exists(u =>
+        u.getScheme != null && (u.isOpaque || u.getPath == null || u.getPath.nonEmpty && !u.getPath.startsWith("/"))))
+      throw malformed
     Try(FileAccessPolicy.normalized(FileAccessPolicy.fixedPart(uri))).getOrElse(throw malformed)
   }
 }
 
-object FileAccessPolicy {
+private[sparksubstrait] object FileAccessPolicy {
   val ConfKey = "spark.substrait.localFiles.allowedPrefixes"
 
   def fromConf(value: String): FileAccessPolicy =
@@ -69,9 +72,10 @@ object FileAccessPolicy {
     if (!Files.isDirectory(dir)) return Nil
     val walk = Files.walk(dir) // does not follow links, so it cannot loop
     try walk.iterator().asScala.filter(Files.isSymbolicLink).map { link =>
-      // A dangling link resolves nowhere: treat it as outside.
-      Try(link.toRealPath().toString).getOrElse("/\u0000dangling")
-    }.toList finally walk.close()
+        // A dangling link resolves nowhere: treat it as outside.
+        Try(link.toRealPath().toString).getOrElse("/\u0000dangling")
+      }.toList
+    finally walk.close()
   }
 
   /** The part of a glob before its first wildcard, cut back to a whole path segment. */

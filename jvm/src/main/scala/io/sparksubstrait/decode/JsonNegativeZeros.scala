@@ -16,6 +16,7 @@ import com.google.protobuf.Message
  * `Double.parseDouble`, which keeps the sign.)
  */
 private[sparksubstrait] object JsonNegativeZeros {
+
   /** A JSON number that is zero with a minus sign: -0, -0.0, -0e5, -0.000E-2. */
   private val NegativeZero = """-0(?:\.0*)?(?:[eE][+-]?\d+)?""".r
   private val Candidate = """(?<![\w.])-0(?:\.0*)?(?:[eE][+-]?\d+)?(?![\w.])""".r
@@ -41,7 +42,9 @@ private[sparksubstrait] object JsonNegativeZeros {
     (field.getJavaType, field.isRepeated) match {
       case (JavaType.MESSAGE, false) => walk(value, builder.getFieldBuilder(field))
       case (JavaType.MESSAGE, true) if value.isJsonArray =>
-        value.getAsJsonArray.asScala.zipWithIndex.foreach { case (v, i) => walk(v, builder.getRepeatedFieldBuilder(field, i)) }
+        value.getAsJsonArray.asScala.zipWithIndex.foreach { case (v, i) =>
+          walk(v, builder.getRepeatedFieldBuilder(field, i))
+        }
       case (JavaType.DOUBLE, false) if isNegativeZero(value) => builder.setField(field, -0.0d)
       case (JavaType.DOUBLE, true) if value.isJsonArray =>
         value.getAsJsonArray.asScala.zipWithIndex.foreach { case (v, i) =>

@@ -18,7 +18,9 @@ private[decode] object LegacyExtensionUris {
     val urns = plan.getExtensionUrnsList.asScala.map(_.getExtensionUrnAnchor).toSet
     val firstFree = if (urns.isEmpty) 1 else urns.max + 1
     // URI anchor -> the URN anchor that now carries it.
-    val uris = plan.getExtensionUrisList.asScala.zipWithIndex.map { case (u, i) => u.getExtensionUriAnchor -> (u.getUri, firstFree + i) }.toMap
+    val uris = plan.getExtensionUrisList.asScala.zipWithIndex.map { case (u, i) =>
+      u.getExtensionUriAnchor -> (u.getUri, firstFree + i)
+    }.toMap
     def lifted(urnRef: Int, uriRef: Int): Option[Int] =
       if (urns(urnRef)) None else uris.get(uriRef).map(_._2)
 

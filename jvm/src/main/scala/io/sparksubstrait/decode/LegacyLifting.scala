@@ -27,6 +27,7 @@ import io.sparksubstrait.proto._
  * The single-message rewrites live in [[LegacyLifts]].
  */
 private[decode] object LegacyLifting {
+
   /** The legacy fields of the generated classes, by descriptor (removed ones and deprecated ones we lift). */
   val fields: Set[Descriptors.FieldDescriptor] = {
     val removed = SpecVersion.LEGACY_FIELDS.toSet

@@ -18,11 +18,14 @@ private[decode] object LegacyLifts {
   def apply(message: Message, at: PlanPath): Message = message match {
     case p: Plan if p.getExtensionUrisCount > 0 || hasUriReferences(p) => LegacyExtensionUris(p)
     case f: ScalarFunction if f.getArgsCount > 0 =>
-      f.toBuilder.clearArgs().clearArguments().addAllArguments(arguments(f.getArgumentsList, f.getArgsList, at).asJava).build()
+      f.toBuilder.clearArgs().clearArguments().addAllArguments(arguments(f.getArgumentsList, f.getArgsList,
+          at).asJava).build()
     case f: AggregateFunction if f.getArgsCount > 0 =>
-      f.toBuilder.clearArgs().clearArguments().addAllArguments(arguments(f.getArgumentsList, f.getArgsList, at).asJava).build()
+      f.toBuilder.clearArgs().clearArguments().addAllArguments(arguments(f.getArgumentsList, f.getArgsList,
+          at).asJava).build()
     case f: WindowFunction if f.getArgsCount > 0 =>
-      f.toBuilder.clearArgs().clearArguments().addAllArguments(arguments(f.getArgumentsList, f.getArgsList, at).asJava).build()
+      f.toBuilder.clearArgs().clearArguments().addAllArguments(arguments(f.getArgumentsList, f.getArgsList,
+          at).asJava).build()
     case a: AggregateRel if a.getGroupingsList.asScala.exists(_.getGroupingExpressionsCount > 0) => groupings(a, at)
     case f: FetchRel if f.hasOffset || f.hasCount => fetch(f)
     case j: HashJoinRel if j.getLeftKeysCount > 0 || j.getRightKeysCount > 0 =>
@@ -38,9 +41,11 @@ private[decode] object LegacyLifts {
     case t: Type => LegacyTemporals.tpe(t)
     // A bound's offset counts only when non-zero; offset_expr, when set, wins (the spec's rule).
     case p: Bound.Preceding if p.getOffset != 0 =>
-      if (p.hasOffsetExpr) p.toBuilder.clearOffset().build() else p.toBuilder.clearOffset().setOffsetExpr(i64(p.getOffset)).build()
+      if (p.hasOffsetExpr) p.toBuilder.clearOffset().build()
+      else p.toBuilder.clearOffset().setOffsetExpr(i64(p.getOffset)).build()
     case f: Bound.Following if f.getOffset != 0 =>
-      if (f.hasOffsetExpr) f.toBuilder.clearOffset().build() else f.toBuilder.clearOffset().setOffsetExpr(i64(f.getOffset)).build()
+      if (f.hasOffsetExpr) f.toBuilder.clearOffset().build()
+      else f.toBuilder.clearOffset().setOffsetExpr(i64(f.getOffset)).build()
     case other => other
   }
 
@@ -52,7 +57,8 @@ private[decode] object LegacyLifts {
     Expression.newBuilder().setLiteral(Literal.newBuilder().setI64(v)).build()
 
   /** `args`: bare value expressions, and enum arguments written as `Expression.enum`. */
-  private def arguments(current: java.util.List[FunctionArgument], args: java.util.List[Expression], at: PlanPath): Seq[FunctionArgument] = {
+  private def arguments(current: java.util.List[FunctionArgument], args: java.util.List[Expression], at: PlanPath)
+    : Seq[FunctionArgument] = {
     val lifted = args.asScala.toSeq.zipWithIndex.map { case (e, i) =>
       if (e.hasEnum) {
         val enumAt = at.at("args", i) / "enum"
@@ -81,7 +87,8 @@ private[decode] object LegacyLifts {
       else if (refs.nonEmpty) {
         // Both forms (DataFusion writes both): they must name the same expressions.
         if (refs.exists(r => r < 0 || r >= shared.size) || refs.map(shared) != legacy) {
-          throw SubstraitErrors.invalidPlan(at.at("groupings", i), "grouping_expressions and expression_references that disagree",
+          throw SubstraitErrors.invalidPlan(at.at("groupings", i),
+            "grouping_expressions and expression_references that disagree",
             "both forms to name the same expressions")
         }
         b.addGroupings(g.toBuilder.clearGroupingExpressions())
@@ -90,7 +97,8 @@ private[decode] object LegacyLifts {
           val k = shared.indexOf(e)
           if (k >= 0) k else { shared += e; shared.size - 1 }
         }
-        b.addGroupings(g.toBuilder.clearGroupingExpressions().addAllExpressionReferences(lifted.map(Integer.valueOf).asJava))
+        b.addGroupings(
+          g.toBuilder.clearGroupingExpressions().addAllExpressionReferences(lifted.map(Integer.valueOf).asJava))
       }
     }
     b.clearGroupingExpressions().addAllGroupingExpressions(shared.asJava).build()
@@ -106,17 +114,18 @@ private[decode] object LegacyLifts {
 
   /** Key pairs compared with EQ, as the key lists were. */
   private def keys(current: java.util.List[ComparisonJoinKey], left: java.util.List[Expression.FieldReference],
-      right: java.util.List[Expression.FieldReference], at: PlanPath): Seq[ComparisonJoinKey] = {
+    right: java.util.List[Expression.FieldReference], at: PlanPath): Seq[ComparisonJoinKey] = {
     if (left.size != right.size) {
       throw SubstraitErrors.invalidPlan(at / "left_keys", s"${left.size} left keys and ${right.size} right keys",
         "as many left keys as right keys")
     }
     if (!current.isEmpty) {
-      throw SubstraitErrors.invalidPlan(at, "both `keys` and the legacy `left_keys` / `right_keys`", "the join keys in one form")
+      throw SubstraitErrors.invalidPlan(at, "both `keys` and the legacy `left_keys` / `right_keys`",
+        "the join keys in one form")
     }
     left.asScala.toSeq.zip(right.asScala).map { case (l, r) =>
       ComparisonJoinKey.newBuilder().setLeft(l).setRight(r).setComparison(ComparisonJoinKey.ComparisonType.newBuilder()
-        .setSimple(ComparisonJoinKey.SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ)).build()
+          .setSimple(ComparisonJoinKey.SimpleComparisonType.SIMPLE_COMPARISON_TYPE_EQ)).build()
     }
   }
 
@@ -127,7 +136,7 @@ private[decode] object LegacyLifts {
     }
     val rows = v.getValuesList.asScala.map { row =>
       Expression.Nested.Struct.newBuilder().addAllFields(row.getFieldsList.asScala
-        .map(l => Expression.newBuilder().setLiteral(l).build()).asJava).build()
+          .map(l => Expression.newBuilder().setLiteral(l).build()).asJava).build()
     }
     v.toBuilder.clearValues().addAllExpressions(rows.asJava).build()
   }

@@ -17,7 +17,8 @@ private[decode] object LegacyTemporals {
     case Literal.LiteralTypeCase.TIMESTAMP_TZ =>
       l.toBuilder.clearTimestampTz().setPrecisionTimestampTz(timestamp(l.getTimestampTz)).build()
     case Literal.LiteralTypeCase.TIME =>
-      l.toBuilder.clearTime().setPrecisionTime(Literal.PrecisionTime.newBuilder().setPrecision(Micros).setValue(l.getTime)).build()
+      l.toBuilder.clearTime().setPrecisionTime(
+        Literal.PrecisionTime.newBuilder().setPrecision(Micros).setValue(l.getTime)).build()
     case _ => l
   }
 
@@ -27,15 +28,15 @@ private[decode] object LegacyTemporals {
     case Type.KindCase.TIMESTAMP =>
       val old = t.getTimestamp
       t.toBuilder.clearTimestamp().setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(Micros)
-        .setNullability(old.getNullability).setTypeVariationReference(old.getTypeVariationReference)).build()
+          .setNullability(old.getNullability).setTypeVariationReference(old.getTypeVariationReference)).build()
     case Type.KindCase.TIMESTAMP_TZ =>
       val old = t.getTimestampTz
       t.toBuilder.clearTimestampTz().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(Micros)
-        .setNullability(old.getNullability).setTypeVariationReference(old.getTypeVariationReference)).build()
+          .setNullability(old.getNullability).setTypeVariationReference(old.getTypeVariationReference)).build()
     case Type.KindCase.TIME =>
       val old = t.getTime
       t.toBuilder.clearTime().setPrecisionTime(Type.PrecisionTime.newBuilder().setPrecision(Micros)
-        .setNullability(old.getNullability).setTypeVariationReference(old.getTypeVariationReference)).build()
+          .setNullability(old.getNullability).setTypeVariationReference(old.getTypeVariationReference)).build()
     case Type.KindCase.USER_DEFINED_TYPE_REFERENCE =>
       t.toBuilder.clearUserDefinedTypeReference()
         .setUserDefined(Type.UserDefined.newBuilder().setTypeReference(t.getUserDefinedTypeReference)).build()

@@ -35,8 +35,9 @@ private[sparksubstrait] object MessageFields {
    * enum fields: `isSet`, `size`, and the numbers `enumNumber` and `enumNumberAt` (open enums
    * keep numbers the proto does not define, which is what the tree check looks for).
    */
-  final class Field private[MessageFields] (val descriptor: FieldDescriptor, has: Test, counted: Count, get: Get, getAt: GetAt,
-      number: IntGet, numberAt: IntGetAt, val direct: Boolean) {
+  final class Field private[MessageFields] (val descriptor: FieldDescriptor, has: Test, counted: Count, get: Get,
+    getAt: GetAt,
+    number: IntGet, numberAt: IntGetAt, val direct: Boolean) {
     def isSet(m: Message): Boolean = if (descriptor.isRepeated) counted.count(m) > 0 else has.test(m)
     def message(m: Message): Message = get.get(m).asInstanceOf[Message]
     def size(m: Message): Int = counted.count(m)
@@ -46,7 +47,8 @@ private[sparksubstrait] object MessageFields {
   }
 
   /** One oneof of one message class: its set field, or null. */
-  final class Oneof private[MessageFields] (val descriptor: OneofDescriptor, caseOf: Get, byNumber: Map[Int, Field], val direct: Boolean) {
+  final class Oneof private[MessageFields] (val descriptor: OneofDescriptor, caseOf: Get, byNumber: Map[Int, Field],
+    val direct: Boolean) {
     def set(m: Message): Field = {
       val n = caseOf.get(m).asInstanceOf[Internal.EnumLite].getNumber
       if (n == 0) null else byNumber.getOrElse(n, null)
@@ -57,22 +59,24 @@ private[sparksubstrait] object MessageFields {
   private val oneofs = new ConcurrentHashMap[OneofDescriptor, Oneof]()
 
   /** The field's accessors on `cls`, the generated class of the field's message type. */
-  def field(fd: FieldDescriptor, cls: Class[_]): Field = fields.computeIfAbsent(fd, fd => bound(fd, cls).getOrElse(reflective(fd)))
+  def field(fd: FieldDescriptor, cls: Class[_]): Field =
+    fields.computeIfAbsent(fd, fd => bound(fd, cls).getOrElse(reflective(fd)))
 
-  def oneof(od: OneofDescriptor, cls: Class[_]): Oneof = oneofs.computeIfAbsent(od, { od =>
-    import scala.jdk.CollectionConverters._
-    val members = od.getFields.asScala.map(f => f.getNumber -> field(f, cls)).toMap
-    val bound = bind[Get](cls, s"get${camel(od.getName)}Case", Nil)
-    val caseOf = bound.getOrElse(new Get {
-      // protobuf's own lookup, as a case number.
-      def get(m: Message): AnyRef = {
-        val f = m.getOneofFieldDescriptor(od)
-        val n = if (f == null) 0 else f.getNumber
-        new Internal.EnumLite { def getNumber: Int = n }
-      }
+  def oneof(od: OneofDescriptor, cls: Class[_]): Oneof = oneofs.computeIfAbsent(od,
+    { od =>
+      import scala.jdk.CollectionConverters._
+      val members = od.getFields.asScala.map(f => f.getNumber -> field(f, cls)).toMap
+      val bound = bind[Get](cls, s"get${camel(od.getName)}Case", Nil)
+      val caseOf = bound.getOrElse(new Get {
+        // protobuf's own lookup, as a case number.
+        def get(m: Message): AnyRef = {
+          val f = m.getOneofFieldDescriptor(od)
+          val n = if (f == null) 0 else f.getNumber
+          new Internal.EnumLite { def getNumber: Int = n }
+        }
+      })
+      new Oneof(od, caseOf, members, bound.isDefined)
     })
-    new Oneof(od, caseOf, members, bound.isDefined)
-  })
 
   private def bound(fd: FieldDescriptor, cls: Class[_]): Option[Field] = {
     val name = camel(fd.getName)
@@ -87,7 +91,8 @@ private[sparksubstrait] object MessageFields {
       for {
         number <- bind[IntGet](cls, s"get${name}Value", Nil)
         // A proto3 enum has presence only when `optional`; otherwise it is set when not zero.
-        has <- if (fd.hasPresence) bind[Test](cls, s"has$name", Nil) else Some(new Test { def test(m: Message): Boolean = number.get(m) != 0 })
+        has <- if (fd.hasPresence) bind[Test](cls, s"has$name", Nil)
+        else Some(new Test { def test(m: Message): Boolean = number.get(m) != 0 })
       } yield new Field(fd, has, null, null, null, number, null, direct = true)
     } else if (fd.getJavaType == FieldDescriptor.JavaType.MESSAGE) {
       for {
@@ -103,9 +108,14 @@ private[sparksubstrait] object MessageFields {
     new Count { def count(m: Message): Int = m.getRepeatedFieldCount(fd) },
     new Get { def get(m: Message): AnyRef = m.getField(fd) },
     new GetAt { def get(m: Message, i: Int): AnyRef = m.getRepeatedField(fd, i) },
-    new IntGet { def get(m: Message): Int = m.getField(fd).asInstanceOf[com.google.protobuf.Descriptors.EnumValueDescriptor].getNumber },
-    new IntGetAt { def get(m: Message, i: Int): Int =
-      m.getRepeatedField(fd, i).asInstanceOf[com.google.protobuf.Descriptors.EnumValueDescriptor].getNumber },
+    new IntGet {
+      def get(m: Message): Int =
+        m.getField(fd).asInstanceOf[com.google.protobuf.Descriptors.EnumValueDescriptor].getNumber
+    },
+    new IntGetAt {
+      def get(m: Message, i: Int): Int =
+        m.getRepeatedField(fd, i).asInstanceOf[com.google.protobuf.Descriptors.EnumValueDescriptor].getNumber
+    },
     direct = false)
 
   private val lookup = MethodHandles.lookup()
@@ -115,19 +125,21 @@ private[sparksubstrait] object MessageFields {
    * such public instance method returning what T returns (a message, for T returning one: a field
    * whose Java name protoc escapes would otherwise find Object's `getClass`).
    */
-  private def bind[T](cls: Class[_], method: String, params: List[Class[_]])(implicit t: scala.reflect.ClassTag[T]): Option[T] =
+  private def bind[T](cls: Class[_], method: String, params: List[Class[_]])(
+    implicit t: scala.reflect.ClassTag[T]): Option[T] =
     try {
       val target = cls.getMethod(method, params: _*)
       val sam = t.runtimeClass.getMethods.filter(m => java.lang.reflect.Modifier.isAbstract(m.getModifiers)).head
       val returns = target.getReturnType
       val fits = if (sam.getReturnType.isPrimitive) returns == sam.getReturnType
-        else classOf[Message].isAssignableFrom(returns) || classOf[Internal.EnumLite].isAssignableFrom(returns)
+      else classOf[Message].isAssignableFrom(returns) || classOf[Internal.EnumLite].isAssignableFrom(returns)
       if (!fits || java.lang.reflect.Modifier.isStatic(target.getModifiers)) return None
       val impl: MethodHandle = lookup.unreflect(target)
       val samType = MethodType.methodType(sam.getReturnType, sam.getParameterTypes)
       // The interface's own signature, with the receiver narrowed to the message class.
       val instantiated = samType.changeParameterType(0, cls)
-      val site = LambdaMetafactory.metafactory(lookup, sam.getName, MethodType.methodType(t.runtimeClass), samType, impl, instantiated)
+      val site = LambdaMetafactory.metafactory(lookup, sam.getName, MethodType.methodType(t.runtimeClass), samType,
+        impl, instantiated)
       Some(site.getTarget.invokeWithArguments().asInstanceOf[T])
     } catch { case NonFatal(_) => None } // no such method, no access, or LambdaMetafactory refused it
 

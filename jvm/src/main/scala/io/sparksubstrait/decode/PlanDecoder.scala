@@ -20,7 +20,7 @@ import io.sparksubstrait.util.Options
  * Then real producers' departures from the spec are lifted into its shape by the readings
  * that apply to the plan's producer and release ([[ProducerReadings]]).
  */
-object PlanDecoder {
+private[sparksubstrait] object PlanDecoder {
   def fromBytes(bytes: Array[Byte], limits: PlanLimits): DecodedPlan = {
     if (bytes == null) throw SubstraitErrors.malformedPlan("binary", "the plan is null", null)
     checkSize(bytes.length.toLong, "bytes", limits)
@@ -52,7 +52,8 @@ object PlanDecoder {
         s"send deeper plans in the binary encoding, which allows ${PlanLimits.MaxDepthKey} message levels")
     }
     val builder = Plan.newBuilder()
-    try JsonParsers.withRecursionLimit(limits.maxDepth + 1).merge(text, builder) catch {
+    try JsonParsers.withRecursionLimit(limits.maxDepth + 1).merge(text, builder)
+    catch {
       case e: InvalidProtocolBufferException if isRecursionLimit(e) => throw tooDeep(limits, e)
       case e: StackOverflowError => throw stackExhausted(limits, e)
       // JsonFormat also throws unchecked exceptions for some malformed values.
@@ -101,7 +102,8 @@ object PlanDecoder {
 
   /** A backstop for a depth limit raised beyond what the thread's stack holds: the parse unwinds cleanly. */
   private def stackExhausted(limits: PlanLimits, e: StackOverflowError) =
-    SubstraitErrors.planTooLarge("a plan nested too deeply for the decoding thread's stack", s"${limits.maxDepth} levels",
+    SubstraitErrors.planTooLarge("a plan nested too deeply for the decoding thread's stack",
+      s"${limits.maxDepth} levels",
       s"lower ${PlanLimits.MaxDepthKey} or give the driver thread a larger stack", e)
 
   /** Protobuf's (binary and JSON) own depth guard; its message is all that tells it apart. */

@@ -20,9 +20,9 @@ import io.sparksubstrait.errors.SubstraitErrors
  *                 inside another one level more (a FilterRel adds 2, a function argument 3).
  * @param maxBytes bytes of a binary plan, or characters of a JSON plan.
  */
-final case class PlanLimits(maxDepth: Int, maxBytes: Long)
+private[sparksubstrait] final case class PlanLimits(maxDepth: Int, maxBytes: Long)
 
-object PlanLimits {
+private[sparksubstrait] object PlanLimits {
   val MaxDepthKey = "spark.substrait.maxPlanDepth"
   val MaxBytesKey = "spark.substrait.maxPlanBytes"
   val DefaultMaxDepth = 300
@@ -43,8 +43,8 @@ object PlanLimits {
   /** The limits of the active session (or the defaults without one), for entry points without a session. */
   def active: PlanLimits = fromConf(SQLConf.get)
 
-  private def positive[T](key: String, raw: String, parse: String => Option[T], expected: String)
-      (implicit num: Numeric[T]): T =
+  private def positive[T](key: String, raw: String, parse: String => Option[T], expected: String)(
+    implicit num: Numeric[T]): T =
     parse(raw).filter(v => num.gt(v, num.zero))
       .getOrElse(throw SubstraitErrors.invalidSetting(key, raw, expected))
 }

@@ -7,9 +7,11 @@ package io.sparksubstrait.decode
  * Built as a linked list of segments so that descending costs O(1) and the string is
  * made only when an error is raised.
  */
-final class PlanPath private (parent: PlanPath, segment: String, index: Int) {
+private[sparksubstrait] final class PlanPath private (parent: PlanPath, segment: String, index: Int) {
+
   /** Descend into a singular field. */
   def /(field: String): PlanPath = new PlanPath(this, field, -1)
+
   /** Descend into element `i` of a repeated field. */
   def at(field: String, i: Int): PlanPath = new PlanPath(this, field, i)
 
@@ -24,6 +26,6 @@ final class PlanPath private (parent: PlanPath, segment: String, index: Int) {
   private def render: String = if (index >= 0) s"$segment[$index]" else segment
 }
 
-object PlanPath {
+private[sparksubstrait] object PlanPath {
   val root: PlanPath = new PlanPath(null, null, -1)
 }

@@ -29,12 +29,14 @@ import io.sparksubstrait.errors.SubstraitErrors
  * relation, expression, literal and type kinds) costs one lookup of its set field.
  */
 private[decode] object PlanTreeCheck {
+
   /**
    * What the walk found: the names of every NamedTable in the order met, whether a legacy
    * field is set, and whether a shared definition is used ([[SharedDefinitions]]).
    */
   final case class Facts(namedTables: Seq[Seq[String]], hasLegacyFields: Boolean, usesSharedDefinitions: Boolean,
-      legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor], legacyInLeaves: Boolean) {
+    legacyBelowDeclarations: Boolean, messageTypes: java.util.Set[Descriptor], legacyInLeaves: Boolean) {
+
     /** Whether the plan holds a message of this type (the producer readings skip plans holding none of theirs). */
     def holds(d: Descriptor): Boolean = messageTypes.contains(d)
   }
@@ -61,8 +63,9 @@ private[decode] object PlanTreeCheck {
       message match {
         case t: ReadRel.NamedTable => tables += t.getNamesList.asScala.toList
         case r: Rel if r.getRelTypeCase == Rel.RelTypeCase.DETACHED_REL_ORDINAL => shared = true
-        case e: Expression if e.getRexTypeCase == Expression.RexTypeCase.DETACHED_EXPRESSION_ORDINAL ||
-          e.getRexTypeCase == Expression.RexTypeCase.NAMED_LAMBDA_REFERENCE => shared = true
+        case e: Expression
+            if e.getRexTypeCase == Expression.RexTypeCase.DETACHED_EXPRESSION_ORDINAL ||
+              e.getRexTypeCase == Expression.RexTypeCase.NAMED_LAMBDA_REFERENCE => shared = true
         case i: Expression.LambdaInvocation if i.hasNamedLambda => shared = true
         case _ =>
       }
@@ -73,7 +76,9 @@ private[decode] object PlanTreeCheck {
         if (!shape.declarations) legacyBelow = true
         if (shape.inLeaf) legacyInLeaves = true
       }
-      shape.refused.foreach { case (f, why) => if (f.isSet(message)) throw refusedField(message, f.descriptor, why, at) }
+      shape.refused.foreach { case (f, why) =>
+        if (f.isSet(message)) throw refusedField(message, f.descriptor, why, at)
+      }
       present.clear()
       shape.plain.foreach(f => if (f.isSet(message)) present.add(f))
       shape.oneofs.foreach { o =>
@@ -107,23 +112,28 @@ private[decode] object PlanTreeCheck {
    * holding any (the set field is then looked up once); read through [[MessageFields]]'
    * accessors (protobuf's reflection was a third of decoding).
    */
-  private final case class Shape(plain: Array[MessageFields.Field], oneofs: Array[MessageFields.Oneof], walked: Set[FieldDescriptor],
-      legacy: Array[MessageFields.Field], refused: Array[(MessageFields.Field, String)], declarations: Boolean, inLeaf: Boolean)
+  private final case class Shape(plain: Array[MessageFields.Field], oneofs: Array[MessageFields.Oneof],
+    walked: Set[FieldDescriptor],
+    legacy: Array[MessageFields.Field], refused: Array[(MessageFields.Field, String)], declarations: Boolean,
+    inLeaf: Boolean)
 
   private val shapes = new ConcurrentHashMap[Descriptor, Shape]()
 
-  private def shapeOf(message: Message): Shape = shapes.computeIfAbsent(message.getDescriptorForType, { d =>
-    def access(f: FieldDescriptor) = MessageFields.field(f, message.getClass)
-    val walked = d.getFields.asScala.filter(f =>
-      f.getJavaType == FieldDescriptor.JavaType.MESSAGE || f.getJavaType == FieldDescriptor.JavaType.ENUM).toSet
-    // A proto3 `optional` is a oneof of one (synthetic): it is a plain field here.
-    Shape(d.getFields.asScala.filter(f => walked(f) && f.getRealContainingOneof == null).map(access).toArray,
-      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(walked)).map(MessageFields.oneof(_, message.getClass)).toArray, walked,
-      d.getFields.asScala.filter(LegacyLifting.fields).map(access).toArray,
-      SpecCoverage.refused(d).map { case (f, why) => (access(f), why) }.toArray,
-      d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"),
-      LeafFamilies.exists(f => d.getFullName == f || d.getFullName.startsWith(f + ".")))
-  })
+  private def shapeOf(message: Message): Shape = shapes.computeIfAbsent(message.getDescriptorForType,
+    { d =>
+      def access(f: FieldDescriptor) = MessageFields.field(f, message.getClass)
+      val walked = d.getFields.asScala.filter(f =>
+        f.getJavaType == FieldDescriptor.JavaType.MESSAGE || f.getJavaType == FieldDescriptor.JavaType.ENUM).toSet
+      // A proto3 `optional` is a oneof of one (synthetic): it is a plain field here.
+      Shape(
+        d.getFields.asScala.filter(f => walked(f) && f.getRealContainingOneof == null).map(access).toArray,
+        d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(walked)).map(MessageFields.oneof(_,
+            message.getClass)).toArray, walked,
+        d.getFields.asScala.filter(LegacyLifting.fields).map(access).toArray,
+        SpecCoverage.refused(d).map { case (f, why) => (access(f), why) }.toArray,
+        d == Plan.getDescriptor || d.getFullName.startsWith("substrait.extensions.SimpleExtension"),
+        LeafFamilies.exists(f => d.getFullName == f || d.getFullName.startsWith(f + ".")))
+    })
 
   /** The message types MessageRewrite.isLeaf stops at; every message inside one is of one of them or nested in one. */
   private val LeafFamilies = Seq(Type.getDescriptor, Expression.Literal.getDescriptor, NamedStruct.getDescriptor,
@@ -148,12 +158,15 @@ private[decode] object PlanTreeCheck {
   }
 
   /** Open (proto3) enums keep numbers the proto does not define; converters never see them. */
-  private def rejectUnknownEnumValues(message: Message, field: MessageFields.Field, at: PlanPath, newer: Option[String]): Unit = {
+  private def rejectUnknownEnumValues(message: Message, field: MessageFields.Field, at: PlanPath, newer: Option[String])
+    : Unit = {
     val enumType = field.descriptor.getEnumType
     def check(number: Int, where: => PlanPath): Unit =
-      if (enumType.findValueByNumber(number) == null) throw unknown(where, s"value $number of enum ${enumType.getFullName}", newer)
+      if (enumType.findValueByNumber(number) == null)
+        throw unknown(where, s"value $number of enum ${enumType.getFullName}", newer)
     val name = field.descriptor.getName
-    if (field.descriptor.isRepeated) (0 until field.size(message)).foreach(i => check(field.enumNumberAt(message, i), at.at(name, i)))
+    if (field.descriptor.isRepeated)
+      (0 until field.size(message)).foreach(i => check(field.enumNumberAt(message, i), at.at(name, i)))
     else check(field.enumNumber(message), at / name)
   }
 }

@@ -47,7 +47,8 @@ private[decode] object ReferencedSubtrees {
     }
     val total = relations.indices.filter(i => relations(i).hasRoot).map(unfolded).foldLeft(0L)(saturatingAdd)
     if (total > limits.maxBytes) {
-      throw SubstraitErrors.planTooLarge(s"a plan whose shared subtrees (ReferenceRel) unfold to more than ${limits.maxBytes} bytes",
+      throw SubstraitErrors.planTooLarge(
+        s"a plan whose shared subtrees (ReferenceRel) unfold to more than ${limits.maxBytes} bytes",
         s"${limits.maxBytes} bytes", PlanLimits.raise(PlanLimits.MaxBytesKey, "heap"))
     }
   }
@@ -63,15 +64,16 @@ private[decode] object ReferencedSubtrees {
       stack.pop() match {
         case r: Rel if r.hasReference => found += r.getReference.getSubtreeOrdinal
         case m => m.getAllFields.asScala.foreach { case (field, value) =>
-          value match {
-            case child: Message => stack.push(child)
-            case list: java.util.List[_] if field.isRepeated => list.asScala.foreach {
+            value match {
               case child: Message => stack.push(child)
+              case list: java.util.List[_] if field.isRepeated =>
+                list.asScala.foreach {
+                  case child: Message => stack.push(child)
+                  case _ =>
+                }
               case _ =>
             }
-            case _ =>
           }
-        }
       }
     }
     found.result()

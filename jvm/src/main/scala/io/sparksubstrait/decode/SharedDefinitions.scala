@@ -22,6 +22,7 @@ import io.sparksubstrait.proto.{Expression, Plan, PlanRel, Rel}
  * counts against [[PlanLimits.maxBytes]].
  */
 private[decode] object SharedDefinitions {
+
   /** Whether the plan defines any (the decoder also inlines when [[PlanTreeCheck]] met a use). */
   def defines(plan: Plan): Boolean = plan.getNamedLambdasCount > 0 ||
     plan.getRelationsList.asScala.exists(r => r.getDetachedRelsCount > 0 || r.getDetachedExpressionsCount > 0)
@@ -31,16 +32,19 @@ private[decode] object SharedDefinitions {
       l.getLambdaAnchor -> (l.getLambda, PlanPath.root.at("named_lambdas", i) / "lambda")
     }
     val duplicated = lambdas.groupBy(_._1).collectFirst { case (a, ls) if ls.size > 1 => a }
-    duplicated.foreach(a => throw SubstraitErrors.invalidPlan(PlanPath.root / "named_lambdas",
-      s"lambda_anchor $a defined more than once", "unique lambda anchors"))
+    duplicated.foreach(a =>
+      throw SubstraitErrors.invalidPlan(PlanPath.root / "named_lambdas",
+        s"lambda_anchor $a defined more than once", "unique lambda anchors"))
     val unfolded = new Unfolded(limits)
     val named = new Definitions[Expression.Lambda]("named lambda", lambdas.toMap, unfolded)
     val b = plan.toBuilder.clearNamedLambdas()
     plan.getRelationsList.asScala.zipWithIndex.foreach { case (rel, i) =>
       val at = PlanPath.root.at("relations", i)
       val inliner = new Inliner(named,
-        new Definitions[Rel]("detached relation", indexed(rel.getDetachedRelsList.asScala.toSeq, at, "detached_rels"), unfolded),
-        new Definitions[Expression]("detached expression", indexed(rel.getDetachedExpressionsList.asScala.toSeq, at, "detached_expressions"), unfolded))
+        new Definitions[Rel]("detached relation", indexed(rel.getDetachedRelsList.asScala.toSeq, at, "detached_rels"),
+          unfolded),
+        new Definitions[Expression]("detached expression",
+          indexed(rel.getDetachedExpressionsList.asScala.toSeq, at, "detached_expressions"), unfolded))
       val plain = rel.toBuilder.clearDetachedRels().clearDetachedExpressions().build()
       b.setRelations(i, inliner.walk(plain, at).asInstanceOf[PlanRel])
     }
@@ -72,34 +76,42 @@ private[decode] object SharedDefinitions {
     /** The inlined definition `n`, its unfolded size counted once more for this use. */
     def use(n: Int, at: PlanPath, field: String)(inline: (T, PlanPath) => T): T = {
       val (definition, size) = done.getOrElse(n, {
-        val (raw, defAt) = entries.getOrElse(n, throw SubstraitErrors.invalidPlan(at / field, s"$field $n",
-          s"a $kind of the plan (${if (entries.isEmpty) "it has none" else s"it has ${entries.keys.toSeq.sorted.mkString(", ")}"})"))
-        if (!inProgress.add(n)) {
-          throw SubstraitErrors.invalidPlan(at / field, s"$kind $n defined in terms of itself", "definitions that do not refer to themselves")
-        }
-        // The uses inside a definition count with each use of it, not once more here.
-        val before = unfolded.snapshot
-        val inlined = try inline(raw, defAt) finally inProgress -= n
-        val entry = (inlined, raw.getSerializedSize + unfolded.snapshot - before)
-        unfolded.restore(before)
-        done(n) = entry
-        entry
-      })
+          val (raw, defAt) = entries.getOrElse(n,
+            throw SubstraitErrors.invalidPlan(at / field, s"$field $n",
+              s"a $kind of the plan (${if (entries.isEmpty) "it has none"
+                else s"it has ${entries.keys.toSeq.sorted.mkString(", ")}"})"))
+          if (!inProgress.add(n)) {
+            throw SubstraitErrors.invalidPlan(at / field, s"$kind $n defined in terms of itself",
+              "definitions that do not refer to themselves")
+          }
+          // The uses inside a definition count with each use of it, not once more here.
+          val before = unfolded.snapshot
+          val inlined = try inline(raw, defAt)
+          finally inProgress -= n
+          val entry = (inlined, raw.getSerializedSize + unfolded.snapshot - before)
+          unfolded.restore(before)
+          done(n) = entry
+          entry
+        })
       unfolded.add(size)
       definition
     }
   }
 
   /** Replaces every use by its definition, walking the tree once. */
-  private final class Inliner(lambdas: Definitions[Expression.Lambda], rels: Definitions[Rel], exprs: Definitions[Expression]) {
+  private final class Inliner(lambdas: Definitions[Expression.Lambda], rels: Definitions[Rel],
+    exprs: Definitions[Expression]) {
     def walk(m: Message, at: PlanPath): Message = m match {
       case r: Rel if r.getRelTypeCase == Rel.RelTypeCase.DETACHED_REL_ORDINAL =>
         rels.use(r.getDetachedRelOrdinal, at, "detached_rel_ordinal")((d, dAt) => walk(d, dAt).asInstanceOf[Rel])
       case e: Expression if e.getRexTypeCase == Expression.RexTypeCase.DETACHED_EXPRESSION_ORDINAL =>
-        exprs.use(e.getDetachedExpressionOrdinal, at, "detached_expression_ordinal")((d, dAt) => walk(d, dAt).asInstanceOf[Expression])
+        exprs.use(e.getDetachedExpressionOrdinal, at, "detached_expression_ordinal")((d, dAt) =>
+          walk(d, dAt).asInstanceOf[Expression])
       case e: Expression if e.getRexTypeCase == Expression.RexTypeCase.NAMED_LAMBDA_REFERENCE =>
-        Expression.newBuilder().setLambda(lambda(e.getNamedLambdaReference.getLambdaReference, at / "named_lambda_reference")).build()
-      case i: Expression.LambdaInvocation if i.getLambdaTypeCase == Expression.LambdaInvocation.LambdaTypeCase.NAMED_LAMBDA =>
+        Expression.newBuilder().setLambda(lambda(e.getNamedLambdaReference.getLambdaReference,
+            at / "named_lambda_reference")).build()
+      case i: Expression.LambdaInvocation
+          if i.getLambdaTypeCase == Expression.LambdaInvocation.LambdaTypeCase.NAMED_LAMBDA =>
         children(i.toBuilder.setLambda(lambda(i.getNamedLambda.getLambdaReference, at / "named_lambda")).build(), at)
       case other => children(other, at)
     }

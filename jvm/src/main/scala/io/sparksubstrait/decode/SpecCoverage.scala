@@ -17,7 +17,7 @@ import io.sparksubstrait.proto.Plan
  * and fails on any field the table does not class, and docs/supported.md lists the
  * advisory and refused fields from it.
  */
-object SpecCoverage {
+private[sparksubstrait] object SpecCoverage {
   sealed trait Use { def label: String }
   case object Read extends Use { val label = "read" }
   case object Lifted extends Use { val label = "lifted into its current form at decode time" }
@@ -44,7 +44,8 @@ object SpecCoverage {
       val d = stack.pop()
       if (!seen.contains(d.getFullName) && !d.getFullName.startsWith("google.protobuf.")) {
         seen(d.getFullName) = d
-        d.getFields.asScala.filter(_.getJavaType == FieldDescriptor.JavaType.MESSAGE).foreach(f => stack.push(f.getMessageType))
+        d.getFields.asScala.filter(_.getJavaType == FieldDescriptor.JavaType.MESSAGE).foreach(f =>
+          stack.push(f.getMessageType))
       }
     }
     seen.values.toSeq

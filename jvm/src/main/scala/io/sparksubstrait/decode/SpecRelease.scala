@@ -5,7 +5,7 @@ package io.sparksubstrait.decode
  * ("0.91"). The one way releases are compared: the pinned release a plan may not be newer
  * than, the release a field's meaning changed in, the releases a producer's reading covers.
  */
-final case class SpecRelease(major: Int, minor: Int, patch: Int) extends Ordered[SpecRelease] {
+private[sparksubstrait] final case class SpecRelease(major: Int, minor: Int, patch: Int) extends Ordered[SpecRelease] {
   override def compare(that: SpecRelease): Int =
     Ordering[(Int, Int, Int)].compare((major, minor, patch), (that.major, that.minor, that.patch))
 
@@ -15,7 +15,8 @@ final case class SpecRelease(major: Int, minor: Int, patch: Int) extends Ordered
   override def toString: String = s"$major.$minor.$patch"
 }
 
-object SpecRelease {
+private[sparksubstrait] object SpecRelease {
+
   /** The release of the protos this consumer is built with. */
   val Pinned: SpecRelease = parse(io.sparksubstrait.proto.SpecVersion.VERSION)
 

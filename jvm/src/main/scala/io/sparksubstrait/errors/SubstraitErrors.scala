@@ -9,7 +9,7 @@ import io.sparksubstrait.decode.PlanPath
  * each has a condition from `error-conditions.json`, names its place in the plan, what was
  * found and what was expected.
  */
-object SubstraitErrors {
+private[sparksubstrait] object SubstraitErrors {
   private val reader = new ErrorClassesJsonReader(
     Seq(getClass.getResource("/io/sparksubstrait/error-conditions.json")))
 
@@ -31,17 +31,18 @@ object SubstraitErrors {
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 
   private def raise(
-      condition: String,
-      at: Option[PlanPath],
-      params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException =
+    condition: String,
+    at: Option[PlanPath],
+    params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException =
     raiseAt(condition, at.map(_.toString), params: _*)
 
   private def raiseAt(
-      condition: String,
-      location: Option[String],
-      params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException = {
-    val all = (location.map("location" -> _).toSeq ++
-      params.map { case (k, v) => k -> String.valueOf(v) }).toMap
+    condition: String,
+    location: Option[String],
+    params: (String, Any)*)(implicit cause: Throwable = null): SubstraitException = {
+    val all =
+      (location.map("location" -> _).toSeq ++
+        params.map { case (k, v) => k -> String.valueOf(v) }).toMap
     val message = s"[$condition] ${reader.getErrorMessage(condition, all)}"
     if (unsupportedConditions(condition)) {
       new SubstraitUnsupportedException(condition, all, message, location, cause)
@@ -85,12 +86,12 @@ object SubstraitErrors {
       "index" -> index, "maxIndex" -> (size - 1), "size" -> size)
 
   def undeclaredAnchor(at: PlanPath, kind: String, anchor: Long, declared: Iterable[Long])
-      : SubstraitException =
+    : SubstraitException =
     raise("SUBSTRAIT_UNDECLARED_ANCHOR", Some(at), "kind" -> kind, "anchor" -> anchor,
       "declared" -> (if (declared.isEmpty) "(none)" else declared.toSeq.sorted.mkString(", ")))
 
   def unknownFunction(at: PlanPath, name: String, extension: String, argTypes: Seq[String])
-      : SubstraitException =
+    : SubstraitException =
     raise("SUBSTRAIT_UNKNOWN_FUNCTION", Some(at), "name" -> name, "extension" -> extension,
       "argTypes" -> argTypes.mkString(", "))
 
@@ -98,7 +99,7 @@ object SubstraitErrors {
     raise("SUBSTRAIT_UNSUPPORTED_FEATURE", Some(at), "found" -> found, "expected" -> expected)
 
   def unsupportedOption(at: PlanPath, function: String, option: String,
-      requested: Seq[String], supported: Seq[String]): SubstraitException =
+    requested: Seq[String], supported: Seq[String]): SubstraitException =
     raise("SUBSTRAIT_UNSUPPORTED_FUNCTION_OPTION", Some(at), "name" -> function,
       "option" -> option, "requested" -> requested.mkString(" or "),
       "supported" -> supported.mkString(", "))
@@ -147,7 +148,8 @@ object SubstraitErrors {
 
   /** Runs one converter step, turning any non-fatal foreign exception into ours, located at `at`. */
   def located[T](at: PlanPath)(body: => T): T =
-    try body catch {
+    try body
+    catch {
       case e: SubstraitException => throw e
       case e: StackOverflowError => throw e
       case scala.util.control.NonFatal(e) => throw conversionFailed(at, e)

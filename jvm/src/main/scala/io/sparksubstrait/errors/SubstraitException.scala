@@ -11,30 +11,31 @@ import scala.jdk.CollectionConverters._
  * [[SubstraitFunctionException]]: the error a function's options ask for.
  */
 sealed abstract class SubstraitException(
-    val condition: String,
-    val parameters: Map[String, String],
-    message: String,
-    val location: Option[String],
-    cause: Throwable)
-  extends RuntimeException(message, cause) with SparkThrowableCondition {
+  val condition: String,
+  val parameters: Map[String, String],
+  message: String,
+  val location: Option[String],
+  cause: Throwable)
+    extends RuntimeException(message, cause) with SparkThrowableCondition {
 
   override def getMessageParameters: java.util.Map[String, String] = parameters.asJava
   override def getSqlState: String = SubstraitErrors.sqlState(condition)
+
   /** Location in the plan, e.g. `relations[0].root.input.filter.condition`, or null. */
   def getLocation: String = location.orNull
 }
 
 /** The plan is not valid Substrait (or not a plan at all). */
 final class SubstraitInvalidPlanException private[errors] (
-    condition: String, parameters: Map[String, String], message: String,
-    location: Option[String], cause: Throwable)
-  extends SubstraitException(condition, parameters, message, location, cause)
+  condition: String, parameters: Map[String, String], message: String,
+  location: Option[String], cause: Throwable)
+    extends SubstraitException(condition, parameters, message, location, cause)
 
 /** The plan is valid Substrait, but asks for something Spark or this consumer cannot do. */
 final class SubstraitUnsupportedException private[errors] (
-    condition: String, parameters: Map[String, String], message: String,
-    location: Option[String], cause: Throwable)
-  extends SubstraitException(condition, parameters, message, location, cause)
+  condition: String, parameters: Map[String, String], message: String,
+  location: Option[String], cause: Throwable)
+    extends SubstraitException(condition, parameters, message, location, cause)
 
 /**
  * A function of the plan raised, while the query ran, the error its options ask for: an
@@ -42,6 +43,6 @@ final class SubstraitUnsupportedException private[errors] (
  * is valid and supported; its data made the function fail, as the plan wanted.
  */
 final class SubstraitFunctionException private[errors] (
-    condition: String, parameters: Map[String, String], message: String,
-    location: Option[String], cause: Throwable)
-  extends SubstraitException(condition, parameters, message, location, cause)
+  condition: String, parameters: Map[String, String], message: String,
+  location: Option[String], cause: Throwable)
+    extends SubstraitException(condition, parameters, message, location, cause)

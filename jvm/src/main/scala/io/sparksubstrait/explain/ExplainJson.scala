@@ -27,44 +27,47 @@ private[explain] object ExplainJson {
     val (catalyst, ids) = catalystNodes(converted, trace, number)
     val relationOf = relations.flatMap(r => r.functions.map(_ -> number(r.id))).toMap
     write(Obj(Seq(
-      "format" -> Num(FormatVersion),
-      "producer" -> Str(trace.producer),
-      "readings" -> Arr(trace.readings.map { r =>
-        Obj(Seq("name" -> Str(r.name), "releases" -> Str(r.releases), "meaning" -> Str(r.meaning),
-          "warning" -> Bool(r.isWarning), "where" -> strs(r.where)))
-      }),
-      "shapes" -> Arr(trace.shapes.map { case (name, meaning) => Obj(Seq("name" -> Str(name), "meaning" -> Str(meaning))) }),
-      "roots" -> nums(trace.roots.map(number)),
-      "relations" -> Arr(preorder.toSeq.map(relations).map { r =>
-        Obj(Seq(
-          "id" -> Num(number(r.id)),
-          "path" -> Str(r.path),
-          "kind" -> Str(r.kind),
-          "details" -> strs(r.details),
-          "output" -> strs(r.output),
-          "operators" -> strs(r.operators.map(_.nodeName)),
-          "catalyst" -> nums(r.operators.flatMap(o => Option(ids.get(o)).map(_.intValue))),
-          "children" -> Arr(r.children.map(c => Obj(Seq("id" -> Num(number(c)), "via" -> Str(via(r.path, relations(c))))))),
-          "functions" -> nums(r.functions),
-          "notes" -> strs(r.notes)))
-      }),
-      "functions" -> Arr(trace.functions.map { f =>
-        Obj(Seq(
-          "id" -> Num(f.id),
-          "path" -> Str(f.path),
-          "relation" -> relationOf.get(f.id).map(i => Num(i): Value).getOrElse(Null),
-          "kind" -> Str(f.kind),
-          "name" -> Str(f.name),
-          "extension" -> str(f.extension),
-          "catalog" -> Str(f.catalogName),
-          "alias" -> str(f.alias),
-          "spark" -> Str(f.spark),
-          "sql" -> Str(f.sql),
-          "notes" -> strs(f.notes)))
-      }),
-      "catalyst" -> Obj(Seq("root" -> Num(0), "nodes" -> Arr(catalyst))),
-      "analyzed" -> Str(analyzed),
-      "optimized" -> Str(optimized))))
+          "format" -> Num(FormatVersion),
+          "producer" -> Str(trace.producer),
+          "readings" -> Arr(trace.readings.map { r =>
+            Obj(Seq("name" -> Str(r.name), "releases" -> Str(r.releases), "meaning" -> Str(r.meaning),
+                "warning" -> Bool(r.isWarning), "where" -> strs(r.where)))
+          }),
+          "shapes" -> Arr(trace.shapes.map { case (name, meaning) =>
+            Obj(Seq("name" -> Str(name), "meaning" -> Str(meaning)))
+          }),
+          "roots" -> nums(trace.roots.map(number)),
+          "relations" -> Arr(preorder.toSeq.map(relations).map { r =>
+            Obj(Seq(
+                "id" -> Num(number(r.id)),
+                "path" -> Str(r.path),
+                "kind" -> Str(r.kind),
+                "details" -> strs(r.details),
+                "output" -> strs(r.output),
+                "operators" -> strs(r.operators.map(_.nodeName)),
+                "catalyst" -> nums(r.operators.flatMap(o => Option(ids.get(o)).map(_.intValue))),
+                "children" ->
+                  Arr(r.children.map(c => Obj(Seq("id" -> Num(number(c)), "via" -> Str(via(r.path, relations(c))))))),
+                "functions" -> nums(r.functions),
+                "notes" -> strs(r.notes)))
+          }),
+          "functions" -> Arr(trace.functions.map { f =>
+            Obj(Seq(
+                "id" -> Num(f.id),
+                "path" -> Str(f.path),
+                "relation" -> relationOf.get(f.id).map(i => Num(i): Value).getOrElse(Null),
+                "kind" -> Str(f.kind),
+                "name" -> Str(f.name),
+                "extension" -> str(f.extension),
+                "catalog" -> Str(f.catalogName),
+                "alias" -> str(f.alias),
+                "spark" -> Str(f.spark),
+                "sql" -> Str(f.sql),
+                "notes" -> strs(f.notes)))
+          }),
+          "catalyst" -> Obj(Seq("root" -> Num(0), "nodes" -> Arr(catalyst))),
+          "analyzed" -> Str(analyzed),
+          "optimized" -> Str(optimized))))
   }
 
   /** How a child relation hangs off its parent: the location between them (`input`, `right`, `condition.subquery…`). */
@@ -73,7 +76,7 @@ private[explain] object ExplainJson {
 
   /** The converted tree in pre-order (children, then subqueries), each node with its relation. */
   private def catalystNodes(root: LogicalPlan, trace: ExplainTrace, relationNumber: Map[Int, Int])
-      : (Seq[Value], java.util.IdentityHashMap[LogicalPlan, Integer]) = {
+    : (Seq[Value], java.util.IdentityHashMap[LogicalPlan, Integer]) = {
     val ids = new java.util.IdentityHashMap[LogicalPlan, Integer]
     val order = ArrayBuffer.empty[LogicalPlan]
     def number(p: LogicalPlan): Unit = if (!ids.containsKey(p)) {
@@ -85,12 +88,12 @@ private[explain] object ExplainJson {
     number(root)
     val nodes = order.toSeq.map { p =>
       Obj(Seq(
-        "id" -> Num(ids.get(p).longValue),
-        "name" -> Str(p.nodeName),
-        "text" -> Str(oneLine(p)),
-        "children" -> nums(p.children.map(ids.get(_).intValue)),
-        "subqueries" -> nums(subqueries(p).map(ids.get(_).intValue)),
-        "relation" -> trace.owner(p).map(i => Num(relationNumber(i)): Value).getOrElse(Null)))
+          "id" -> Num(ids.get(p).longValue),
+          "name" -> Str(p.nodeName),
+          "text" -> Str(oneLine(p)),
+          "children" -> nums(p.children.map(ids.get(_).intValue)),
+          "subqueries" -> nums(subqueries(p).map(ids.get(_).intValue)),
+          "relation" -> trace.owner(p).map(i => Num(relationNumber(i)): Value).getOrElse(Null)))
     }
     (nodes, ids)
   }

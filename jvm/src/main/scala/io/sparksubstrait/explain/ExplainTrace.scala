@@ -24,22 +24,25 @@ import io.sparksubstrait.decode.readings.AppliedReading
  * Relations and calls complete children first, so a relation claims the records not yet
  * claimed whose location lies inside its own: its inputs (and subqueries), and its calls.
  */
-final class ExplainTrace {
+private[sparksubstrait] final class ExplainTrace {
   import ExplainTrace._
 
   private val relationRecords = ArrayBuffer.empty[RelationRecord]
   private val functionRecords = ArrayBuffer.empty[FunctionRecord]
   private val unclaimedRelations = ArrayBuffer.empty[Int]
   private val unclaimedFunctions = ArrayBuffer.empty[Int]
+
   /** Catalyst node (by identity) to the relation that made it. */
   private val owners = new java.util.IdentityHashMap[LogicalPlan, Integer]
   private var appliedReadings: Seq[AppliedReading] = Nil
   private var producerName: String = ""
+
   /** Whether the plan is stamped with a spec release before 0.91 (see PostJoinFilter). */
   private var beforePostJoinFilterClarified = false
 
   def relations: Seq[RelationRecord] = relationRecords.toSeq
   def functions: Seq[FunctionRecord] = functionRecords.toSeq
+
   /** Relations no other relation contains: the root first, then shared subtrees (ReferenceRel targets). */
   def roots: Seq[Int] = unclaimedRelations.toSeq.sortBy(i => if (relationRecords(i).kind == "root") -1 else i)
   def producer: String = producerName
@@ -60,7 +63,8 @@ final class ExplainTrace {
    */
   def reshaped(before: LogicalPlan, after: LogicalPlan): Unit = {
     val inBefore = scala.collection.mutable.Set.empty[Int]
-    def nodes(p: LogicalPlan): Seq[LogicalPlan] = p +: (p.children ++ p.innerChildren.collect { case q: LogicalPlan => q }).flatMap(nodes)
+    def nodes(p: LogicalPlan): Seq[LogicalPlan] = p +:
+      (p.children ++ p.innerChildren.collect { case q: LogicalPlan => q }).flatMap(nodes)
     nodes(before).foreach(n => owner(n).foreach(inBefore += _))
     val found = scala.collection.mutable.Map.empty[Int, ArrayBuffer[LogicalPlan]]
     def walk(node: LogicalPlan, inherited: Option[Int]): Unit = {
@@ -69,7 +73,8 @@ final class ExplainTrace {
       (node.children ++ node.innerChildren.collect { case q: LogicalPlan => q }).foreach(walk(_, mine))
     }
     walk(after, None)
-    inBefore.foreach(i => relationRecords(i) = relationRecords(i).copy(operators = found.get(i).map(_.toSeq).getOrElse(Nil)))
+    inBefore.foreach(i =>
+      relationRecords(i) = relationRecords(i).copy(operators = found.get(i).map(_.toSeq).getOrElse(Nil)))
   }
 
   /** The producer readings that applied to this plan (readings.ProducerReadings). */
@@ -92,8 +97,9 @@ final class ExplainTrace {
     val (has, keepsBoth) = rel.getRelTypeCase match {
       case RelTypeCase.JOIN =>
         import io.sparksubstrait.proto.JoinRel.JoinType._
-        (rel.getJoin.hasPostJoinFilter, Set(JOIN_TYPE_INNER, JOIN_TYPE_OUTER, JOIN_TYPE_LEFT, JOIN_TYPE_RIGHT, JOIN_TYPE_LEFT_SINGLE,
-          JOIN_TYPE_RIGHT_SINGLE).contains(rel.getJoin.getType))
+        (rel.getJoin.hasPostJoinFilter,
+          Set(JOIN_TYPE_INNER, JOIN_TYPE_OUTER, JOIN_TYPE_LEFT, JOIN_TYPE_RIGHT, JOIN_TYPE_LEFT_SINGLE,
+            JOIN_TYPE_RIGHT_SINGLE).contains(rel.getJoin.getType))
       case RelTypeCase.HASH_JOIN => (rel.getHashJoin.hasPostJoinFilter, false)
       case RelTypeCase.MERGE_JOIN => (rel.getMergeJoin.hasPostJoinFilter, false)
       case _ => (false, false)
@@ -121,8 +127,9 @@ final class ExplainTrace {
     }
     val canonical = FunctionAliases.canonicalName(fn.baseName)
     val alias = if (canonical != fn.baseName) Some(s"${fn.baseName} -> $canonical") else None
-    functionRecords += FunctionRecord(functionRecords.size, at.toString, kind, fn.compoundName, fn.extension, catalogName,
-      alias, sparkName(result), sql(result), Nil)
+    functionRecords +=
+      FunctionRecord(functionRecords.size, at.toString, kind, fn.compoundName, fn.extension, catalogName,
+        alias, sparkName(result), sql(result), Nil)
     unclaimedFunctions += functionRecords.size - 1
   }
 
@@ -133,7 +140,8 @@ final class ExplainTrace {
     val calls = claim(unclaimedFunctions)(functionRecords(_).path.startsWith(prefix))
     val operators = own(plan)
     operators.foreach { op => owners.put(op, id); op.setTagValue(RelationTag, (this, id)) }
-    relationRecords += RelationRecord(id, path, kind, details, notes, plan.output.map(_.name), operators, children, calls)
+    relationRecords +=
+      RelationRecord(id, path, kind, details, notes, plan.output.map(_.name), operators, children, calls)
     unclaimedRelations += id
   }
 
@@ -154,15 +162,16 @@ final class ExplainTrace {
     else plan +: (plan.children ++ plan.innerChildren.collect { case q: LogicalPlan => q }).flatMap(own)
 }
 
-object ExplainTrace {
+private[sparksubstrait] object ExplainTrace {
+
   /** The trace and relation that made a Catalyst node; it survives the plan shapes' rewrites. */
   private val RelationTag = TreeNodeTag[(ExplainTrace, Int)]("sparksubstrait.relation")
 
   final case class RelationRecord(id: Int, path: String, kind: String, details: Seq[String], notes: Seq[String],
-      output: Seq[String], operators: Seq[LogicalPlan], children: Seq[Int], functions: Seq[Int])
+    output: Seq[String], operators: Seq[LogicalPlan], children: Seq[Int], functions: Seq[Int])
 
   final case class FunctionRecord(id: Int, path: String, kind: String, name: String, extension: Option[String],
-      catalogName: String, alias: Option[String], spark: String, sql: String, notes: Seq[String])
+    catalogName: String, alias: Option[String], spark: String, sql: String, notes: Seq[String])
 
   private val MaxSql = 200
 
@@ -171,11 +180,13 @@ object ExplainTrace {
     case c: Cast => sparkName(c.child)
     case a: AggregateExpression => a.aggregateFunction.nodeName
     // An aggregate whose result a mapping finishes (an integer sum brought into i64): the aggregate.
-    case other => other.collectFirst { case a: AggregateExpression => a.aggregateFunction.nodeName }.getOrElse(other.nodeName)
+    case other =>
+      other.collectFirst { case a: AggregateExpression => a.aggregateFunction.nodeName }.getOrElse(other.nodeName)
   }
 
   private def sql(e: Expression): String = {
-    val text = try e.sql catch { case NonFatal(_) => e.toString }
+    val text = try e.sql
+    catch { case NonFatal(_) => e.toString }
     if (text.length <= MaxSql) text else text.take(MaxSql - 3) + "..."
   }
 }

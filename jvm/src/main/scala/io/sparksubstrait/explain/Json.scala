@@ -12,6 +12,7 @@ private[explain] object Json {
   final case class Bool(b: Boolean) extends Value
   case object Null extends Value
   final case class Arr(items: Seq[Value]) extends Value
+
   /** Fields in the order given (readers see them as written). */
   final case class Obj(fields: Seq[(String, Value)]) extends Value
 

@@ -18,7 +18,8 @@ private[explain] object RelationDetails {
       case RelTypeCase.PROJECT => Seq(count(rel.getProject.getExpressionsCount, "expression"))
       case RelTypeCase.FETCH =>
         val f = rel.getFetch
-        Seq(s"offset ${fetchValue(f.hasOffsetExpr, f.getOffsetExpr, "0")}", s"count ${fetchValue(f.hasCountExpr, f.getCountExpr, "all")}")
+        Seq(s"offset ${fetchValue(f.hasOffsetExpr, f.getOffsetExpr, "0")}",
+          s"count ${fetchValue(f.hasCountExpr, f.getCountExpr, "all")}")
       case RelTypeCase.SORT => Seq(count(rel.getSort.getSortsCount, "sort field"))
       case RelTypeCase.TOP_N =>
         val t = rel.getTopN
@@ -30,7 +31,8 @@ private[explain] object RelationDetails {
         Seq(count(a.getGroupingExpressionsCount, "grouping expression"),
           count(a.getGroupingsCount, "grouping set"), count(a.getMeasuresCount, "measure"))
       case RelTypeCase.JOIN => Seq(enumName(rel.getJoin.getType.name(), "JOIN_TYPE_"))
-      case RelTypeCase.SET => Seq(enumName(rel.getSet.getOp.name(), "SET_OP_"), count(rel.getSet.getInputsCount, "input"))
+      case RelTypeCase.SET =>
+        Seq(enumName(rel.getSet.getOp.name(), "SET_OP_"), count(rel.getSet.getInputsCount, "input"))
       case RelTypeCase.HASH_JOIN => Seq(enumName(rel.getHashJoin.getType.name(), "JOIN_TYPE_"))
       case RelTypeCase.MERGE_JOIN => Seq(enumName(rel.getMergeJoin.getType.name(), "JOIN_TYPE_"))
       case RelTypeCase.NESTED_LOOP_JOIN => Seq(enumName(rel.getNestedLoopJoin.getType.name(), "JOIN_TYPE_"))
@@ -72,7 +74,8 @@ private[explain] object RelationDetails {
     val message = rel.getField(rel.getDescriptorForType.findFieldByNumber(rel.getRelTypeCase.getNumber))
     message match {
       case m: com.google.protobuf.Message =>
-        Option(m.getDescriptorForType.findFieldByName("common")).filter(m.hasField).map(m.getField(_).asInstanceOf[RelCommon])
+        Option(m.getDescriptorForType.findFieldByName("common")).filter(m.hasField).map(
+          m.getField(_).asInstanceOf[RelCommon])
       case _ => None
     }
   }

@@ -11,7 +11,7 @@ import io.sparksubstrait.decode.DecodedPlan
  * what became what, and returns the explain document as JSON. Nothing runs: Spark only
  * analyses and optimizes the converted plan. An invalid plan raises the error a read raises.
  */
-object SubstraitExplain {
+private[sparksubstrait] object SubstraitExplain {
   def json(session: SparkSession, plan: DecodedPlan, root: Option[Int]): String = {
     val trace = new ExplainTrace
     val converted = PlanConverter.convert(session, plan, root, trace)

@@ -203,6 +203,7 @@ private[runtime] final class BigMath(val digits: Int) {
 }
 
 private[runtime] object BigMath {
+
   /** π to 800 digits, computed once (Machin's formula): enough to reduce any double's angle. */
   private lazy val pi800: JBigDecimal = new BigMath(800).machinPi
 

@@ -16,6 +16,7 @@ import org.apache.spark.unsafe.types.UTF8String
 final class CStrftime private ()
 
 object CStrftime {
+
   /** The directives [[format]] writes (%Z and %s are not among them: see docs/functions.md). */
   val Directives: String = "aAbBcCdDeFgGhHIjklmMnpPrRStTuUVwWxXyYzf%"
 

@@ -67,7 +67,8 @@ object CStrptime {
   private def fields(text: UTF8String, format: UTF8String, location: UTF8String): Fields = {
     val f = new Fields
     val s = text.toString
-    val end = try new Parser(s, f).run(format.toString, 0) catch {
+    val end = try new Parser(s, f).run(format.toString, 0)
+    catch {
       case _: NoMatch => fail(text, format, location, "strptime(3) stops before its end")
     }
     if (end != s.length) fail(text, format, location, s"text after the format's end: '${s.substring(end)}'")

@@ -94,7 +94,8 @@ object CorrectlyRounded {
 
   /** a / b to enough digits that its rounding is decided, or exactly when it terminates. */
   private def quotient(a: JBigDecimal, b: JBigDecimal): JBigDecimal =
-    try a.divide(b) catch {
+    try a.divide(b)
+    catch {
       case _: ArithmeticException => a.divide(b, new java.math.MathContext(60))
     }
 
@@ -111,7 +112,7 @@ object CorrectlyRounded {
     if (v.signum == 0) return Some(0.0)
     val negative = v.signum < 0
     val a = v.abs
-    val (lo, hi) = bracket(a, single)       // lo <= a <= hi, adjacent magnitudes (hi may be the overflow bound)
+    val (lo, hi) = bracket(a, single) // lo <= a <= hi, adjacent magnitudes (hi may be the overflow bound)
     val loValue = exact(lo)
     val hiValue = if (hi.isInfinite) overflowBound(single) else exact(hi)
     if (error.signum == 0 && a.compareTo(loValue) == 0) return Some(signed(lo, negative))
@@ -155,7 +156,8 @@ object CorrectlyRounded {
   private def up(d: Double, single: Boolean): Double =
     if (single) { val f = Math.nextUp(d.toFloat); if (f.isInfinite) Double.PositiveInfinity else f.toDouble }
     else Math.nextUp(d)
-  private def down(d: Double, single: Boolean): Double = if (single) Math.nextDown(d.toFloat).toDouble else Math.nextDown(d)
+  private def down(d: Double, single: Boolean): Double =
+    if (single) Math.nextDown(d.toFloat).toDouble else Math.nextDown(d)
 
   /** 2^1024 (2^128 for fp32): where rounding to nearest overflows, as IEEE 754 places it. */
   private def overflowBound(single: Boolean): JBigDecimal = JBigDecimal.valueOf(2).pow(if (single) 128 else 1024)
@@ -171,12 +173,15 @@ object CorrectlyRounded {
     .zipWithIndex.toMap
 
   def apply1(fn: Int, x: Double, mode: Int): Double = Elementary.of(fn, x, mode, single = false)
+
   /** Of an i64 argument, taken exactly (a double holds only 53 bits of it). */
   def apply1Long(fn: Int, x: Long, mode: Int): Double = Elementary.ofLong(fn, x, mode)
+
   /** Of a decimal argument, taken exactly. */
   def apply1Decimal(fn: Int, x: org.apache.spark.sql.types.Decimal, mode: Int): Double =
     Elementary.ofExact(fn, x.toJavaBigDecimal, mode)
-  def apply2Decimal(fn: Int, a: org.apache.spark.sql.types.Decimal, b: org.apache.spark.sql.types.Decimal, mode: Int): Double =
+  def apply2Decimal(fn: Int, a: org.apache.spark.sql.types.Decimal, b: org.apache.spark.sql.types.Decimal, mode: Int)
+    : Double =
     Elementary.logbExact(a.toJavaBigDecimal, b.toJavaBigDecimal, mode)
   def apply1Float(fn: Int, x: Float, mode: Int): Float = Elementary.of(fn, x.toDouble, mode, single = true).toFloat
   def apply2(fn: Int, a: Double, b: Double, mode: Int): Double = Elementary.of2(fn, a, b, mode, single = false)

@@ -17,6 +17,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 final class DecimalPlaces private ()
 
 object DecimalPlaces {
+
   /** The YAML's rounding values, in its order: the codes the mapping passes. */
   val modes: Map[String, Int] = Seq("TIE_TO_EVEN", "TIE_AWAY_FROM_ZERO", "TRUNCATE", "CEILING", "FLOOR",
     "AWAY_FROM_ZERO", "TIE_DOWN", "TIE_UP", "TIE_TOWARDS_ZERO", "TIE_TO_ODD").zipWithIndex.toMap
@@ -88,12 +89,13 @@ object DecimalPlaces {
    * SUBSTRAIT_ARITHMETIC_OVERFLOW at `location`.
    */
   def roundLong(x: Long, places: Int, mode: Int, min: Long, max: Long, nullOnOverflow: Boolean,
-      location: UTF8String): java.lang.Long = {
+    location: UTF8String): java.lang.Long = {
     if (places >= 0) return x
     // |x| < 10^19: a multiple of 10^20 is 0 or beyond every integer type.
     val r = rounded(JBigDecimal.valueOf(x), math.max(places, -20), mode)
     if (r.compareTo(JBigDecimal.valueOf(min)) < 0 || r.compareTo(JBigDecimal.valueOf(max)) > 0) {
-      if (nullOnOverflow) null else throw overflow(location, s"round($x, $places) = ${r.toBigInteger} is beyond the integer type")
+      if (nullOnOverflow) null
+      else throw overflow(location, s"round($x, $places) = ${r.toBigInteger} is beyond the integer type")
     } else r.longValueExact
   }
 
@@ -102,7 +104,7 @@ object DecimalPlaces {
    * beyond its `precision` digits NULL or SUBSTRAIT_ARITHMETIC_OVERFLOW, as for integers.
    */
   def roundDecimal(x: Decimal, places: Int, mode: Int, precision: Int, scale: Int, nullOnOverflow: Boolean,
-      location: UTF8String): Decimal = {
+    location: UTF8String): Decimal = {
     val exact = x.toJavaBigDecimal
     // |x| < 10^38: a multiple of 10^39 is 0 or beyond 38 digits.
     val r = rounded(exact, math.max(places, -39), mode).setScale(scale)

@@ -20,7 +20,8 @@ import org.apache.spark.sql.types._
  * from zero: Spark's Average rounds to S+4 first, and a mean such as 0.49995 then becomes 1 at
  * scale 0). No values: NULL.
  */
-final case class DecimalSum(child: Expression, result: String, outScale: Int) extends DeclarativeAggregate with UnaryLike[Expression] {
+final case class DecimalSum(child: Expression, result: String, outScale: Int) extends DeclarativeAggregate
+    with UnaryLike[Expression] {
   require(Set("saturated_sum", "mean")(result), result)
 
   private def input: DecimalType = child.dataType.asInstanceOf[DecimalType]
@@ -30,7 +31,7 @@ final case class DecimalSum(child: Expression, result: String, outScale: Int) ex
   override def prettyName: String = if (result == "mean") "exact_avg" else "saturated_sum"
 
   private lazy val sumType = DecimalType(math.min(38, input.precision + 10), input.scale)
-  private lazy val high = AttributeReference("high", DecimalSum.Part)()   // split: the sum of the h; else the sum
+  private lazy val high = AttributeReference("high", DecimalSum.Part)() // split: the sum of the h; else the sum
   private lazy val low = AttributeReference("low", DecimalSum.Part)()
   private lazy val sum = AttributeReference("sum", sumType)()
   private lazy val count = AttributeReference("count", LongType)()
@@ -47,7 +48,8 @@ final case class DecimalSum(child: Expression, result: String, outScale: Int) ex
 
   override lazy val updateExpressions: Seq[Expression] = {
     val counted = If(IsNull(child), count, plus(count, Literal(1L)))
-    if (split) Seq(If(IsNull(child), high, plus(high, part("high"))), If(IsNull(child), low, plus(low, part("low"))), counted)
+    if (split)
+      Seq(If(IsNull(child), high, plus(high, part("high"))), If(IsNull(child), low, plus(low, part("low"))), counted)
     else Seq(If(IsNull(child), sum, plusSum(sum, Cast(child, sumType))), counted)
   }
 
@@ -58,7 +60,8 @@ final case class DecimalSum(child: Expression, result: String, outScale: Int) ex
   override lazy val evaluateExpression: Expression = {
     val scales = Seq(Literal(input.scale), Literal(outScale))
     If(EqualTo(count, Literal(0L)), Literal(null, dataType),
-      if (split) StaticInvoke(classOf[DecimalParts], dataType, if (result == "mean") "mean" else "saturatedSum", Seq(high, low, count) ++ scales)
+      if (split) StaticInvoke(classOf[DecimalParts], dataType, if (result == "mean") "mean" else "saturatedSum",
+        Seq(high, low, count) ++ scales)
       else StaticInvoke(classOf[DecimalParts], dataType, "meanOf", Seq(sum, count, Literal(outScale))))
   }
 
@@ -86,12 +89,14 @@ object DecimalParts {
 
   def saturatedSum(high: Decimal, low: Decimal, count: Long, scale: Int, outScale: Int): Decimal = {
     val t = total(high, low)
-    val inRange = if (t.abs.compareTo(Limit) < 0) t else Limit.subtract(BigInteger.ONE).multiply(BigInteger.valueOf(t.signum))
+    val inRange =
+      if (t.abs.compareTo(Limit) < 0) t else Limit.subtract(BigInteger.ONE).multiply(BigInteger.valueOf(t.signum))
     Decimal(new JBigDecimal(inRange, scale).setScale(outScale), 38, outScale)
   }
 
   def mean(high: Decimal, low: Decimal, count: Long, scale: Int, outScale: Int): Decimal =
-    Decimal(new JBigDecimal(total(high, low), scale).divide(JBigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP), 38, outScale)
+    Decimal(new JBigDecimal(total(high, low), scale).divide(JBigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP),
+      38, outScale)
 
   def meanOf(sum: Decimal, count: Long, outScale: Int): Decimal =
     Decimal(sum.toJavaBigDecimal.divide(JBigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP), 38, outScale)

@@ -12,6 +12,7 @@ import io.sparksubstrait.runtime.CorrectlyRounded.{nearReference, round, settle}
  */
 private[runtime] object Elementary {
   private val names: IndexedSeq[String] = CorrectlyRounded.functions.toSeq.sortBy(_._2).map(_._1).toIndexedSeq
+
   /** 2^-40: below it, sin x and the other odd functions are x to within 2^-80 relatively. */
   private val Tiny = 9.094947017729282e-13
   private val Huge = new JBigDecimal("1e400")
@@ -43,11 +44,12 @@ private[runtime] object Elementary {
         else if (isZero(x)) Double.NegativeInfinity
         else if (x.isInfinite) x
         else if (x == 1.0) 0.0
-        else exactLogarithm(names(fn), x).getOrElse(ziv(m => names(fn) match {
-          case "ln" => m.ln(bx)
-          case "log10" => m.divide(m.ln(bx), m.ln10)
-          case _ => m.divide(m.ln(bx), m.ln2)
-        }))
+        else exactLogarithm(names(fn), x).getOrElse(ziv(m =>
+            names(fn) match {
+              case "ln" => m.ln(bx)
+              case "log10" => m.divide(m.ln(bx), m.ln10)
+              case _ => m.divide(m.ln(bx), m.ln2)
+            }))
       case "log1p" =>
         if (x < -1) Double.NaN
         else if (x == -1) Double.NegativeInfinity
@@ -92,7 +94,9 @@ private[runtime] object Elementary {
         else if (isZero(x)) 1.0
         else if (math.abs(x) < 1.4901161193847656e-8) nearReference(1.0, above = true, mode, single)
         else if (math.abs(x) > 800) round(Huge, mode, single)
-        else ziv { m => val e = m.exp(bx.abs); m.add(e, m.divide(JBigDecimal.ONE, e)).divide(Two) }
+        else ziv { m =>
+          val e = m.exp(bx.abs); m.add(e, m.divide(JBigDecimal.ONE, e)).divide(Two)
+        }
       case "tanh" =>
         if (x.isInfinite) math.signum(x)
         else if (isZero(x)) x
@@ -153,7 +157,8 @@ private[runtime] object Elementary {
 
   /** Of an i64 argument, exactly: beyond 2^53 it is no double. */
   def ofLong(fn: Int, x: Long, mode: Int): Double =
-    if (math.abs(x) <= (1L << 53)) of(fn, x.toDouble, mode, single = false) else ofExact(fn, JBigDecimal.valueOf(x), mode)
+    if (math.abs(x) <= (1L << 53)) of(fn, x.toDouble, mode, single = false)
+    else ofExact(fn, JBigDecimal.valueOf(x), mode)
 
   /**
    * Of an exact argument that may be no double (a large i64, a decimal): sqrt, exp and the
@@ -164,8 +169,9 @@ private[runtime] object Elementary {
     if (!d.isInfinite && new JBigDecimal(d).compareTo(x) == 0) return of(fn, d, mode, single = false)
     def ziv(f: BigMath => JBigDecimal) = settle(f, mode, single = false)
     names(fn) match {
-      case "exp" => of(fn, d, mode, single = false)     // |x| > 2^53: overflow or underflow
-      case "sqrt" | "ln" | "log10" | "log2" if x.signum <= 0 => if (x.signum == 0) of(fn, 0.0, mode, single = false) else Double.NaN
+      case "exp" => of(fn, d, mode, single = false) // |x| > 2^53: overflow or underflow
+      case "sqrt" | "ln" | "log10" | "log2" if x.signum <= 0 =>
+        if (x.signum == 0) of(fn, 0.0, mode, single = false) else Double.NaN
       case "log1p" if x.compareTo(JBigDecimal.ONE.negate()) < 0 => Double.NaN
       case "sqrt" =>
         val s = math.sqrt(d)
@@ -175,10 +181,12 @@ private[runtime] object Elementary {
       case "log1p" => ziv(_.log1p(x))
       case "log10" =>
         val stripped = x.stripTrailingZeros()
-        if (stripped.unscaledValue == java.math.BigInteger.ONE) -stripped.scale.toDouble else ziv(m => m.divide(m.ln(x), m.ln10))
+        if (stripped.unscaledValue == java.math.BigInteger.ONE) -stripped.scale.toDouble
+        else ziv(m => m.divide(m.ln(x), m.ln10))
       case "log2" =>
         val k = math.rint(math.log(d) / math.log(2)).toInt
-        val power = if (k >= 0) JBigDecimal.valueOf(2).pow(k) else JBigDecimal.ONE.divide(JBigDecimal.valueOf(2).pow(-k))
+        val power =
+          if (k >= 0) JBigDecimal.valueOf(2).pow(k) else JBigDecimal.ONE.divide(JBigDecimal.valueOf(2).pow(-k))
         if (power.compareTo(x) == 0) k.toDouble else ziv(m => m.divide(m.ln(x), m.ln2))
       case other => throw new IllegalArgumentException(s"$other takes no exact argument")
     }
@@ -187,7 +195,8 @@ private[runtime] object Elementary {
   /** logb of exact arguments (positive; base not 1): the caller answers the rest. */
   def logbExact(x: JBigDecimal, base: JBigDecimal, mode: Int): Double = {
     val (dx, db) = (x.doubleValue(), base.doubleValue())
-    if (new JBigDecimal(dx).compareTo(x) == 0 && new JBigDecimal(db).compareTo(base) == 0) return logb(dx, db, mode, single = false)
+    if (new JBigDecimal(dx).compareTo(x) == 0 && new JBigDecimal(db).compareTo(base) == 0)
+      return logb(dx, db, mode, single = false)
     if (x.compareTo(JBigDecimal.ONE) == 0) return if (base.compareTo(JBigDecimal.ONE) < 0) -0.0 else 0.0
     if (x.compareTo(base) == 0) return 1.0
     exactRatio(x, base, math.log(dx) / math.log(db))
@@ -198,7 +207,8 @@ private[runtime] object Elementary {
   private def exactLogarithm(fn: String, x: Double): Option[Double] = fn match {
     case "log2" =>
       val k = Math.getExponent(x) match {
-        case e if e < java.lang.Double.MIN_EXPONENT => -1074 + java.lang.Long.numberOfTrailingZeros(java.lang.Double.doubleToRawLongBits(x))
+        case e if e < java.lang.Double.MIN_EXPONENT =>
+          -1074 + java.lang.Long.numberOfTrailingZeros(java.lang.Double.doubleToRawLongBits(x))
         case e => e
       }
       if (Math.scalb(1.0, k) == x) Some(k.toDouble) else None
@@ -216,10 +226,13 @@ private[runtime] object Elementary {
   private def atan2(y: Double, x: Double, mode: Int, single: Boolean): Double = {
     if (y.isNaN || x.isNaN) return Double.NaN
     val negativeX = x < 0 || (x == 0 && 1.0 / x < 0)
-    def angle(f: BigMath => JBigDecimal) = settle(m => if (y > 0 || (y == 0 && 1.0 / y > 0)) f(m) else f(m).negate(), mode, single)
+    def angle(f: BigMath => JBigDecimal) =
+      settle(m => if (y > 0 || (y == 0 && 1.0 / y > 0)) f(m) else f(m).negate(), mode, single)
     if (y == 0) return if (negativeX) angle(_.piValue) else y
     if (x == 0) return angle(_.halfPi)
-    if (x.isInfinite && y.isInfinite) return angle(m => if (negativeX) m.piValue.multiply(JBigDecimal.valueOf(3)).divide(JBigDecimal.valueOf(4)) else m.piValue.divide(JBigDecimal.valueOf(4)))
+    if (x.isInfinite && y.isInfinite) return angle(m =>
+      if (negativeX) m.piValue.multiply(JBigDecimal.valueOf(3)).divide(JBigDecimal.valueOf(4))
+      else m.piValue.divide(JBigDecimal.valueOf(4)))
     if (x.isInfinite) return if (negativeX) angle(_.piValue) else (if (y > 0) 0.0 else -0.0)
     if (y.isInfinite) return angle(_.halfPi)
     val ratio = y / x
@@ -264,7 +277,8 @@ private[runtime] object Elementary {
       else {
         val lhs = x.pow(1 << j)
         val k = n.toInt
-        val same = if (k >= 0) lhs.compareTo(base.pow(k)) == 0 else lhs.multiply(base.pow(-k)).compareTo(JBigDecimal.ONE) == 0
+        val same =
+          if (k >= 0) lhs.compareTo(base.pow(k)) == 0 else lhs.multiply(base.pow(-k)).compareTo(JBigDecimal.ONE) == 0
         if (same) Some(n / (1 << j)) else None
       }
     }.find(_ => true)

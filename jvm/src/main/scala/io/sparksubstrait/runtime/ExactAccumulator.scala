@@ -32,9 +32,11 @@ private[runtime] final class ExactAccumulator extends Serializable {
     val i = index - offset
     val d = digits
     if (negative) {
-      d(i) -= l0 & 0xFFFFFFFFL; d(i + 1) -= l0 >>> 32; d(i + 2) -= l1 & 0xFFFFFFFFL; d(i + 3) -= l1 >>> 32; d(i + 4) -= l2
+      d(i) -= l0 & 0xffffffffL; d(i + 1) -= l0 >>> 32; d(i + 2) -= l1 & 0xffffffffL; d(i + 3) -= l1 >>> 32;
+      d(i + 4) -= l2
     } else {
-      d(i) += l0 & 0xFFFFFFFFL; d(i + 1) += l0 >>> 32; d(i + 2) += l1 & 0xFFFFFFFFL; d(i + 3) += l1 >>> 32; d(i + 4) += l2
+      d(i) += l0 & 0xffffffffL; d(i + 1) += l0 >>> 32; d(i + 2) += l1 & 0xffffffffL; d(i + 3) += l1 >>> 32;
+      d(i + 4) += l2
     }
     pending += 1
     if (pending >= (1 << 30)) settle()
@@ -124,10 +126,10 @@ private[runtime] object ExactAccumulator {
   /** A finite non-zero double as ±m·2^e (m < 2^53): its sign, m and e. */
   @inline def significand(bits: Long): Long = {
     val fraction = bits & ((1L << 52) - 1)
-    if (((bits >>> 52) & 0x7FF) == 0) fraction else fraction | (1L << 52)
+    if (((bits >>> 52) & 0x7ff) == 0) fraction else fraction | (1L << 52)
   }
   @inline def exponent(bits: Long): Int = {
-    val biased = ((bits >>> 52) & 0x7FF).toInt
+    val biased = ((bits >>> 52) & 0x7ff).toInt
     if (biased == 0) -1074 else biased - 1075
   }
 }

@@ -18,6 +18,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 final class ExactMath private ()
 
 object ExactMath {
+
   /** base^exponent for a non-negative exponent; overflow is an error. */
   def power(base: Long, exponent: Long, location: UTF8String): Long = {
     nonNegative(exponent, location)
@@ -33,20 +34,22 @@ object ExactMath {
       }
     } catch {
       case _: ArithmeticException => throw SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW",
-        location.toString, "power", s"$base^$exponent exceeds i64")
+          location.toString, "power", s"$base^$exponent exceeds i64")
     }
     result
   }
 
   /** A day-time interval (microseconds) times an integer; overflow is our error, not Java's. */
   def dayTimeTimes(micros: Long, n: Long, location: UTF8String): Long =
-    try Math.multiplyExact(micros, n) catch {
+    try Math.multiplyExact(micros, n)
+    catch {
       case _: ArithmeticException => throw intervalOverflow(micros, n, location)
     }
 
   /** A year-month interval (months) times an integer. */
   def yearMonthTimes(months: Int, n: Long, location: UTF8String): Int =
-    try Math.toIntExact(Math.multiplyExact(months.toLong, n)) catch {
+    try Math.toIntExact(Math.multiplyExact(months.toLong, n))
+    catch {
       case _: ArithmeticException => throw intervalOverflow(months, n, location)
     }
 
@@ -64,7 +67,8 @@ object ExactMath {
       if (base == 0) (if (exponent == 0) BigInteger.ONE else BigInteger.ZERO)
       else if (base == 1) BigInteger.ONE
       else if (base == -1) (if (odd) BigInteger.ONE.negate() else BigInteger.ONE)
-      else if (exponent >= 64) (if (base < 0 && odd) BigInteger.valueOf(min).subtract(BigInteger.ONE) else BigInteger.valueOf(max).add(BigInteger.ONE))
+      else if (exponent >= 64) (if (base < 0 && odd) BigInteger.valueOf(min).subtract(BigInteger.ONE)
+                                else BigInteger.valueOf(max).add(BigInteger.ONE))
       else b.pow(exponent.toInt)
     if (exact.compareTo(BigInteger.valueOf(max)) > 0) max
     else if (exact.compareTo(BigInteger.valueOf(min)) < 0) min
@@ -108,7 +112,8 @@ object ExactMath {
     val k = integer(n)
     if (k.signum < 0) throw new ArithmeticException(s"factorial of a negative number $k")
     if (k.compareTo(BigInteger.valueOf(33)) > 0) throw new ArithmeticException(s"factorial($k) exceeds 38 digits")
-    Decimal(new java.math.BigDecimal((2 to k.intValue).foldLeft(BigInteger.ONE)((acc, i) => acc.multiply(BigInteger.valueOf(i)))))
+    Decimal(new java.math.BigDecimal((2 to k.intValue).foldLeft(BigInteger.ONE)((acc, i) =>
+          acc.multiply(BigInteger.valueOf(i)))))
   }
 
   /**
@@ -123,7 +128,7 @@ object ExactMath {
       if (product.compareTo(top) <= 0) product
       else mode.toString match {
         case "error" => throw SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW", location.toString,
-          "multiply", s"$a * $b exceeds $top")
+            "multiply", s"$a * $b exceeds $top")
         case "saturate" => top
         case _ => product.mod(top.add(BigInteger.ONE))
       }

@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.util.ArrayData
 final class ExactMedian private ()
 
 object ExactMedian {
+
   /**
    * Integers (widened to i64): the mean of the middle values is an integer or ends in .5; the
    * mode decides the half ("how the median should be rounded if it ends up midway").
@@ -28,7 +29,7 @@ object ExactMedian {
     // floor((a + b) / 2) without overflow, and whether a half is left over.
     val floor = (a >> 1) + (b >> 1) + (((a & 1) + (b & 1)) >> 1)
     if (((a ^ b) & 1) == 0) return floor
-    val positive = floor >= 0       // the mean is floor + 1/2: positive exactly when floor >= 0
+    val positive = floor >= 0 // the mean is floor + 1/2: positive exactly when floor >= 0
     val up = mode match {
       case CorrectlyRounded.TieToEven => (floor & 1) != 0
       case CorrectlyRounded.TieAwayFromZero => positive
@@ -52,9 +53,9 @@ object ExactMedian {
     java.util.Arrays.sort(sorted)
     val a = sorted((n - 1) / 2)
     val b = sorted(n / 2)
-    if (a.isNaN || b.isNaN || a.isInfinite || b.isInfinite) return a + b   // IEEE: inf + -inf is NaN
+    if (a.isNaN || b.isNaN || a.isInfinite || b.isInfinite) return a + b // IEEE: inf + -inf is NaN
     if (a == 0.0 && b == 0.0) return if (1 / a < 0 && 1 / b < 0) -0.0 else 0.0
-    if (a == b) return a      // the same value: no rounding (a double of an fp32 column is an fp32)
+    if (a == b) return a // the same value: no rounding (a double of an fp32 column is an fp32)
     val mean = new JBigDecimal(a).add(new JBigDecimal(b)).divide(JBigDecimal.valueOf(2))
     if (mean.signum == 0) 0.0 else CorrectlyRounded.round(mean, mode, single)
   }

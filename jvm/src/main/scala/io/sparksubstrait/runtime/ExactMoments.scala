@@ -25,12 +25,12 @@ import io.sparksubstrait.runtime.ExactAccumulator.{exponent, significand}
  * column (0/0): NaN. `statistic`: "var_samp", "var_pop", "stddev_samp", "stddev_pop" or "corr".
  */
 final case class ExactMoments(
-    children: Seq[Expression],
-    statistic: String,
-    mode: Int,
-    single: Boolean,
-    mutableAggBufferOffset: Int = 0,
-    inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[Moments] {
+  children: Seq[Expression],
+  statistic: String,
+  mode: Int,
+  single: Boolean,
+  mutableAggBufferOffset: Int = 0,
+  inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[Moments] {
   require(ExactMoments.Statistics(statistic), statistic)
   require(children.forall(_.dataType == DoubleType), "the arguments are doubles")
   private val pairs = statistic == "corr"
@@ -137,7 +137,8 @@ final class Moments(pairs: Boolean) extends Serializable {
         val (cyy, eyy) = spread(sy, sy, syy)
         if (cxx.signum == 0 || cyy.signum == 0) Double.NaN
         // r = sign(cxy)·sqrt(cxy² / (cxx·cyy)), each c a multiple of a power of two.
-        else ExactRatio.sqrtRatio(cxy.multiply(cxy), 2 * exy - exx - eyy, cxx.multiply(cyy), cxy.signum < 0, mode, single)
+        else
+          ExactRatio.sqrtRatio(cxy.multiply(cxy), 2 * exy - exx - eyy, cxx.multiply(cyy), cxy.signum < 0, mode, single)
       case _ =>
         val (c, e) = spread(sx, sx, sxx)
         val den = if (sample) count.multiply(BigInteger.valueOf(n - 1)) else count.multiply(count)

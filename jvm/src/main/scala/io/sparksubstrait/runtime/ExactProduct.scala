@@ -23,13 +23,13 @@ import io.sparksubstrait.errors.SubstraitErrors
  * where an error is raised instead of a possibly wrong answer.
  */
 final case class ExactProduct(
-    child: Expression,
-    floating: Boolean,
-    mode: Int,
-    single: Boolean,
-    location: String,
-    mutableAggBufferOffset: Int = 0,
-    inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[ProductState] {
+  child: Expression,
+  floating: Boolean,
+  mode: Int,
+  single: Boolean,
+  location: String,
+  mutableAggBufferOffset: Int = 0,
+  inputAggBufferOffset: Int = 0) extends TypedImperativeAggregate[ProductState] {
   require(child.dataType == (if (floating) DoubleType else LongType), child.dataType)
 
   override def children: Seq[Expression] = Seq(child)
@@ -52,8 +52,10 @@ final case class ExactProduct(
   override def eval(buffer: ProductState): Any =
     if (!floating) Decimal(new JBigDecimal(buffer.integer), 38, 0)
     else {
-      val d = buffer.floatingResult(mode, single).getOrElse(throw SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW",
-        location, "product", "the exact product overflows the 512-bit working precision within 2^-480 of a rounding boundary"))
+      val d = buffer.floatingResult(mode, single).getOrElse(
+        throw SubstraitErrors.functionError("SUBSTRAIT_ARITHMETIC_OVERFLOW",
+          location, "product",
+          "the exact product overflows the 512-bit working precision within 2^-480 of a rounding boundary"))
       if (single) d.toFloat else d
     }
 
@@ -65,11 +67,13 @@ final case class ExactProduct(
     bytes.toByteArray
   }
 
-  override def deserialize(bytes: Array[Byte]): ProductState = ProductState.read(new DataInputStream(new ByteArrayInputStream(bytes)), floating)
+  override def deserialize(bytes: Array[Byte]): ProductState =
+    ProductState.read(new DataInputStream(new ByteArrayInputStream(bytes)), floating)
 
   override def withNewMutableAggBufferOffset(offset: Int): ImperativeAggregate = copy(mutableAggBufferOffset = offset)
   override def withNewInputAggBufferOffset(offset: Int): ImperativeAggregate = copy(inputAggBufferOffset = offset)
-  override protected def withNewChildrenInternal(newChildren: IndexedSeq[Expression]): ExactProduct = copy(child = newChildren.head)
+  override protected def withNewChildrenInternal(newChildren: IndexedSeq[Expression]): ExactProduct =
+    copy(child = newChildren.head)
 }
 
 /**
@@ -145,7 +149,7 @@ final class ProductState(floating: Boolean) extends Serializable {
       val mine = if (low == null) BigInteger.valueOf(small) else low
       val theirs = if (other.low == null) BigInteger.valueOf(other.small) else other.low
       low = mine.multiply(theirs)
-      if (low.bitLength > 66) low = IntegerCap     // beyond every i64 (the cap times anything non-zero stays beyond)
+      if (low.bitLength > 66) low = IntegerCap // beyond every i64 (the cap times anything non-zero stays beyond)
     }
   }
 

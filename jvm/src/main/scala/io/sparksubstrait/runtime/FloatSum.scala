@@ -28,7 +28,7 @@ final case class FloatSum(child: Expression, error: Expression, result: String, 
   override def nullable: Boolean = true
   override def prettyName: String = if (result == "sum") "exact_range_sum" else "exact_range_avg"
 
-  private lazy val sum = AttributeReference("sum", DoubleType)()          // NULL until a non-NULL value
+  private lazy val sum = AttributeReference("sum", DoubleType)() // NULL until a non-NULL value
   private lazy val scaled = AttributeReference("scaled", DoubleType)()
   private lazy val count = AttributeReference("count", LongType)()
   private lazy val nonFinite = AttributeReference("nonFinite", BooleanType)()

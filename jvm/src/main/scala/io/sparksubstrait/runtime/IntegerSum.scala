@@ -26,7 +26,7 @@ final case class IntegerSum(child: Expression, result: String) extends Declarati
   override def nullable: Boolean = true
   override def prettyName: String = if (result == "sum") "exact_sum" else "exact_avg"
 
-  private lazy val hi = AttributeReference("hi", LongType)()      // NULL until a non-NULL row
+  private lazy val hi = AttributeReference("hi", LongType)() // NULL until a non-NULL row
   private lazy val lo = AttributeReference("lo", LongType)()
   private lazy val count = AttributeReference("count", LongType)()
 
@@ -59,11 +59,12 @@ final case class IntegerSum(child: Expression, result: String) extends Declarati
 
   override lazy val evaluateExpression: Expression =
     If(IsNull(hi), Literal(null, dataType),
-      StaticInvoke(classOf[Int128], dataType, result match {
-        case "sum" => "total"
-        case "truncated_mean" => "truncatedMean"
-        case _ => "mean"
-      }, Seq(hi, lo, count)))
+      StaticInvoke(classOf[Int128], dataType,
+        result match {
+          case "sum" => "total"
+          case "truncated_mean" => "truncatedMean"
+          case _ => "mean"
+        }, Seq(hi, lo, count)))
 
   override protected def withNewChildInternal(newChild: Expression): IntegerSum = copy(child = newChild)
 }
@@ -97,7 +98,8 @@ object Int128 {
     else decimal(value(hi, lo).divide(BigInteger.valueOf(count)))
 
   def mean(hi: Long, lo: Long, count: Long): Double = {
-    val exact = new JBigDecimal(value(hi, lo)).divide(JBigDecimal.valueOf(count), new MathContext(60, RoundingMode.HALF_EVEN))
+    val exact =
+      new JBigDecimal(value(hi, lo)).divide(JBigDecimal.valueOf(count), new MathContext(60, RoundingMode.HALF_EVEN))
     CorrectlyRounded.round(exact, CorrectlyRounded.TieToEven, single = false)
   }
 }

@@ -15,12 +15,13 @@ import io.sparksubstrait.errors.SubstraitErrors
  * Spark's own raise_error takes only Spark's conditions.
  */
 final case class RaiseFunctionError(condition: String, location: String, function: String, detail: String,
-    dataType: DataType) extends LeafExpression with CodegenFallback {
+  dataType: DataType) extends LeafExpression with CodegenFallback {
   require(SubstraitErrors.functionConditions(condition), condition)
 
   override def nullable: Boolean = true
   override def foldable: Boolean = false
-  override def eval(input: InternalRow): Any = throw SubstraitErrors.functionError(condition, location, function, detail)
+  override def eval(input: InternalRow): Any =
+    throw SubstraitErrors.functionError(condition, location, function, detail)
   override def prettyName: String = "substrait_function_error"
   override def toString: String = s"$prettyName($condition, $function: $detail)"
   override def sql: String = s"$prettyName('$condition', '$function: $detail')"

@@ -12,6 +12,7 @@ package io.sparksubstrait.runtime
  * character, or at the end, is left undefined by that syntax (RE2 refuses it) and is an error.
  */
 object RegexReplacement {
+
   /** The replacement in Java's syntax, and the highest group it refers to (0 when none). */
   final case class Java(replacement: String, maxGroup: Int)
 

@@ -16,12 +16,14 @@ final class TextFunctions private ()
  * NULL arguments never reach these methods: StaticInvoke returns NULL for them.
  */
 object TextFunctions {
+
   /** Upper case letters become lower case and lower case upper; with `asciiOnly`, only A–Z and a–z. */
   def swapcase(s: UTF8String, asciiOnly: Boolean): UTF8String =
-    mapCodePoints(s.toString, asciiOnly, cp =>
-      if (Character.isUpperCase(cp) || Character.isTitleCase(cp)) Character.toLowerCase(cp)
-      else if (Character.isLowerCase(cp)) Character.toUpperCase(cp)
-      else cp)
+    mapCodePoints(s.toString, asciiOnly,
+      cp =>
+        if (Character.isUpperCase(cp) || Character.isTitleCase(cp)) Character.toLowerCase(cp)
+        else if (Character.isLowerCase(cp)) Character.toUpperCase(cp)
+        else cp)
 
   /** The first character in upper case, the rest as it is. */
   def capitalize(s: UTF8String, asciiOnly: Boolean): UTF8String = {
@@ -82,15 +84,18 @@ object TextFunctions {
    * any size, so the result is refused as soon as it passes the limit, before it is whole.
    */
   def regexpReplace(s: UTF8String, pattern: UTF8String, replacement: UTF8String, position: Int, occurrence: Int,
-      location: UTF8String, maxChars: Long): UTF8String = {
-    def undefined(detail: String) = SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString, "regexp_replace", detail)
+    location: UTF8String, maxChars: Long): UTF8String = {
+    def undefined(detail: String) =
+      SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString, "regexp_replace", detail)
     if (position < 1) throw undefined(s"position $position is not positive")
     if (occurrence < 0) throw undefined(s"occurrence $occurrence is negative")
     val rewrite = translated(replacement.toString).fold(e => throw undefined(e), identity)
     val text = s.toString
     if (position - 1 > text.codePointCount(0, text.length)) return s
-    val regex = try compiled(pattern.toString) catch {
-      case e: java.util.regex.PatternSyntaxException => throw undefined(s"the pattern does not compile (${e.getDescription})")
+    val regex = try compiled(pattern.toString)
+    catch {
+      case e: java.util.regex.PatternSyntaxException =>
+        throw undefined(s"the pattern does not compile (${e.getDescription})")
     }
     val m = regex.matcher(text)
     if (rewrite.maxGroup > m.groupCount) {

@@ -17,6 +17,7 @@ final class TimeZones private ()
  * `location` rather than Spark's INVALID_TIMEZONE.
  */
 object TimeZones {
+
   /** Whether daylight saving time is in effect in `zone` at the instant `micros` after the epoch. */
   def isDaylightSavings(micros: Long, zone: UTF8String, location: UTF8String): Boolean =
     zoneId(zone, location).getRules.isDaylightSavings(instant(micros))
@@ -36,8 +37,9 @@ object TimeZones {
    * cast of a TIMESTAMP_NTZ to a TIMESTAMP).
    */
   def instantOf(wall: Long, zone: UTF8String, location: UTF8String): Long = {
-    val local = LocalDateTime.ofEpochSecond(Math.floorDiv(wall, 1000000L), (Math.floorMod(wall, 1000000L) * 1000L).toInt,
-      ZoneOffset.UTC)
+    val local =
+      LocalDateTime.ofEpochSecond(Math.floorDiv(wall, 1000000L), (Math.floorMod(wall, 1000000L) * 1000L).toInt,
+        ZoneOffset.UTC)
     val at = local.atZone(zoneId(zone, location)).toInstant
     Math.addExact(Math.multiplyExact(at.getEpochSecond, 1000000L), at.getNano / 1000L)
   }
@@ -46,8 +48,9 @@ object TimeZones {
     Instant.ofEpochSecond(Math.floorDiv(micros, 1000000L), Math.floorMod(micros, 1000000L) * 1000L)
 
   private def zoneId(zone: UTF8String, location: UTF8String): ZoneId =
-    try ZoneId.of(zone.toString) catch {
+    try ZoneId.of(zone.toString)
+    catch {
       case _: DateTimeException => throw SubstraitErrors.functionError("SUBSTRAIT_DOMAIN_ERROR", location.toString,
-        "time zone", s"'$zone' is no time zone of the IANA database (e.g. Europe/Paris) nor an offset (e.g. +05:30)")
+          "time zone", s"'$zone' is no time zone of the IANA database (e.g. Europe/Paris) nor an offset (e.g. +05:30)")
     }
 }

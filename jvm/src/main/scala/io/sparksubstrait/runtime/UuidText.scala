@@ -18,7 +18,8 @@ object UuidText {
   private val Canonical = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
   /** Takes Object: StaticInvoke looks a uuid argument up by its user-defined type's class, Object (the value is its bytes). */
-  def toText(bytes: AnyRef): UTF8String = UTF8String.fromString(UuidType.fromBytes(bytes.asInstanceOf[Array[Byte]]).toString)
+  def toText(bytes: AnyRef): UTF8String =
+    UTF8String.fromString(UuidType.fromBytes(bytes.asInstanceOf[Array[Byte]]).toString)
 
   /** The uuid's 16 bytes; text of another form is NULL when `orNull`, else an error. */
   def parse(text: UTF8String, orNull: Boolean): Array[Byte] = {

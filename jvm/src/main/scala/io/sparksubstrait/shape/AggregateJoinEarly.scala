@@ -25,9 +25,10 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * Joins with hints, conditions that are non-deterministic or hold subqueries, and projections
  * that compute or rename stop the descent.
  */
-object AggregateJoinEarly extends PlanShapes.Shape {
+private[sparksubstrait] object AggregateJoinEarly extends PlanShapes.Shape {
   val name = "aggregate-join-early"
-  val meaning = "an inner join with an aggregate on all its grouping keys (at most one match per row) moved down the join chain to where its columns first meet, as Spark places the SQL's decorrelated subquery"
+  val meaning =
+    "an inner join with an aggregate on all its grouping keys (at most one match per row) moved down the join chain to where its columns first meet, as Spark places the SQL's decorrelated subquery"
 
   def appliesTo(stamp: ProducerStamp): Boolean = stamp.writesOptimizedPlans
 
@@ -48,10 +49,12 @@ object AggregateJoinEarly extends PlanShapes.Shape {
    * `chain` with `right` joined on `condition` below its top join, as low on the left inputs as
    * the `needed` columns allow; None when they are not all in the top join's left input.
    */
-  private def below(chain: LogicalPlan, needed: AttributeSet, right: LogicalPlan, condition: Expression): Option[LogicalPlan] =
+  private def below(chain: LogicalPlan, needed: AttributeSet, right: LogicalPlan, condition: Expression)
+    : Option[LogicalPlan] =
     chain match {
       case j: Join if movable(j) && needed.subsetOf(j.left.outputSet) =>
-        val joined = below(j.left, needed, right, condition).getOrElse(Join(j.left, right, Inner, Some(condition), JoinHint.NONE))
+        val joined =
+          below(j.left, needed, right, condition).getOrElse(Join(j.left, right, Inner, Some(condition), JoinHint.NONE))
         Some(j.copy(left = joined))
       case Project(list, child) if list.forall(_.isInstanceOf[Attribute]) =>
         below(child, needed, right, condition).map(moved => Project(list ++ right.output, moved))

@@ -21,9 +21,10 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * and only conjuncts that cannot raise move ahead, so a row a guard used to stop still
  * stops there. Non-deterministic filters are left as written.
  */
-object ConjunctOrder extends PlanShapes.Shape with PredicateHelper {
+private[sparksubstrait] object ConjunctOrder extends PlanShapes.Shape with PredicateHelper {
   val name = "conjunct-order"
-  val meaning = "a filter's conjuncts cheapest first (null tests, fixed-width, decimal, string comparisons), those that can raise last in their order"
+  val meaning =
+    "a filter's conjuncts cheapest first (null tests, fixed-width, decimal, string comparisons), those that can raise last in their order"
 
   def appliesTo(stamp: ProducerStamp): Boolean = stamp.writesOptimizedPlans
 
@@ -55,7 +56,8 @@ object ConjunctOrder extends PlanShapes.Shape with PredicateHelper {
     }
 
   private def fixedWidth(t: DataType): Boolean = t match {
-    case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType | DateType | TimestampType => true
+    case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType | DateType | TimestampType =>
+      true
     case _ => t.getClass.getSimpleName.startsWith("TimestampNTZ")
   }
 

@@ -21,16 +21,17 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * however often it is computed. Only on types whose `=` and `IN` compare alike
  * ([[PlanShapes.exactEquality]]).
  */
-object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
+private[sparksubstrait] object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
   val name = "equalities-as-in"
-  val meaning = "a disjunction of equalities of one column (or deterministic expression) with literals as that column IN the literals, as the query wrote it"
+  val meaning =
+    "a disjunction of equalities of one column (or deterministic expression) with literals as that column IN the literals, as the query wrote it"
 
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
   def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
     case p => p.transformExpressionsDown {
-      case or: Or => asIn(or).getOrElse(or)
-    }
+        case or: Or => asIn(or).getOrElse(or)
+      }
   }
 
   private[shape] def asIn(or: Or): Option[Expression] = {
@@ -44,7 +45,7 @@ object EqualitiesAsIn extends PlanShapes.Shape with PredicateHelper {
     }
     equalities.headOption.map(_._1).filter { operand =>
       equalities.size == disjuncts.size && PlanShapes.exactEquality(operand.dataType) &&
-        equalities.forall { case (a, l) => a.semanticEquals(operand) && l.dataType == operand.dataType }
+      equalities.forall { case (a, l) => a.semanticEquals(operand) && l.dataType == operand.dataType }
     }.map(operand => In(operand, equalities.map(_._2)))
   }
 }

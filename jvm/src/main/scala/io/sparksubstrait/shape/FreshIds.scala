@@ -18,7 +18,8 @@ import io.sparksubstrait.convert.IntroducedAttributes
  * analyzed (shape/SkippedAnalysis). Spark still reuses identical subqueries and exchanges,
  * which it compares with ids normalised.
  */
-final class FreshIds private (val plan: LogicalPlan, renamed: collection.Map[ExprId, ExprId]) {
+private[sparksubstrait] final class FreshIds private (val plan: LogicalPlan, renamed: collection.Map[ExprId, ExprId]) {
+
   /** The copy's attribute for `a`, one of the original subplan's attributes. */
   def apply(a: Attribute): Attribute = a match {
     case r: AttributeReference => renamed.get(r.exprId).fold[Attribute](r)(r.withExprId)
@@ -26,7 +27,7 @@ final class FreshIds private (val plan: LogicalPlan, renamed: collection.Map[Exp
   }
 }
 
-object FreshIds {
+private[sparksubstrait] object FreshIds {
   def copyOf(subplan: LogicalPlan): FreshIds = {
     val renamed = mutable.HashMap.empty[ExprId, ExprId]
     def introduced(p: LogicalPlan): Unit = {

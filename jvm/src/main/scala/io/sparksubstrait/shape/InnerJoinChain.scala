@@ -28,9 +28,10 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * that are non-deterministic or hold subqueries, and projections that compute or rename
  * stop the chain (they stay as written, as inputs of it).
  */
-object InnerJoinChain extends PlanShapes.Shape with PredicateHelper {
+private[sparksubstrait] object InnerJoinChain extends PlanShapes.Shape with PredicateHelper {
   val name = "inner-join-chain"
-  val meaning = "inner joins with a join of small inputs as right input joined left-deep, conditions in a filter above, so that Spark orders and broadcasts them as for SQL"
+  val meaning =
+    "inner joins with a join of small inputs as right input joined left-deep, conditions in a filter above, so that Spark orders and broadcasts them as for SQL"
 
   def appliesTo(stamp: ProducerStamp): Boolean = stamp.writesOptimizedPlans
 
@@ -76,7 +77,7 @@ object InnerJoinChain extends PlanShapes.Shape with PredicateHelper {
     def hasSmallRightJoin(p: LogicalPlan): Boolean = p match {
       case j: Join if isChainJoin(j) =>
         joinsIntoChain(j.right) || hasSmallRightJoin(j.left) ||
-          (isPruningOverJoin(j.left) && hasSmallRightJoin(j.left.children.head))
+        (isPruningOverJoin(j.left) && hasSmallRightJoin(j.left.children.head))
       case _ => false
     }
 
@@ -85,7 +86,8 @@ object InnerJoinChain extends PlanShapes.Shape with PredicateHelper {
       case j: Join if isChainJoin(j) =>
         val l = flatten(j.left)
         val r = if (joinsIntoChain(j.right)) flatten(j.right) else Chain(Seq(j.right), Nil, j.right.output)
-        Chain(l.inputs ++ r.inputs, l.conditions ++ r.conditions ++ j.condition.toSeq.flatMap(splitConjunctivePredicates), l.output ++ r.output)
+        Chain(l.inputs ++ r.inputs,
+          l.conditions ++ r.conditions ++ j.condition.toSeq.flatMap(splitConjunctivePredicates), l.output ++ r.output)
       case Project(list, child) if isPruningOverJoin(p) =>
         flatten(child).copy(output = list.map(_.asInstanceOf[Attribute]))
       case other => Chain(Seq(other), Nil, other.output)

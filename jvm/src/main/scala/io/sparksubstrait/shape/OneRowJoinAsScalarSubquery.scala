@@ -1,6 +1,8 @@
 package io.sparksubstrait.shape
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, KnownNotNull, NamedExpression, OuterReference, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, Expression, KnownNotNull, NamedExpression, OuterReference, SubqueryExpression
+}
 import org.apache.spark.sql.catalyst.plans.Inner
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, JoinHint, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
@@ -23,16 +25,18 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * through projections (a filter may leave no row) and only for a side with no outer reference
  * (a scalar subquery inside a correlated subquery is not one Spark plans the same).
  */
-object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
+private[sparksubstrait] object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
   val name = "one-row-join-as-scalar-subquery"
-  val meaning = "an inner or cross join with an aggregate without grouping keys (one row) as the scalar subquery SQL writes, a filter on its value"
+  val meaning =
+    "an inner or cross join with an aggregate without grouping keys (one row) as the scalar subquery SQL writes, a filter on its value"
 
   // Any producer: a query as written says a scalar subquery; a join of a one-row aggregate is a decorrelation's.
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
   def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
-    case j @ Join(left, right, Inner, condition, JoinHint.NONE) if j.resolved && condition.forall(_.deterministic) &&
-        (oneRow(right) || oneRow(left)) =>
+    case j @ Join(left, right, Inner, condition, JoinHint.NONE)
+        if j.resolved && condition.forall(_.deterministic) &&
+          (oneRow(right) || oneRow(left)) =>
       val rightIsOneRow = oneRow(right)
       val (other, single) = if (rightIsOneRow) (left, right) else (right, left)
       // One scalar subquery per use of a column of the one row, each a copy with ids of its
@@ -45,7 +49,8 @@ object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
       val filtered = condition.fold(other) { c =>
         Filter(c.transform { case a: Attribute if single.outputSet.contains(a) => value(a) }, other)
       }
-      val singleColumns: Seq[NamedExpression] = single.output.map(a => Alias(value(a), a.name)(exprId = a.exprId, qualifier = a.qualifier))
+      val singleColumns: Seq[NamedExpression] =
+        single.output.map(a => Alias(value(a), a.name)(exprId = a.exprId, qualifier = a.qualifier))
       Project(if (rightIsOneRow) other.output ++ singleColumns else singleColumns ++ other.output, filtered)
   }
 
@@ -59,9 +64,10 @@ object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
     global(p) && !correlated(p)
   }
 
-  private def correlated(p: LogicalPlan): Boolean = p.exists(node => node.expressions.exists(_.exists {
-    case _: OuterReference => true
-    case s: SubqueryExpression => s.children.nonEmpty || correlated(s.plan) // children: its outer references
-    case _ => false
-  }))
+  private def correlated(p: LogicalPlan): Boolean = p.exists(node =>
+    node.expressions.exists(_.exists {
+      case _: OuterReference => true
+      case s: SubqueryExpression => s.children.nonEmpty || correlated(s.plan) // children: its outer references
+      case _ => false
+    }))
 }

@@ -15,21 +15,24 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * keeps the exact rows (PlanShapesSuite runs each against the plan without it) and says
  * which plans it applies to; `spark.substrait.planShapes` turns them all off.
  */
-object PlanShapes {
+private[sparksubstrait] object PlanShapes {
   val EnabledKey = "spark.substrait.planShapes"
 
   /** One rewrite: whether it applies to a producer's plans, and the rewrite itself. */
   trait Shape {
     def name: String
+
     /** What it does and why (one sentence, for explain and docs/performance.md). */
     def meaning: String
     def appliesTo(stamp: ProducerStamp): Boolean
+
     /** `conf`: the session's settings (a shape may follow Spark's planning choices, e.g. the broadcast threshold). */
     def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan
   }
 
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
-  val all: Seq[Shape] = Seq(OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys, SemiJoinBelowAggregate, AggregateJoinEarly, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
+  val all: Seq[Shape] = Seq(OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys, SemiJoinBelowAggregate,
+    AggregateJoinEarly, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
 
   /**
    * Types whose `=` is exact identity of values, so that equal keys or listed values can be

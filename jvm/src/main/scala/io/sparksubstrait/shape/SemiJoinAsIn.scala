@@ -22,9 +22,10 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * `IN` as the semi join drops the row. A semi join with other conditions (a decorrelated scalar
  * subquery, Q20) is left to [[SemiJoinOnGroupKeys]].
  */
-object SemiJoinAsIn extends PlanShapes.Shape {
+private[sparksubstrait] object SemiJoinAsIn extends PlanShapes.Shape {
   val name = "semi-join-as-in"
-  val meaning = "a semi join on equalities with all grouping keys of an aggregate, and nothing else, as the IN subquery SQL writes"
+  val meaning =
+    "a semi join on equalities with all grouping keys of an aggregate, and nothing else, as the IN subquery SQL writes"
 
   // Any producer: a query as written says IN; only a producer's own decorrelation writes this semi join.
   def appliesTo(stamp: ProducerStamp): Boolean = true

@@ -21,7 +21,7 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * The query side is followed only through filters, projections passing the key on, inner
  * joins and the kept side of semi joins, where the key's value is the one that passed.
  */
-object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
+private[sparksubstrait] object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
   val name = "semi-join-below-aggregate"
   val meaning = "a semi join the query's rows passed on a grouping key repeated below the aggregate joined on that key"
 
@@ -55,13 +55,16 @@ object SemiJoinBelowAggregate extends PlanShapes.Shape with PredicateHelper {
     case Join(l, r, Inner, _, _) =>
       if (l.outputSet.contains(key)) semiJoinOn(l, key) else if (r.outputSet.contains(key)) semiJoinOn(r, key) else None
     case Filter(_, child) => semiJoinOn(child, key)
-    case Project(list, child) if list.exists(_.exprId == key.exprId) && list.collect { case a: Attribute => a }.exists(_.exprId == key.exprId) =>
+    case Project(list, child) if list.exists(_.exprId == key.exprId) && list.collect { case a: Attribute =>
+          a
+        }.exists(_.exprId == key.exprId) =>
       semiJoinOn(child, key)
     case _ => None
   }
 
   /** `groups` with the semi join below its aggregate, when `key` is one of its grouping columns. */
-  private def withSemiJoin(groups: LogicalPlan, key: Attribute, filter: LogicalPlan, filterKey: Attribute): Option[LogicalPlan] =
+  private def withSemiJoin(groups: LogicalPlan, key: Attribute, filter: LogicalPlan, filterKey: Attribute)
+    : Option[LogicalPlan] =
     groups match {
       case f @ Filter(_, child) => withSemiJoin(child, key, filter, filterKey).map(c => f.copy(child = c))
       case p @ Project(list, child) if list.exists { case a: Attribute => a.exprId == key.exprId; case _ => false } =>

@@ -16,12 +16,13 @@ import io.sparksubstrait.util.Options
  * collations group values that compare otherwise in corner cases; they stay a semi join).
  */
 private[shape] object SemiJoinOnAggregate extends PredicateHelper {
+
   /**
    * @param keyEqualities the condition's equalities of a left expression with a key, as (expression, key)
    * @param others        the condition's other conjuncts
    */
   final case class Matched(left: LogicalPlan, right: LogicalPlan, condition: Expression,
-      keyEqualities: Seq[(Expression, Attribute)], others: Seq[Expression])
+    keyEqualities: Seq[(Expression, Attribute)], others: Seq[Expression])
 
   def unapply(plan: LogicalPlan): Option[Matched] = plan match {
     case j @ Join(left, right, LeftSemi, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
@@ -43,7 +44,8 @@ private[shape] object SemiJoinOnAggregate extends PredicateHelper {
     }
 
   /** `e = k` with `e` an expression of the left columns alone and `k` a grouping key, in either order. */
-  private def keyEquality(c: Expression, leftColumns: AttributeSet, keys: AttributeSet): Option[(Expression, Attribute)] = {
+  private def keyEquality(c: Expression, leftColumns: AttributeSet, keys: AttributeSet)
+    : Option[(Expression, Attribute)] = {
     def leftOnly(e: Expression) = e.references.nonEmpty && e.references.subsetOf(leftColumns)
     c match {
       case EqualTo(e, k: Attribute) if keys.contains(k) && leftOnly(e) => Some(e -> k)
@@ -57,7 +59,8 @@ private[shape] object SemiJoinOnAggregate extends PredicateHelper {
    * it outputs, through filters and projections that pass them on. None when unknown.
    */
   private def groupKeys(p: LogicalPlan): Option[AttributeSet] = p match {
-    case a: Aggregate if a.groupingExpressions.nonEmpty && a.groupingExpressions.forall(g => PlanShapes.exactEquality(g.dataType)) =>
+    case a: Aggregate
+        if a.groupingExpressions.nonEmpty && a.groupingExpressions.forall(g => PlanShapes.exactEquality(g.dataType)) =>
       val keys = a.groupingExpressions.map { g =>
         a.aggregateExpressions.collectFirst {
           case attr: Attribute if attr.semanticEquals(g) => attr

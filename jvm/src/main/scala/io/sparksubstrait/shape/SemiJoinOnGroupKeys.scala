@@ -18,7 +18,7 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * Only on keys whose equality is their grouping's identity ([[SemiJoinOnAggregate]]); a semi
  * join on those equalities alone is [[SemiJoinAsIn]]'s, which comes first.
  */
-object SemiJoinOnGroupKeys extends PlanShapes.Shape {
+private[sparksubstrait] object SemiJoinOnGroupKeys extends PlanShapes.Shape {
   val name = "semi-join-on-group-keys"
   val meaning = "a semi join on all grouping keys of an aggregate as an inner join (at most one match per row)"
 
@@ -26,6 +26,7 @@ object SemiJoinOnGroupKeys extends PlanShapes.Shape {
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
   def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
-    case SemiJoinOnAggregate(m) => Project(m.left.output, Join(m.left, m.right, Inner, Some(m.condition), JoinHint.NONE))
+    case SemiJoinOnAggregate(m) =>
+      Project(m.left.output, Join(m.left, m.right, Inner, Some(m.condition), JoinHint.NONE))
   }
 }

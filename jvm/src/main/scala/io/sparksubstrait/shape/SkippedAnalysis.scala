@@ -33,7 +33,8 @@ import io.sparksubstrait.convert.IntroducedAttributes
  * and fails when they change it: the whole test suite and every producer fixture, on the
  * oldest and the newest Spark, are the proof that nothing else is left.
  */
-object SkippedAnalysis {
+private[sparksubstrait] object SkippedAnalysis {
+
   /** Test sessions only: analyse every marked plan again and fail if the analyzer changes it. */
   val VerifyKey = "spark.substrait.test.verifySkippedAnalysis"
 
@@ -44,7 +45,8 @@ object SkippedAnalysis {
     if (conf.getConfString(VerifyKey, "false").toBoolean) verify(session, zoned)
     // An AnalysisException here is Spark's own check failing on the converted plan: left
     // unmarked, PlanConverter analyses it and refuses it with the project's error, naming Spark's reason.
-    try SparkShim.checkAndMarkAnalyzed(session, zoned) catch { case _: AnalysisException => }
+    try SparkShim.checkAndMarkAnalyzed(session, zoned)
+    catch { case _: AnalysisException => }
     zoned
   }
 
@@ -60,16 +62,18 @@ object SkippedAnalysis {
     val introduced = new java.util.HashSet[java.lang.Long]()
     def ok(p: LogicalPlan): Boolean = !p.isInstanceOf[Command] && p.children.forall(ok) &&
       IntroducedAttributes.of(p).forall { a =>
-        introduced.add(a.exprId.id) && !CharVarcharUtils.hasCharVarchar(a.dataType) && CharVarcharUtils.getRawType(a.metadata).isEmpty
-      } && (p match {
-      // Where PullOutNondeterministic looks: an aggregate's grouping keys and a unary
-      // operator's expressions but a projection's or a filter's (first() and the like in an
-      // aggregate's results stay where they are). Elsewhere Spark's check refuses them.
-      case a: Aggregate => a.groupingExpressions.forall(_.deterministic)
-      case _: Project | _: Filter => true
-      case u: UnaryNode => u.expressions.forall(_.deterministic)
-      case _ => true
-    }) && p.subqueries.forall(ok)
+        introduced.add(a.exprId.id) && !CharVarcharUtils.hasCharVarchar(a.dataType) &&
+        CharVarcharUtils.getRawType(a.metadata).isEmpty
+      } &&
+      (p match {
+        // Where PullOutNondeterministic looks: an aggregate's grouping keys and a unary
+        // operator's expressions but a projection's or a filter's (first() and the like in an
+        // aggregate's results stay where they are). Elsewhere Spark's check refuses them.
+        case a: Aggregate => a.groupingExpressions.forall(_.deterministic)
+        case _: Project | _: Filter => true
+        case u: UnaryNode => u.expressions.forall(_.deterministic)
+        case _ => true
+      }) && p.subqueries.forall(ok)
     ok(plan)
   }
 

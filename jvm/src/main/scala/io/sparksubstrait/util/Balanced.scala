@@ -6,7 +6,7 @@ package io.sparksubstrait.util
  * Catalyst's recursive passes overflow the stack. Only for associative operators; the order
  * of the leaves (and so the order of evaluation) is kept.
  */
-object Balanced {
+private[sparksubstrait] object Balanced {
   def reduce[T](items: IndexedSeq[T])(combine: (T, T) => T): T = {
     require(items.nonEmpty, "a balanced reduce of nothing")
     def over(from: Int, until: Int): T =

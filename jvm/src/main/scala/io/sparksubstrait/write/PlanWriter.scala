@@ -17,8 +17,9 @@ import io.sparksubstrait.write.types.TypeWriter
  * depth first). Anything without an exact Substrait form raises SUBSTRAIT_UNWRITABLE_PLAN
  * naming the Catalyst node and where it is.
  */
-object PlanWriter {
+private[sparksubstrait] object PlanWriter {
   val Producer = "spark-substrait"
+
   /** The pinned spec release written (build/substrait-spec.version). */
   val SpecMinor = 108
 
@@ -29,17 +30,19 @@ object PlanWriter {
 
   def write(session: SparkSession, plan: LogicalPlan, target: WriteTarget): Plan = {
     implicit val ctx: WriteContext = new WriteContext(session, target)
-    val input = try RelWriter.write(plan, CatalystPath.root) catch {
+    val input = try RelWriter.write(plan, CatalystPath.root)
+    catch {
       case e: SubstraitException => throw e
       case e: StackOverflowError => throw e
       case NonFatal(e) => throw SubstraitErrors.unwritable(CatalystPath.root.toString, "the plan",
-        s"an unexpected ${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next()).getOrElse("")}",
-        "a plan the writer handles (please report this plan)")
+          s"an unexpected ${e.getClass.getSimpleName}: ${Option(e.getMessage).map(_.linesIterator.next()).getOrElse("")}",
+          "a plan the writer handles (please report this plan)")
     }
     val root = RelRoot.newBuilder().setInput(input)
     TypeWriter.nestedNames(plan.schema).foreach(root.addNames)
     val b = Plan.newBuilder()
-      .setVersion(Version.newBuilder().setMajorNumber(0).setMinorNumber(SpecMinor).setPatchNumber(0).setProducer(Producer))
+      .setVersion(
+        Version.newBuilder().setMajorNumber(0).setMinorNumber(SpecMinor).setPatchNumber(0).setProducer(Producer))
       .addRelations(PlanRel.newBuilder().setRoot(root))
     ctx.declare(b)
     b.build()

@@ -12,7 +12,7 @@ import io.sparksubstrait.write.expr.InputRecord
  * so far (anchors in first-use order, so a plan is written the same way every time), the
  * records outer references can see, and whether a GlobalLimit encloses the node written.
  */
-final class WriteContext(val session: SparkSession, val target: WriteTarget) {
+private[sparksubstrait] final class WriteContext(val session: SparkSession, val target: WriteTarget) {
   private val extensionAnchors = mutable.LinkedHashMap.empty[String, Int]
   private val functionAnchors = mutable.LinkedHashMap.empty[(String, String), Int]
 
@@ -29,9 +29,11 @@ final class WriteContext(val session: SparkSession, val target: WriteTarget) {
   def declare(plan: Plan.Builder): Unit = {
     extensionAnchors.foreach { case (ext, anchor) =>
       if (target.extensionUris) {
-        plan.addExtensionUris(SimpleExtensionURI.newBuilder().setExtensionUriAnchor(anchor).setUri(WriteContext.uri(ext)))
+        plan.addExtensionUris(
+          SimpleExtensionURI.newBuilder().setExtensionUriAnchor(anchor).setUri(WriteContext.uri(ext)))
       } else {
-        plan.addExtensionUrns(SimpleExtensionURN.newBuilder().setExtensionUrnAnchor(anchor).setUrn(WriteContext.urn(ext)))
+        plan.addExtensionUrns(
+          SimpleExtensionURN.newBuilder().setExtensionUrnAnchor(anchor).setUrn(WriteContext.urn(ext)))
       }
     }
     functionAnchors.foreach { case ((ext, name), anchor) =>
@@ -48,16 +50,19 @@ final class WriteContext(val session: SparkSession, val target: WriteTarget) {
   def outerRecord: Option[InputRecord] = outer.headOption
   def inSubquery[T](enclosing: InputRecord)(body: => T): T = {
     outer = enclosing :: outer
-    try body finally outer = outer.tail
+    try body
+    finally outer = outer.tail
   }
 
   /** The CTE definitions in scope (WithCTE), by id. */
   private var ctes: Map[Long, org.apache.spark.sql.catalyst.plans.logical.LogicalPlan] = Map.empty
   def cteDefinition(id: Long): Option[org.apache.spark.sql.catalyst.plans.logical.LogicalPlan] = ctes.get(id)
-  def withCteDefinitions[T](defs: Seq[(Long, org.apache.spark.sql.catalyst.plans.logical.LogicalPlan)])(body: => T): T = {
+  def withCteDefinitions[T](defs: Seq[(Long, org.apache.spark.sql.catalyst.plans.logical.LogicalPlan)])(
+    body: => T): T = {
     val saved = ctes
     ctes = ctes ++ defs
-    try body finally ctes = saved
+    try body
+    finally ctes = saved
   }
 
   /**
@@ -69,12 +74,14 @@ final class WriteContext(val session: SparkSession, val target: WriteTarget) {
   def withGlobalLimit[T](on: Boolean)(body: => T): T = {
     val saved = globalLimitAbove
     globalLimitAbove = on
-    try body finally globalLimitAbove = saved
+    try body
+    finally globalLimitAbove = saved
   }
 }
 
-object WriteContext {
+private[sparksubstrait] object WriteContext {
   def urn(extension: String): String = s"extension:io.substrait:$extension"
+
   /** The URI older consumers expect: the YAML's place in the spec repository. */
   def uri(extension: String): String = s"https://github.com/substrait-io/substrait/blob/main/extensions/$extension.yaml"
 }

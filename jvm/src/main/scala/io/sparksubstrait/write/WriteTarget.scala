@@ -15,12 +15,14 @@ import io.sparksubstrait.errors.SubstraitErrors
  * @param dateParts     `extract(YEAR, x)` as `date_part('YEAR', x)` of no declared extension
  *                      (DataFusion reads no enumeration arguments; this is its own spelling)
  */
-final case class WriteTarget(name: String, extensionUris: Boolean, legacyFetch: Boolean, legacyGroupings: Boolean,
-    legacyValues: Boolean, localPaths: Boolean, dateParts: Boolean = false)
+private[sparksubstrait] final case class WriteTarget(name: String, extensionUris: Boolean, legacyFetch: Boolean,
+  legacyGroupings: Boolean,
+  legacyValues: Boolean, localPaths: Boolean, dateParts: Boolean = false)
 
-object WriteTarget {
+private[sparksubstrait] object WriteTarget {
   val Current: WriteTarget = WriteTarget("substrait-0.108", extensionUris = false, legacyFetch = false,
     legacyGroupings = false, legacyValues = false, localPaths = false)
+
   /** DuckDB 1.1's substrait extension reads extension URIs, FetchRel's integer bounds, inline groupings, `values`
    * and local paths (it globs the URI as a path). */
   val DuckDb11: WriteTarget = WriteTarget("duckdb-1.1", extensionUris = true, legacyFetch = true,

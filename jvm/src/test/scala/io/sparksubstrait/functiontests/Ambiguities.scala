@@ -10,18 +10,21 @@ object Ambiguities {
     "\"numbered backreferences\": ICU writes them $1 (and reads \\1 as an escaped 1), the spec's cases and the engines " +
     "producers translate from (RE2 in DuckDB, DataFusion) write \\1"
 
-  private def backreference(source: String) = Ambiguity(source, Seq(
-    Reading("\\1 is group 1 (the spec's cases, RE2, DuckDB, DataFusion)", ValueAnswer("'abe'::str"), ours = true),
-    Reading("ICU's replacement syntax (\\1 is a literal 1, $1 the group)", ValueAnswer("'1e'::str"), ours = false)),
+  private def backreference(source: String) = Ambiguity(source,
+    Seq(
+      Reading("\\1 is group 1 (the spec's cases, RE2, DuckDB, DataFusion)", ValueAnswer("'abe'::str"), ours = true),
+      Reading("ICU's replacement syntax (\\1 is a literal 1, $1 the group)", ValueAnswer("'1e'::str"), ours = false)),
     Backreference)
 
   private val NoIndexing = "since spec 0.30 extract of these components takes an indexing argument (ONE or ZERO), " +
     "which the case omits: the YAML has no such overload; before 0.30 the two-argument form counted from 1"
 
   /** extract without indexing: the pre-0.30 meaning (from 1), which we read, or no such overload. */
-  private def unindexed(source: String, oneBased: String) = Ambiguity(source, Seq(
-    Reading("the two-argument extract of spec < 0.30, counting from 1", ValueAnswer(oneBased), ours = true),
-    Reading("spec 0.108: indexing is required, no overload matches (an invalid plan)", ErrorAnswer(ErrorKind.InvalidPlan), ours = false)),
+  private def unindexed(source: String, oneBased: String) = Ambiguity(source,
+    Seq(
+      Reading("the two-argument extract of spec < 0.30, counting from 1", ValueAnswer(oneBased), ours = true),
+      Reading("spec 0.108: indexing is required, no overload matches (an invalid plan)",
+        ErrorAnswer(ErrorKind.InvalidPlan), ours = false)),
     NoIndexing)
 
   val all: Seq[Ambiguity] = Seq(

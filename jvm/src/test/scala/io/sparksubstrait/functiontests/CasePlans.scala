@@ -37,17 +37,22 @@ final class CasePlans(file: FunctionTestFile) {
   }
 
   private def plan(root: Rel): Plan = {
-    val b = Plan.newBuilder().setVersion(Version.newBuilder().setMinorNumber(87).setProducer("spark-substrait function tests"))
+    val b = Plan.newBuilder().setVersion(
+      Version.newBuilder().setMinorNumber(87).setProducer("spark-substrait function tests"))
     val usesUnsigned = root.toString.contains("user_defined")
     if (usesUnsigned) urns.getOrElseUpdate(UnsignedUrn, urns.size + 1)
-    urns.foreach { case (urn, a) => b.addExtensionUrns(SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(a)) }
+    urns.foreach { case (urn, a) =>
+      b.addExtensionUrns(SimpleExtensionURN.newBuilder().setUrn(urn).setExtensionUrnAnchor(a))
+    }
     functions.foreach { case ((urn, name), a) =>
       b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
-        SimpleExtensionDeclaration.ExtensionFunction.newBuilder().setExtensionUrnReference(urns(urn)).setFunctionAnchor(a).setName(name)))
+          SimpleExtensionDeclaration.ExtensionFunction.newBuilder().setExtensionUrnReference(
+            urns(urn)).setFunctionAnchor(a).setName(name)))
     }
     if (usesUnsigned) TestValues.userDefinedTypes.zipWithIndex.foreach { case (t, i) =>
       b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionType(
-        SimpleExtensionDeclaration.ExtensionType.newBuilder().setExtensionUrnReference(urns(UnsignedUrn)).setTypeAnchor(i + 1).setName(t)))
+          SimpleExtensionDeclaration.ExtensionType.newBuilder().setExtensionUrnReference(
+            urns(UnsignedUrn)).setTypeAnchor(i + 1).setName(t)))
     }
     b.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(root).addNames("result")))
     b.build()
@@ -73,7 +78,7 @@ final class CasePlans(file: FunctionTestFile) {
     addOptions(c, f.addOptionsBuilder _)
     resultType(c).foreach(f.setOutputType)
     Rel.newBuilder().setAggregate(AggregateRel.newBuilder().setInput(input)
-      .addMeasures(AggregateRel.Measure.newBuilder().setMeasure(f))).build()
+        .addMeasures(AggregateRel.Measure.newBuilder().setMeasure(f))).build()
   }
 
   private def window(c: FunctionTestCase): Rel = {
@@ -84,13 +89,16 @@ final class CasePlans(file: FunctionTestFile) {
     val w = Expression.WindowFunction.newBuilder().setFunctionReference(declare(file.includeUrn, compoundName(c.call)))
       .setPhase(AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT)
       .setInvocation(AggregateFunction.AggregationInvocation.AGGREGATION_INVOCATION_ALL)
-      .addSorts(SortField.newBuilder().setExpr(field(position)).setDirection(SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))
+      .addSorts(SortField.newBuilder().setExpr(field(position)).setDirection(
+          SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))
     c.call.args.foreach(a => w.addArguments(argument(a, Map.empty)))
     addOptions(c, w.addOptionsBuilder _)
     resultType(c).foreach(w.setOutputType)
-    val withResult = project(input, Seq(Expression.newBuilder().setWindowFunction(w).build()), emit = Seq(position, position + 1))
+    val withResult =
+      project(input, Seq(Expression.newBuilder().setWindowFunction(w).build()), emit = Seq(position, position + 1))
     val sorted = Rel.newBuilder().setSort(SortRel.newBuilder().setInput(withResult)
-      .addSorts(SortField.newBuilder().setExpr(field(0)).setDirection(SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))).build()
+        .addSorts(SortField.newBuilder().setExpr(field(0)).setDirection(
+            SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))).build()
     project(sorted, Nil, emit = Seq(1))
   }
 
@@ -127,15 +135,16 @@ final class CasePlans(file: FunctionTestFile) {
     case ParamRef(name) =>
       val i = lambdaParams.getOrElse(name, throw new TestValues.UnsupportedTestType(s"unbound name $name"))
       Expression.newBuilder().setSelection(FieldReference.newBuilder()
-        .setLambdaParameterReference(FieldReference.LambdaParameterReference.newBuilder())
-        .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))).build()
+          .setLambdaParameterReference(FieldReference.LambdaParameterReference.newBuilder())
+          .setDirectReference(ReferenceSegment.newBuilder().setStructField(
+              ReferenceSegment.StructField.newBuilder().setField(i)))).build()
     case LambdaValue(params, body, t) =>
       val FuncParams(types, _) = t.params.headOption.collect { case f: FuncParams => f }
         .getOrElse(throw new TestValues.UnsupportedTestType(s"lambda type $t"))
       val struct = Type.Struct.newBuilder().setNullability(Type.Nullability.NULLABILITY_REQUIRED)
         .addAllTypes(types.map(protoType).asJava)
       Expression.newBuilder().setLambda(Expression.Lambda.newBuilder().setParameters(struct)
-        .setBody(expression(body, params.zipWithIndex.toMap))).build()
+          .setBody(expression(body, params.zipWithIndex.toMap))).build()
     case c @ Call(name, args) =>
       // Functions inside lambdas come from the file's dependencies.
       val urn = file.dependencyUrns.headOption.getOrElse(file.includeUrn)
@@ -146,25 +155,30 @@ final class CasePlans(file: FunctionTestFile) {
   }
 
   private def field(i: Int): Expression = Expression.newBuilder().setSelection(FieldReference.newBuilder()
-    .setRootReference(FieldReference.RootReference.getDefaultInstance)
-    .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))).build()
+      .setRootReference(FieldReference.RootReference.getDefaultInstance)
+      .setDirectReference(
+        ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))).build()
 
   private def virtualTable(types: Seq[TestType], rows: Seq[Seq[RawValue]]): Rel = {
     val nullable = types.map(_.copy(nullable = true))
     val schema = NamedStruct.newBuilder().addAllNames(types.indices.map(i => s"col$i").asJava)
       .setStruct(Type.Struct.newBuilder().setNullability(Type.Nullability.NULLABILITY_REQUIRED)
-        .addAllTypes(nullable.map(protoType).asJava))
+          .addAllTypes(nullable.map(protoType).asJava))
     val vt = ReadRel.VirtualTable.newBuilder()
     rows.foreach { r =>
-      if (r.size != types.size) throw new TestValues.UnsupportedTestType(s"a row of ${r.size} values for ${types.size} columns")
-      vt.addExpressions(Expression.Nested.Struct.newBuilder().addAllFields(r.zip(nullable).map { case (v, t) => literal(v, t) }.asJava))
+      if (r.size != types.size)
+        throw new TestValues.UnsupportedTestType(s"a row of ${r.size} values for ${types.size} columns")
+      vt.addExpressions(Expression.Nested.Struct.newBuilder().addAllFields(r.zip(nullable).map { case (v, t) =>
+        literal(v, t)
+      }.asJava))
     }
     Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setVirtualTable(vt)).build()
   }
 
   private def project(input: Rel, exprs: Seq[Expression], emit: Seq[Int]): Rel = {
     val p = ProjectRel.newBuilder().setInput(input).addAllExpressions(exprs.asJava)
-    p.setCommon(RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(emit.map(Int.box).asJava)))
+    p.setCommon(
+      RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addAllOutputMapping(emit.map(Int.box).asJava)))
     Rel.newBuilder().setProject(p).build()
   }
 }

@@ -17,7 +17,8 @@ object FunctionTests {
   final case class Result(file: FunctionTestFile, c: FunctionTestCase, outcome: Outcome)
 
   def main(args: Array[String]): Unit = {
-    val root = Paths.get(args.headOption.getOrElse(sys.error("usage: FunctionTests TESTCASES_DIR [--report FILE] [--check]")))
+    val root =
+      Paths.get(args.headOption.getOrElse(sys.error("usage: FunctionTests TESTCASES_DIR [--report FILE] [--check]")))
     val report = args.sliding(2).collectFirst { case Array("--report", f) => Paths.get(f) }
     val check = args.contains("--check")
     val spark = session()
@@ -32,8 +33,9 @@ object FunctionTests {
       Files.write(f, FunctionTestReport.markdown(results, syntaxErrors, root, audit).getBytes(StandardCharsets.UTF_8))
       println(s"report written to $f")
     }
-    println(s"overloads of the standard YAMLs: ${audit.count(_.refused.isEmpty)} convert, ${audit.count(_.refused.nonEmpty)} refused, " +
-      s"${audit.count(_.typeDiffers.nonEmpty)} with another result type than the YAML's")
+    println(
+      s"overloads of the standard YAMLs: ${audit.count(_.refused.isEmpty)} convert, ${audit.count(_.refused.nonEmpty)} refused, " +
+        s"${audit.count(_.typeDiffers.nonEmpty)} with another result type than the YAML's")
     val wrong = results.count(_.outcome.isInstanceOf[Outcome.Wrong])
     println(s"wrong values: $wrong")
     println(summary.lastLine)
@@ -43,7 +45,8 @@ object FunctionTests {
   def runAll(spark: SparkSession, root: Path): (Seq[Result], Seq[TestFileSyntaxError]) = {
     val runner = new CaseRunner(spark)
     val parsed = TestFileParser.testFiles(root).map { p =>
-      try Right(TestFileParser.parseFile(p)) catch { case e: TestFileSyntaxError => Left(e) }
+      try Right(TestFileParser.parseFile(p))
+      catch { case e: TestFileSyntaxError => Left(e) }
     }
     val files = parsed.collect { case Right(f) => f }
     val results = files.flatMap(f => f.cases.map(c => Result(f, c, runner.run(f, c))))

@@ -10,6 +10,7 @@ import org.yaml.snakeyaml.Yaml
 
 import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.errors.SubstraitException
+import io.sparksubstrait.testing.Throwables.causes
 
 /**
  * Every overload of every standard YAML, converted once with sample arguments: which ones the
@@ -19,9 +20,10 @@ import io.sparksubstrait.errors.SubstraitException
  */
 object OverloadAudit {
   final case class Overload(extension: String, kind: String, function: String, args: Seq[String], returns: String,
-      argNames: Seq[String] = Nil) {
+    argNames: Seq[String] = Nil) {
     def signature: String = s"$function(${args.mkString(", ")})"
   }
+
   /** `refused`: the error; `resultType`: ours, with the YAML's when they differ. */
   final case class Audited(overload: Overload, refused: Option[String], typeDiffers: Option[String])
 
@@ -31,18 +33,24 @@ object OverloadAudit {
       val doc = new Yaml().load[java.util.Map[String, AnyRef]](Files.newInputStream(f))
       val ext = Option(doc.get("urn")).map(_.toString.stripPrefix("extension:io.substrait:")).getOrElse("")
       for {
-        (key, kind) <- Seq("scalar_functions" -> "scalar", "aggregate_functions" -> "aggregate", "window_functions" -> "window")
+        (key, kind) <-
+          Seq("scalar_functions" -> "scalar", "aggregate_functions" -> "aggregate", "window_functions" -> "window")
         fn <- maps(doc.get(key))
         impl <- maps(fn.get("impls"))
       } yield {
         val declared = maps(impl.get("args"))
         val args = declared.map { a =>
-          Option(a.get("value")).map(_.toString.trim).getOrElse(s"enum:${Option(a.get("options")).map(o => list(o).head).getOrElse("?")}")
+          Option(a.get("value")).map(_.toString.trim).getOrElse(
+            s"enum:${Option(a.get("options")).map(o => list(o).head).getOrElse("?")}")
         }
         val argNames = declared.map(a => String.valueOf(a.get("name")))
-        val min = Option(impl.get("variadic")).map(v => v.asInstanceOf[java.util.Map[String, AnyRef]].get("min")).collect { case n: Integer => n.intValue }
+        val min =
+          Option(impl.get("variadic")).map(v => v.asInstanceOf[java.util.Map[String, AnyRef]].get("min")).collect {
+            case n: Integer => n.intValue
+          }
         def widen[T](xs: Seq[T]) = min.filter(_ > xs.size).map(m => xs ++ Seq.fill(m - xs.size)(xs.last)).getOrElse(xs)
-        Overload(ext, kind, fn.get("name").toString, widen(args), Option(impl.get("return")).map(_.toString.trim).getOrElse(""),
+        Overload(ext, kind, fn.get("name").toString, widen(args),
+          Option(impl.get("return")).map(_.toString.trim).getOrElse(""),
           widen(argNames))
       }
     }
@@ -56,13 +64,18 @@ object OverloadAudit {
         try {
           val plan = new CasePlans(file).build(c)
           val ours = SubstraitPlans.read(spark, plan.toByteArray).schema.head.dataType
-          val differs = sparkType(o.returns).filter(t => !sameType(t, ours)).map(t => s"${ours.simpleString}, the YAML's ${t.simpleString}")
+          val differs = sparkType(o.returns).filter(t => !sameType(t, ours)).map(t =>
+            s"${ours.simpleString}, the YAML's ${t.simpleString}")
           Audited(o, None, differs)
         } catch {
           case e: TestValues.UnsupportedTestType => Audited(o, Some(s"runner: ${e.getMessage}"), None)
           case scala.util.control.NonFatal(e) =>
-            val s = Iterator.iterate(e: Throwable)(_.getCause).takeWhile(_ != null).collectFirst { case x: SubstraitException => x }
-            Audited(o, Some(s.map(_.getMessage).getOrElse(s"${e.getClass.getSimpleName}: ${e.getMessage}").linesIterator.next()), None)
+            val s = causes(e).collectFirst {
+              case x: SubstraitException => x
+            }
+            Audited(o,
+              Some(s.map(_.getMessage).getOrElse(s"${e.getClass.getSimpleName}: ${e.getMessage}").linesIterator.next()),
+              None)
         }
     }
   }
@@ -116,12 +129,14 @@ object OverloadAudit {
       // A parameter given as a number (DECIMAL<P, 0>) is kept; a named one is 10 digits, 2 of them decimals.
       case "dec" =>
         val declared = params.split(",").map(_.trim).lift
-        def param(i: Int, default: Int) = declared(i).filter(p => p.nonEmpty && p.forall(_.isDigit)).map(_.toInt).getOrElse(default)
+        def param(i: Int, default: Int) =
+          declared(i).filter(p => p.nonEmpty && p.forall(_.isDigit)).map(_.toInt).getOrElse(default)
         Right(TestType("dec", nullable, Seq(IntParam(param(0, 10)), IntParam(param(1, 2)))))
       case "vchar" | "fchar" | "fbin" => Right(TestType(name, nullable, Seq(IntParam(10))))
       case "pts" | "ptstz" | "pt" | "iday" | "icompound" => Right(TestType(name, nullable, Seq(IntParam(6))))
       case "list" => testType(params).map(e => TestType("list", nullable, Seq(TypeParam(e))))
-      case "bool" | "i8" | "i16" | "i32" | "i64" | "fp32" | "fp64" | "str" | "vbin" | "date" | "iyear" => Right(TestType(name, nullable))
+      case "bool" | "i8" | "i16" | "i32" | "i64" | "fp32" | "fp64" | "str" | "vbin" | "date" | "iyear" =>
+        Right(TestType(name, nullable))
       case u if u.startsWith("u!") && TestValues.userDefinedTypes.contains(u.drop(2)) => Right(TestType(u, nullable))
       case other => Left(s"no sample of type $yaml")
     }
@@ -132,9 +147,9 @@ object OverloadAudit {
     case "i8" | "i16" | "i32" | "i64" => Right(Token("2"))
     case "fp32" | "fp64" => Right(Token("0.5"))
     case "dec" => Right(Token(t.params match {
-      case Seq(_, IntParam(0)) => "2"
-      case _ => "2.50"
-    }))
+        case Seq(_, IntParam(0)) => "2"
+        case _ => "2.50"
+      }))
     case "str" | "vchar" | "fchar" | "vbin" => Right(QuotedString("UTC"))
     case "fbin" => Right(QuotedString("0123456789"))
     case "date" => Right(Token("2000-01-02"))
@@ -142,7 +157,8 @@ object OverloadAudit {
     case "pt" => Right(Token("03:04:05"))
     case "iyear" => Right(Token("P1Y2M"))
     case "iday" => Right(Token("P1DT2H"))
-    case "list" => t.params.collectFirst { case TypeParam(e) => e }.toRight("list element").flatMap(sample).map(v => ListValue(Seq(v)))
+    case "list" => t.params.collectFirst { case TypeParam(e) => e }.toRight("list element").flatMap(sample).map(v =>
+        ListValue(Seq(v)))
     case u if u.startsWith("u!") => Right(QuotedString("2"))
     case other => Left(s"no sample of type $t")
   }
@@ -173,7 +189,9 @@ object OverloadAudit {
   }
 
   private def maps(v: AnyRef): Seq[java.util.Map[String, AnyRef]] = v match {
-    case l: java.util.List[_] => l.asScala.toSeq.collect { case m: java.util.Map[_, _] => m.asInstanceOf[java.util.Map[String, AnyRef]] }
+    case l: java.util.List[_] => l.asScala.toSeq.collect { case m: java.util.Map[_, _] =>
+        m.asInstanceOf[java.util.Map[String, AnyRef]]
+      }
     case _ => Nil
   }
   private def list(v: AnyRef): Seq[String] = v match {

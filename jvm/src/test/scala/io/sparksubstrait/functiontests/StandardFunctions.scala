@@ -32,7 +32,8 @@ object StandardFunctions {
       val doc = new Yaml().load[java.util.Map[String, AnyRef]](Files.newInputStream(f))
       val urn = Option(doc.get("urn")).map(_.toString).getOrElse("")
       val extension = urn.stripPrefix("extension:io.substrait:")
-      Seq("scalar_functions" -> "scalar", "aggregate_functions" -> "aggregate", "window_functions" -> "window").flatMap {
+      Seq("scalar_functions" -> "scalar", "aggregate_functions" -> "aggregate",
+        "window_functions" -> "window").flatMap {
         case (key, kind) =>
           Option(doc.get(key)).toSeq.flatMap(_.asInstanceOf[java.util.List[java.util.Map[String, AnyRef]]].asScala)
             .map(fn => Function(extension, kind, fn.get("name").toString))

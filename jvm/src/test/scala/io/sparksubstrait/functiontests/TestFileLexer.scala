@@ -5,12 +5,15 @@ import scala.util.matching.Regex
 
 /** The tokens of one line of a test file. */
 sealed trait Tok { def text: String }
+
 /** Punctuation: `( ) [ ] { } , = < > ? : :: -> .` */
 final case class Punct(text: String) extends Tok
 final case class Word(text: String) extends Tok
+
 /** A number, date, time, timestamp, interval, `inf` or `nan`, as written. */
 final case class WordTok(text: String) extends Tok
 final case class Quoted(value: String) extends Tok { def text: String = s"'$value'" }
+
 /** `<!ERROR>` or `<!UNDEFINED>`. */
 final case class Marker(text: String) extends Tok
 
@@ -51,10 +54,10 @@ object TestFileLexer {
             .filter(t => !(t == "P" || t == "-P")) match {
             case Some(t) => out += WordTok(t); i += t.length
             case None => word.findPrefixOf(rest) match {
-              case Some(w) => out += Word(w); i += w.length
-              case None if "()[]{},=<>?:.".indexOf(c) >= 0 => out += Punct(c.toString); i += 1
-              case None => fail(s"unexpected character '$c'")
-            }
+                case Some(w) => out += Word(w); i += w.length
+                case None if "()[]{},=<>?:.".indexOf(c) >= 0 => out += Punct(c.toString); i += 1
+                case None => fail(s"unexpected character '$c'")
+              }
           }
       }
     }

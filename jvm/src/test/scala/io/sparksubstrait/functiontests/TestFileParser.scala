@@ -32,7 +32,8 @@ object TestFileParser {
       def fail(msg: String): Nothing = throw TestFileSyntaxError(file, lineNo, msg)
       if (line.isEmpty) ()
       else if (line.startsWith("###")) {
-        val (key, value) = line.stripPrefix("###").span(_ != ':') match { case (k, v) => (k.trim.toUpperCase, v.drop(1).trim) }
+        val (key, value) =
+          line.stripPrefix("###").span(_ != ':') match { case (k, v) => (k.trim.toUpperCase, v.drop(1).trim) }
         key match {
           case "SUBSTRAIT_SCALAR_TEST" => kind = Some(ScalarCase)
           case "SUBSTRAIT_AGGREGATE_TEST" => kind = Some(AggregateCase)
@@ -83,7 +84,8 @@ object TestFileParser {
       case Word(w) => w
       case other => fail(s"expected a name, found '${other.text}'")
     }
-    private def accept(s: String): Boolean = if (isPunct(s)) { pos += 1; true } else false
+    private def accept(s: String): Boolean = if (isPunct(s)) { pos += 1; true }
+    else false
     private def end(): Unit = if (peek.nonEmpty) fail(s"unexpected '${peek.get.text}'")
 
     /** `DEFINE name(type, …) = ((row), …)`. */
@@ -147,9 +149,9 @@ object TestFileParser {
           expect("::")
           ExpectColumn(values, dataType())
         case _ => argument(aggregate = false) match {
-          case v: TypedValue => ExpectValue(v)
-          case other => fail(s"expected a typed value as the result, found $other")
-        }
+            case v: TypedValue => ExpectValue(v)
+            case other => fail(s"expected a typed value as the result, found $other")
+          }
       }
       end()
       FunctionTestCase(file, lineNo, "", kind, call, options, expected, table, line)
@@ -253,8 +255,8 @@ object TestFileParser {
       case Punct("[") => ListValue(commaSeparated("]")(() => compound()))
       case Punct("(") => StructValue(commaSeparated(")")(() => compound()))
       case Punct("{") => MapValue(commaSeparated("}") { () =>
-        val k = compound(); expect(":"); k -> compound()
-      })
+          val k = compound(); expect(":"); k -> compound()
+        })
       case other => fail(s"expected a value, found '${other.text}'")
     }
 

@@ -11,6 +11,7 @@ import io.sparksubstrait.proto.Expression.Literal
 
 /** Test-file types and values as Substrait `Type`s and `Literal`s. */
 object TestValues {
+
   /** A type the runner cannot express as a Substrait type (e.g. a function type). */
   final class UnsupportedTestType(msg: String) extends RuntimeException(msg)
 
@@ -46,28 +47,32 @@ object TestValues {
       case "date" => b.setDate(Type.Date.newBuilder().setNullability(n))
       case "uuid" => b.setUuid(Type.UUID.newBuilder().setNullability(n))
       case "dec" => b.setDecimal(Type.Decimal.newBuilder().setNullability(n)
-        .setPrecision(intParam(t, 0, 38)).setScale(intParam(t, 1, 0)))
+            .setPrecision(intParam(t, 0, 38)).setScale(intParam(t, 1, 0)))
       case "vchar" => b.setVarchar(Type.VarChar.newBuilder().setNullability(n).setLength(intParam(t, 0, 1)))
       case "fchar" => b.setFixedChar(Type.FixedChar.newBuilder().setNullability(n).setLength(intParam(t, 0, 1)))
       case "fbin" => b.setFixedBinary(Type.FixedBinary.newBuilder().setNullability(n).setLength(intParam(t, 0, 1)))
       case "iyear" => b.setIntervalYear(Type.IntervalYear.newBuilder().setNullability(n))
       case "iday" => b.setIntervalDay(Type.IntervalDay.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
-      case "icompound" => b.setIntervalCompound(Type.IntervalCompound.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
+      case "icompound" =>
+        b.setIntervalCompound(Type.IntervalCompound.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
       case "pt" => b.setPrecisionTime(Type.PrecisionTime.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
-      case "pts" => b.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
-      case "ptstz" => b.setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
+      case "pts" =>
+        b.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
+      case "ptstz" => b.setPrecisionTimestampTz(
+          Type.PrecisionTimestampTZ.newBuilder().setNullability(n).setPrecision(intParam(t, 0, 6)))
       case "list" => b.setList(Type.List.newBuilder().setNullability(n).setType(protoType(typeParam(t, 0))))
-      case "map" => b.setMap(Type.Map.newBuilder().setNullability(n).setKey(protoType(typeParam(t, 0))).setValue(protoType(typeParam(t, 1))))
+      case "map" => b.setMap(Type.Map.newBuilder().setNullability(n).setKey(protoType(typeParam(t, 0))).setValue(
+            protoType(typeParam(t, 1))))
       case "struct" => b.setStruct(Type.Struct.newBuilder().setNullability(n)
-        .addAllTypes(t.params.indices.map(i => protoType(typeParam(t, i))).asJava))
+            .addAllTypes(t.params.indices.map(i => protoType(typeParam(t, i))).asJava))
       case "func" => t.params.headOption match {
-        case Some(FuncParams(ps, r)) => b.setFunc(Type.Func.newBuilder().setNullability(n)
-          .addAllParameterTypes(ps.map(protoType).asJava).setReturnType(protoType(r)))
-        case _ => throw new UnsupportedTestType(s"function type $t")
-      }
+          case Some(FuncParams(ps, r)) => b.setFunc(Type.Func.newBuilder().setNullability(n)
+                .addAllParameterTypes(ps.map(protoType).asJava).setReturnType(protoType(r)))
+          case _ => throw new UnsupportedTestType(s"function type $t")
+        }
       case udt if udt.startsWith("u!") && userDefinedTypes.contains(udt.drop(2)) =>
         b.setUserDefined(Type.UserDefined.newBuilder().setNullability(n)
-          .setTypeReference(userDefinedTypes.indexOf(udt.drop(2)) + 1))
+            .setTypeReference(userDefinedTypes.indexOf(udt.drop(2)) + 1))
       case other => throw new UnsupportedTestType(s"type $other")
     }
     b.build()
@@ -93,7 +98,8 @@ object TestValues {
         if (d.precision() > p) throw new UnsupportedTestType(s"$x does not fit $t")
         b.setDecimal(Literal.Decimal.newBuilder().setPrecision(p).setScale(s).setValue(decimalBytes(d.unscaledValue())))
       case (QuotedString(s), "str") => b.setString(s)
-      case (QuotedString(s), "vchar") => b.setVarChar(Literal.VarChar.newBuilder().setValue(s).setLength(intParam(t, 0, s.length)))
+      case (QuotedString(s), "vchar") =>
+        b.setVarChar(Literal.VarChar.newBuilder().setValue(s).setLength(intParam(t, 0, s.length)))
       case (QuotedString(s), "fchar") => b.setFixedChar(s)
       case (QuotedString(s), "vbin") => b.setBinary(ByteString.copyFromUtf8(s))
       case (QuotedString(s), "fbin") => b.setFixedBinary(ByteString.copyFromUtf8(s))
@@ -101,16 +107,18 @@ object TestValues {
       case (Token(x), "pts") =>
         val p = intParam(t, 0, 6)
         b.setPrecisionTimestamp(Literal.PrecisionTimestamp.newBuilder().setPrecision(p)
-          .setValue(scaled(LocalDateTime.parse(normaliseDateTime(x)).toInstant(ZoneOffset.UTC), p)))
+            .setValue(scaled(LocalDateTime.parse(normaliseDateTime(x)).toInstant(ZoneOffset.UTC), p)))
       case (Token(x), "ptstz") =>
         val p = intParam(t, 0, 6)
         val instant = if (x.length > 19 && (x.endsWith("Z") || x.lastIndexOf('+') > 10 || x.lastIndexOf('-') > 10))
-          OffsetDateTime.parse(x).toInstant else LocalDateTime.parse(normaliseDateTime(x)).toInstant(ZoneOffset.UTC)
+          OffsetDateTime.parse(x).toInstant
+        else LocalDateTime.parse(normaliseDateTime(x)).toInstant(ZoneOffset.UTC)
         b.setPrecisionTimestampTz(Literal.PrecisionTimestamp.newBuilder().setPrecision(p).setValue(scaled(instant, p)))
       case (Token(x), "pt") =>
         val p = intParam(t, 0, 6)
         val nanos = LocalTime.parse(x).toNanoOfDay
-        b.setPrecisionTime(Literal.PrecisionTime.newBuilder().setPrecision(p).setValue(nanos / math.pow(10, 9 - p).toLong))
+        b.setPrecisionTime(Literal.PrecisionTime.newBuilder().setPrecision(p).setValue(nanos / math.pow(10,
+            9 - p).toLong))
       case (Token(x), "iyear") =>
         val (years, months) = Durations.yearMonth(x)
         b.setIntervalYearToMonth(Literal.IntervalYearToMonth.newBuilder().setYears(years).setMonths(months))
@@ -118,7 +126,7 @@ object TestValues {
         val p = intParam(t, 0, 6)
         val (days, seconds, nanos) = Durations.daySecond(x)
         b.setIntervalDayToSecond(Literal.IntervalDayToSecond.newBuilder().setDays(days).setSeconds(seconds)
-          .setPrecision(p).setSubseconds(nanos / math.pow(10, 9 - p).toLong))
+            .setPrecision(p).setSubseconds(nanos / math.pow(10, 9 - p).toLong))
       case (ListValue(items), "list") =>
         val elem = typeParam(t, 0)
         if (items.isEmpty) b.setEmptyList(protoType(t).getList)
@@ -130,7 +138,9 @@ object TestValues {
           Literal.Map.KeyValue.newBuilder().setKey(lit(kk, k)).setValue(lit(vv, vt)).build()
         }.asJava))
       case (StructValue(items), "struct") if items.size == t.params.size =>
-        b.setStruct(Literal.Struct.newBuilder().addAllFields(items.zipWithIndex.map { case (x, i) => lit(x, typeParam(t, i)) }.asJava))
+        b.setStruct(Literal.Struct.newBuilder().addAllFields(items.zipWithIndex.map { case (x, i) =>
+          lit(x, typeParam(t, i))
+        }.asJava))
       case (StructValue(Seq(QuotedString(s))), udt) if udt.startsWith("u!") => unsigned(b, s, udt)
       case (QuotedString(s), udt) if udt.startsWith("u!") => unsigned(b, s, udt)
       case _ => throw new UnsupportedTestType(s"value $v of type $t")
@@ -141,11 +151,12 @@ object TestValues {
   /** An unsigned integer is a user-defined type: its value travels as a struct of its digits. */
   private def unsigned(b: Literal.Builder, digits: String, udt: String): Literal.Builder =
     b.setUserDefined(Literal.UserDefined.newBuilder().setTypeReference(userDefinedTypes.indexOf(udt.drop(2)) + 1)
-      .setStruct(Literal.Struct.newBuilder().addFields(Literal.newBuilder().setString(digits))))
+        .setStruct(Literal.Struct.newBuilder().addFields(Literal.newBuilder().setString(digits))))
 
   private def exactInt(x: String, min: Long, max: Long, t: TestType): Long = {
     val v = new JBigDecimal(x)
-    val l = try v.longValueExact() catch { case _: ArithmeticException => throw new UnsupportedTestType(s"$x is not a $t") }
+    val l = try v.longValueExact()
+    catch { case _: ArithmeticException => throw new UnsupportedTestType(s"$x is not a $t") }
     if (l < min || l > max) throw new UnsupportedTestType(s"$x does not fit $t")
     l
   }
@@ -184,13 +195,15 @@ object Durations {
   private def parts(x: String) = x match {
     case shape(sign, y, mo, d, h, mi, s, frac) =>
       def n(v: String) = Option(v).map(_.toLong).getOrElse(0L)
-      (if (sign == "-") -1 else 1, n(y), n(mo), n(d), n(h), n(mi), n(s), Option(frac).map(f => (f + "000000000").take(9).toLong).getOrElse(0L))
+      (if (sign == "-") -1 else 1, n(y), n(mo), n(d), n(h), n(mi), n(s),
+        Option(frac).map(f => (f + "000000000").take(9).toLong).getOrElse(0L))
     case _ => throw new TestValues.UnsupportedTestType(s"interval $x")
   }
 
   def yearMonth(x: String): (Int, Int) = {
     val (sign, y, mo, d, h, mi, s, f) = parts(x)
-    if (d != 0 || h != 0 || mi != 0 || s != 0 || f != 0) throw new TestValues.UnsupportedTestType(s"year-month interval $x")
+    if (d != 0 || h != 0 || mi != 0 || s != 0 || f != 0)
+      throw new TestValues.UnsupportedTestType(s"year-month interval $x")
     ((sign * y).toInt, (sign * mo).toInt)
   }
 

@@ -11,34 +11,37 @@ object ValueMatch {
     case (null, NullValue) => true
     case (null, _) | (_, NullValue) => false
     case (a, Token(x)) => t.name match {
-      case "i8" | "i16" | "i32" | "i64" => integral(a).contains(new JBigDecimal(x).longValueExact())
-      case "fp32" => floating(a).exists(d => close(d, TestValues.float(x), 1e-6))
-      case "fp64" => floating(a).exists(d => close(d, TestValues.float(x), 1e-12))
-      case "dec" => a match {
-        case d: JBigDecimal => d.compareTo(new JBigDecimal(x)) == 0
-        case d: scala.math.BigDecimal => d.bigDecimal.compareTo(new JBigDecimal(x)) == 0
+        case "i8" | "i16" | "i32" | "i64" => integral(a).contains(new JBigDecimal(x).longValueExact())
+        case "fp32" => floating(a).exists(d => close(d, TestValues.float(x), 1e-6))
+        case "fp64" => floating(a).exists(d => close(d, TestValues.float(x), 1e-12))
+        case "dec" => a match {
+            case d: JBigDecimal => d.compareTo(new JBigDecimal(x)) == 0
+            case d: scala.math.BigDecimal => d.bigDecimal.compareTo(new JBigDecimal(x)) == 0
+            case _ => false
+          }
+        case "bool" => a == x.toBoolean
+        case "date" => a == LocalDate.parse(x)
+        case "pts" => a == LocalDateTime.parse(x.takeWhile(_ != 'Z'))
+        case "ptstz" => a match {
+            case i: Instant => i ==
+                (if (x.length > 19 && !x.endsWith("Z") && x.lastIndexOf('-') < 10 && x.lastIndexOf('+') < 0)
+                   LocalDateTime.parse(x).toInstant(ZoneOffset.UTC)
+                 else if (x.length == 19) LocalDateTime.parse(x).toInstant(ZoneOffset.UTC)
+                 else OffsetDateTime.parse(x).toInstant)
+            case _ => false
+          }
+        case "pt" => a == LocalTime.parse(x)
+        case "iyear" => a match {
+            case p: Period => val (y, m) = Durations.yearMonth(x); p.toTotalMonths == y * 12L + m
+            case _ => false
+          }
+        case "iday" => a match {
+            case d: Duration =>
+              val (days, s, n) = Durations.daySecond(x); d == Duration.ofDays(days).plusSeconds(s).plusNanos(n)
+            case _ => false
+          }
         case _ => false
       }
-      case "bool" => a == x.toBoolean
-      case "date" => a == LocalDate.parse(x)
-      case "pts" => a == LocalDateTime.parse(x.takeWhile(_ != 'Z'))
-      case "ptstz" => a match {
-        case i: Instant => i == (if (x.length > 19 && !x.endsWith("Z") && x.lastIndexOf('-') < 10 && x.lastIndexOf('+') < 0)
-          LocalDateTime.parse(x).toInstant(ZoneOffset.UTC) else if (x.length == 19) LocalDateTime.parse(x).toInstant(ZoneOffset.UTC)
-          else OffsetDateTime.parse(x).toInstant)
-        case _ => false
-      }
-      case "pt" => a == LocalTime.parse(x)
-      case "iyear" => a match {
-        case p: Period => val (y, m) = Durations.yearMonth(x); p.toTotalMonths == y * 12L + m
-        case _ => false
-      }
-      case "iday" => a match {
-        case d: Duration => val (days, s, n) = Durations.daySecond(x); d == Duration.ofDays(days).plusSeconds(s).plusNanos(n)
-        case _ => false
-      }
-      case _ => false
-    }
     case (a, StructValue(Seq(QuotedString(s)))) if t.name.startsWith("u!") => unsignedValue(a).contains(BigInt(s))
     case (a, QuotedString(s)) if t.name.startsWith("u!") => unsignedValue(a).contains(BigInt(s))
     case (a: String, QuotedString(s)) => a == s

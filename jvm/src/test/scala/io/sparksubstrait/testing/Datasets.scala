@@ -6,6 +6,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 
 /** Shared test tables, with NULLs, duplicates, zeros, negatives and special floats. */
 object Datasets {
+
   /** `nums`: column order a, b, x, y, p, q, d, e, dt, s. */
   val numsSchema = schema("a" -> i32(), "b" -> i32(), "x" -> fp64(), "y" -> fp64(), "p" -> bool(), "q" -> bool(),
     "d" -> decimal(10, 2), "e" -> decimal(10, 2), "dt" -> date(), "s" -> string())
@@ -43,8 +44,10 @@ trait JoinTables extends SparkSuite {
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark.sql("CREATE OR REPLACE TEMP VIEW l AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL) AS t(k, v)")
-    spark.sql("CREATE OR REPLACE TEMP VIEW r AS SELECT * FROM VALUES (2, 'x'), (2, 'y'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
+    spark.sql(
+      "CREATE OR REPLACE TEMP VIEW l AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (2, 'b'), (NULL, 'n'), (4, NULL) AS t(k, v)")
+    spark.sql(
+      "CREATE OR REPLACE TEMP VIEW r AS SELECT * FROM VALUES (2, 'x'), (2, 'y'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
     spark.sql("CREATE OR REPLACE TEMP VIEW r0 AS SELECT * FROM r WHERE false")
   }
 }

@@ -12,6 +12,7 @@ import io.sparksubstrait.proto.Plan
  * from any other producer reaches us.
  */
 object Isthmus {
+
   /** isthmus' plan for `sql` over the tables of the CREATE TABLE statements `ddl`. */
   def plan(sql: String, ddl: String*): Plan = {
     val catalog = SubstraitCreateStatementParser.processCreateStatementsToCatalog(ddl: _*)

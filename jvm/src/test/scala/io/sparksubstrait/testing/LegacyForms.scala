@@ -13,6 +13,7 @@ import io.sparksubstrait.proto.Expression.{Literal, ScalarFunction, WindowFuncti
  * current form. Each rewrite is the inverse of one lift of io.sparksubstrait.decode.LegacyLifts.
  */
 object LegacyForms {
+
   /** Every function's arguments as the pre-0.2x `args` list, enum arguments as `Expression.enum`. */
   def args(plan: Plan): Plan = rewrite(plan) {
     case f: ScalarFunction => f.toBuilder.clearArguments().addAllArgs(asArgs(f.getArgumentsList).asJava).build()
@@ -25,11 +26,11 @@ object LegacyForms {
     case t: Type if t.hasPrecisionTimestamp && t.getPrecisionTimestamp.getPrecision == 6 =>
       val p = t.getPrecisionTimestamp
       Type.newBuilder().setTimestamp(Type.Timestamp.newBuilder().setNullability(p.getNullability)
-        .setTypeVariationReference(p.getTypeVariationReference)).build()
+          .setTypeVariationReference(p.getTypeVariationReference)).build()
     case t: Type if t.hasPrecisionTimestampTz && t.getPrecisionTimestampTz.getPrecision == 6 =>
       val p = t.getPrecisionTimestampTz
       Type.newBuilder().setTimestampTz(Type.TimestampTZ.newBuilder().setNullability(p.getNullability)
-        .setTypeVariationReference(p.getTypeVariationReference)).build()
+          .setTypeVariationReference(p.getTypeVariationReference)).build()
     case l: Literal if l.hasPrecisionTimestamp && l.getPrecisionTimestamp.getPrecision == 6 =>
       l.toBuilder.clearPrecisionTimestamp().setTimestamp(l.getPrecisionTimestamp.getValue).build()
     case l: Literal if l.hasPrecisionTimestampTz && l.getPrecisionTimestampTz.getPrecision == 6 =>
@@ -55,7 +56,9 @@ object LegacyForms {
       val b = m.toBuilder
       m.getAllFields.asScala.foreach { case (fd, v) =>
         if (fd.getJavaType == Descriptors.FieldDescriptor.JavaType.MESSAGE) {
-          if (fd.isRepeated) v.asInstanceOf[java.util.List[Message]].asScala.zipWithIndex.foreach { case (c, i) => b.setRepeatedField(fd, i, walk(c)) }
+          if (fd.isRepeated) v.asInstanceOf[java.util.List[Message]].asScala.zipWithIndex.foreach { case (c, i) =>
+            b.setRepeatedField(fd, i, walk(c))
+          }
           else b.setField(fd, walk(v.asInstanceOf[Message]))
         }
       }

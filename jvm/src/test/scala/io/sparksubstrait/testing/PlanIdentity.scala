@@ -1,8 +1,13 @@
 package io.sparksubstrait.testing
 
 import org.apache.spark.sql.DataFrame
-import org.apache.spark.sql.catalyst.expressions.{Add, Alias, And, Attribute, Cast, EqualNullSafe, EqualTo, Expression, Or, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, Multiply, SortOrder}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, GlobalLimit, Join, LeafNode, LocalLimit, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, Alias, And, Attribute, Cast, EqualNullSafe, EqualTo, Expression, Or, GreaterThan, GreaterThanOrEqual, LessThan,
+  LessThanOrEqual, Multiply, SortOrder
+}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate, GlobalLimit, Join, LeafNode, LocalLimit, LogicalPlan, Project
+}
 
 /**
  * Whether a converted plan optimizes to the same Catalyst plan as the SQL text of the same
@@ -12,6 +17,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, GlobalLimit, Join
  * real difference: another operator, expression, cast, join order or pushed filter.
  */
 object PlanIdentity {
+
   /**
    * @param identicalUpToTypes the plans are the same once casts are dropped and every sort
    *                           puts NULLs where Spark SQL's default does: then the difference is
@@ -22,9 +28,11 @@ object PlanIdentity {
    *                           subqueries included, and the same join types and scans: any
    *                           difference is inside expressions and projections.
    */
-  final case class Outcome(identical: Boolean, identicalUpToTypes: Boolean, diff: String, sameOperators: Boolean = true) {
+  final case class Outcome(identical: Boolean, identicalUpToTypes: Boolean, diff: String,
+    sameOperators: Boolean = true) {
     def verdict: String =
-      if (identical) "identical" else if (identicalUpToTypes) "differs in casts or null ordering only"
+      if (identical) "identical"
+      else if (identicalUpToTypes) "differs in casts or null ordering only"
       else if (sameOperators) "differs inside expressions or projections" else "differs"
   }
 
@@ -35,9 +43,11 @@ object PlanIdentity {
     val (a, b) = (normalize(converted), normalize(sql))
     if (a == b) Outcome(identical = true, identicalUpToTypes = true, "")
     // Compared as text: a literal's or an attribute's type is not printed (0.2 as DECIMAL(1,1) or (2,1)).
-    else if (relaxed(a).treeString == relaxed(b).treeString) Outcome(identical = false, identicalUpToTypes = true, diff(a.treeString, b.treeString))
+    else if (relaxed(a).treeString == relaxed(b).treeString)
+      Outcome(identical = false, identicalUpToTypes = true, diff(a.treeString, b.treeString))
     else Outcome(identical = false, identicalUpToTypes = false,
-      diff(a.treeString, b.treeString) + "\nwithout casts and null orderings, " + diff(relaxed(a).treeString, relaxed(b).treeString),
+      diff(a.treeString, b.treeString) + "\nwithout casts and null orderings, " +
+        diff(relaxed(a).treeString, relaxed(b).treeString),
       sameOperators = operators(a) == operators(b))
   }
 

@@ -21,7 +21,7 @@ object ProducerFixtures {
     if (!Files.isDirectory(folder)) return Nil
     val walk = Files.walk(folder)
     try walk.iterator().asScala.filter(p => p.toString.endsWith(".bin")).toSeq.sortBy(_.toString)
-      .map(p => Plan.parseFrom(Files.readAllBytes(p)))
+        .map(p => Plan.parseFrom(Files.readAllBytes(p)))
     finally walk.close()
   }
 
@@ -31,7 +31,8 @@ object ProducerFixtures {
     if (!Files.exists(file)) return
     val root = new ObjectMapper().readTree(file.toFile)
     root.properties().asScala.foreach { entry =>
-      val columns = entry.getValue.get("columns").elements().asScala.toSeq.map(c => (c.get(0).asText, sparkType(c.get(1).asText)))
+      val columns =
+        entry.getValue.get("columns").elements().asScala.toSeq.map(c => (c.get(0).asText, sparkType(c.get(1).asText)))
       val rows = entry.getValue.get("rows").elements().asScala.toSeq
       val select = columns.map { case (name, t) => s"CAST(NULL AS $t) AS $name" }.mkString(", ")
       // One VALUES relation, not a UNION ALL of one-row SELECTs: Spark 4.3 itself fails some

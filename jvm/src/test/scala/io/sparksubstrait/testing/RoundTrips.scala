@@ -39,7 +39,7 @@ trait RoundTrips extends SparkSuite with SubstraitAssertions {
    * multiset, or in order) and the column names; returns the written plan.
    */
   protected def roundTrip(df: DataFrame, ordered: Boolean = false, optimized: Boolean = true,
-      target: WriteTarget = WriteTarget.Current): Plan = {
+    target: WriteTarget = WriteTarget.Current): Plan = {
     val plan = PlanWriter.write(df, optimized, target)
     val back = SubstraitPlans.read(spark, plan.toByteArray)
     assert(back.columns.toSeq == df.columns.toSeq, s"columns ${back.columns.mkString(", ")}")

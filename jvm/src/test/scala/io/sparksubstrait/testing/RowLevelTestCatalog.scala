@@ -36,16 +36,19 @@ class RowLevelTestCatalog extends TableCatalog {
   override def name(): String = catalogName
 
   override def listTables(namespace: Array[String]): Array[Identifier] =
-    tables.keySet().asScala.toArray.map(k => Identifier.of(k.split('.').init, k.split('.').last)).filter(_.namespace.sameElements(namespace))
+    tables.keySet().asScala.toArray.map(k => Identifier.of(k.split('.').init, k.split('.').last)).filter(
+      _.namespace.sameElements(namespace))
   override def loadTable(ident: Identifier): Table = Option(tables.get(key(ident))) match {
     case Some(data) => new RowLevelTestTable(key(ident), data)
     case None => throw new NoSuchTableException(ident)
   }
-  override def createTable(ident: Identifier, schema: StructType, partitions: Array[Transform], properties: java.util.Map[String, String]): Table = {
+  override def createTable(ident: Identifier, schema: StructType, partitions: Array[Transform],
+    properties: java.util.Map[String, String]): Table = {
     define(key(ident), schema, Nil)
     loadTable(ident)
   }
-  override def alterTable(ident: Identifier, changes: TableChange*): Table = throw new UnsupportedOperationException("ALTER")
+  override def alterTable(ident: Identifier, changes: TableChange*): Table =
+    throw new UnsupportedOperationException("ALTER")
   override def dropTable(ident: Identifier): Boolean = tables.remove(key(ident)) != null
   override def renameTable(from: Identifier, to: Identifier): Unit = throw new UnsupportedOperationException("RENAME")
 }
@@ -70,17 +73,20 @@ private class RowLevelTestTable(tableName: String, data: RowLevelTestCatalog.Dat
     extends Table with SupportsRead with SupportsWrite with SupportsRowLevelOperations {
   override def name(): String = tableName
   override def schema(): StructType = data.schema
-  override def capabilities(): java.util.Set[TableCapability] = Set(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE).asJava
+  override def capabilities(): java.util.Set[TableCapability] =
+    Set(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE).asJava
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = new RowsScanBuilder(data)
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new RowsWriteBuilder(data, info, replace = false)
-  override def newRowLevelOperationBuilder(info: RowLevelOperationInfo): RowLevelOperationBuilder = new RowLevelOperationBuilder {
-    override def build(): RowLevelOperation = new RowLevelOperation {
-      override def command(): RowLevelOperation.Command = info.command()
-      override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = new RowsScanBuilder(data)
-      // One group, the whole table: what Spark writes back is the table's new content.
-      override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new RowsWriteBuilder(data, info, replace = true)
+  override def newRowLevelOperationBuilder(info: RowLevelOperationInfo): RowLevelOperationBuilder =
+    new RowLevelOperationBuilder {
+      override def build(): RowLevelOperation = new RowLevelOperation {
+        override def command(): RowLevelOperation.Command = info.command()
+        override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = new RowsScanBuilder(data)
+        // One group, the whole table: what Spark writes back is the table's new content.
+        override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder =
+          new RowsWriteBuilder(data, info, replace = true)
+      }
     }
-  }
 }
 
 private class RowsScanBuilder(data: RowLevelTestCatalog.Data) extends ScanBuilder {
@@ -96,23 +102,26 @@ private class RowsScanBuilder(data: RowLevelTestCatalog.Data) extends ScanBuilde
 private case class RowsPartition(rows: Array[InternalRow]) extends InputPartition
 
 private object RowsReaderFactory extends PartitionReaderFactory {
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = new PartitionReader[InternalRow] {
-    private val it = partition.asInstanceOf[RowsPartition].rows.iterator
-    private var current: InternalRow = _
-    override def next(): Boolean = it.hasNext && { current = it.next(); true }
-    override def get(): InternalRow = current
-    override def close(): Unit = ()
-  }
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    new PartitionReader[InternalRow] {
+      private val it = partition.asInstanceOf[RowsPartition].rows.iterator
+      private var current: InternalRow = _
+      override def next(): Boolean = it.hasNext && { current = it.next(); true }
+      override def get(): InternalRow = current
+      override def close(): Unit = ()
+    }
 }
 
 private case class RowsMessage(rows: Array[InternalRow]) extends WriterCommitMessage
 
-private class RowsWriteBuilder(data: RowLevelTestCatalog.Data, info: LogicalWriteInfo, replace: Boolean) extends WriteBuilder {
+private class RowsWriteBuilder(data: RowLevelTestCatalog.Data, info: LogicalWriteInfo, replace: Boolean)
+    extends WriteBuilder {
   override def build(): Write = new Write {
     override def toBatch: BatchWrite = new BatchWrite {
       // The table's columns, by name, in what Spark writes (which may carry more columns).
       private val columns = data.schema.fields.map(f => info.schema().fieldIndex(f.name) -> f.dataType)
-      override def createBatchWriterFactory(physical: PhysicalWriteInfo): DataWriterFactory = new RowsWriterFactory(columns, info.schema().size)
+      override def createBatchWriterFactory(physical: PhysicalWriteInfo): DataWriterFactory =
+        new RowsWriterFactory(columns, info.schema().size)
       override def commit(messages: Array[WriterCommitMessage]): Unit = data.synchronized {
         val written = messages.toVector.flatMap(_.asInstanceOf[RowsMessage].rows)
         data.rows = if (replace) written else data.rows ++ written
@@ -122,7 +131,8 @@ private class RowsWriteBuilder(data: RowLevelTestCatalog.Data, info: LogicalWrit
   }
 }
 
-private class RowsWriterFactory(columns: Array[(Int, org.apache.spark.sql.types.DataType)], width: Int) extends DataWriterFactory {
+private class RowsWriterFactory(columns: Array[(Int, org.apache.spark.sql.types.DataType)], width: Int)
+    extends DataWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = new DataWriter[InternalRow] {
     private val rows = ArrayBuffer.empty[InternalRow]
     // Spark 4.0 hands a row-level write rows led by its row-operation column, which the

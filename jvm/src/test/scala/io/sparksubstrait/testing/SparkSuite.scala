@@ -43,10 +43,11 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
   protected def withConf[T](key: String, value: String)(body: => T): T = {
     val old = spark.conf.getOption(key)
     spark.conf.set(key, value)
-    try body finally old match {
-      case Some(v) => spark.conf.set(key, v)
-      case None => spark.conf.unset(key)
-    }
+    try body
+    finally old match {
+        case Some(v) => spark.conf.set(key, v)
+        case None => spark.conf.unset(key)
+      }
   }
 
   protected def assertSameRows(actual: DataFrame, expected: DataFrame, ordered: Boolean = false): Unit =
@@ -57,7 +58,8 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
     case r: Row => r.toSeq.map(render).mkString("[", ",", "]")
     case b: Array[Byte] => b.map("%02x".format(_)).mkString("0x", "", "")
     case s: scala.collection.Seq[_] => s.map(render).mkString("Seq(", ",", ")")
-    case m: scala.collection.Map[_, _] => m.toSeq.map { case (k, x) => s"${render(k)}->${render(x)}" }.sorted.mkString("Map(", ",", ")")
+    case m: scala.collection.Map[_, _] =>
+      m.toSeq.map { case (k, x) => s"${render(k)}->${render(x)}" }.sorted.mkString("Map(", ",", ")")
     case null => "null"
     case other => other.toString
   }

@@ -9,7 +9,7 @@ trait SubstraitAssertions { self: SparkSuite =>
   def run(plan: io.sparksubstrait.proto.Plan): DataFrame = SubstraitPlans.read(spark, plan.toByteArray)
 
   /** An exception and its causes, outermost first (Spark wraps an error raised while a query runs). */
-  def causes(e: Throwable): Seq[Throwable] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(50).toSeq
+  def causes(e: Throwable): Seq[Throwable] = Throwables.causes(e)
 
   /**
    * `body` fails with our error of this condition, at conversion or while the query runs (then

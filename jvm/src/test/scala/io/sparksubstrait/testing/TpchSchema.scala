@@ -10,16 +10,19 @@ import org.apache.spark.sql.SparkSession
  * (test resources tpch/qNN.sql, the text DuckDB's tpch extension ships).
  */
 object TpchSchema {
+
   /** (table, columns as name and SQL type), all columns NOT NULL as dbgen declares them. */
   val Tables: Seq[(String, Seq[(String, String)])] = {
-    def cols(spec: String): Seq[(String, String)] = spec.split(",\\s*(?=[a-z])").toSeq.map(_.trim.split(" ", 2)).map(a => a(0) -> a(1))
+    def cols(spec: String): Seq[(String, String)] =
+      spec.split(",\\s*(?=[a-z])").toSeq.map(_.trim.split(" ", 2)).map(a => a(0) -> a(1))
     val money = "DECIMAL(15,2)"
     Seq(
       "part" -> cols(s"p_partkey BIGINT, p_name VARCHAR, p_mfgr VARCHAR, p_brand VARCHAR, p_type VARCHAR, " +
         s"p_size INTEGER, p_container VARCHAR, p_retailprice $money, p_comment VARCHAR"),
       "supplier" -> cols(s"s_suppkey BIGINT, s_name VARCHAR, s_address VARCHAR, s_nationkey INTEGER, " +
         s"s_phone VARCHAR, s_acctbal $money, s_comment VARCHAR"),
-      "partsupp" -> cols(s"ps_partkey BIGINT, ps_suppkey BIGINT, ps_availqty BIGINT, ps_supplycost $money, ps_comment VARCHAR"),
+      "partsupp" ->
+        cols(s"ps_partkey BIGINT, ps_suppkey BIGINT, ps_availqty BIGINT, ps_supplycost $money, ps_comment VARCHAR"),
       "customer" -> cols(s"c_custkey BIGINT, c_name VARCHAR, c_address VARCHAR, c_nationkey INTEGER, " +
         s"c_phone VARCHAR, c_acctbal $money, c_mktsegment VARCHAR, c_comment VARCHAR"),
       "orders" -> cols(s"o_orderkey BIGINT, o_custkey BIGINT, o_orderstatus VARCHAR, o_totalprice $money, " +
@@ -39,7 +42,8 @@ object TpchSchema {
 
   /** The Spark schema of a table, as a DDL column list. */
   def sparkColumns(table: String): String =
-    Tables.find(_._1 == table).get._2.map { case (n, ty) => s"$n ${if (ty == "VARCHAR") "STRING" else ty}" }.mkString(", ")
+    Tables.find(_._1 == table).get._2.map { case (n, ty) => s"$n ${if (ty == "VARCHAR") "STRING" else ty}" }.mkString(
+      ", ")
 
   val QueryNumbers: Seq[Int] = 1 to 22
 
@@ -69,6 +73,7 @@ object TpchSchema {
   def isthmus(sql: String): Either[String, io.sparksubstrait.proto.Plan] = try {
     Right(Isthmus.plan(sql, IsthmusDdl: _*))
   } catch {
-    case e: Exception => Left(s"${e.getClass.getSimpleName}: ${Option(e.getMessage).getOrElse("").linesIterator.toSeq.headOption.getOrElse("")}")
+    case e: Exception => Left(
+        s"${e.getClass.getSimpleName}: ${Option(e.getMessage).getOrElse("").linesIterator.toSeq.headOption.getOrElse("")}")
   }
 }

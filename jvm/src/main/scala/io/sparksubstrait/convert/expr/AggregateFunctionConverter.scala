@@ -16,22 +16,26 @@ import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /** One aggregate measure: function, DISTINCT, filter, sort fields; the result typed as the plan declares. */
-object AggregateFunctionConverter {
-  def convert(f: AggregateFunction, filter: Option[CExpression], input: Seq[Attribute], at: PlanPath)
-      (implicit ctx: ConversionContext): CExpression = {
+private[sparksubstrait] object AggregateFunctionConverter {
+  def convert(f: AggregateFunction, filter: Option[CExpression], input: Seq[Attribute], at: PlanPath)(
+    implicit ctx: ConversionContext): CExpression = {
     f.getPhase match {
       case AggregationPhase.AGGREGATION_PHASE_UNSPECIFIED | AggregationPhase.AGGREGATION_PHASE_INITIAL_TO_RESULT =>
       case other => throw SubstraitErrors.unsupported(at / "phase", s"aggregation phase ${other.name()}",
-        "INITIAL_TO_RESULT (Spark plans partial aggregation itself)")
+          "INITIAL_TO_RESULT (Spark plans partial aggregation itself)")
     }
     val distinct = f.getInvocation match {
       case AggregationInvocation.AGGREGATION_INVOCATION_DISTINCT => true
-      case AggregationInvocation.AGGREGATION_INVOCATION_ALL | AggregationInvocation.AGGREGATION_INVOCATION_UNSPECIFIED => false
-      case other => throw SubstraitErrors.invalidPlan(at / "invocation", s"invocation ${other.getNumber}", "ALL or DISTINCT")
+      case AggregationInvocation.AGGREGATION_INVOCATION_ALL | AggregationInvocation.AGGREGATION_INVOCATION_UNSPECIFIED =>
+        false
+      case other =>
+        throw SubstraitErrors.invalidPlan(at / "invocation", s"invocation ${other.getNumber}", "ALL or DISTINCT")
     }
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, input, at)
-    val sorts = f.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) => SortConverter.order(s, input, at.at("sorts", i)) }
+    val sorts = f.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) =>
+      SortConverter.order(s, input, at.at("sorts", i))
+    }
     // Over DISTINCT values only an order of the values themselves is defined (which copy's
     // other column would place a value?); Spark's analysis refuses any other too.
     val byOther = sorts.indexWhere(s => !args.values.headOption.exists(s.child.semanticEquals))

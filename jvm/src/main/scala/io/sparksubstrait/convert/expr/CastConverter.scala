@@ -17,7 +17,7 @@ import io.sparksubstrait.decode.PlanPath
  * A uuid casts only to and from string, as its canonical text (a string of another form is
  * NULL under RETURN_NULL, else an error); any other cast of a uuid is refused.
  */
-object CastConverter {
+private[sparksubstrait] object CastConverter {
   def convert(c: SCast, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     if (!c.hasInput) throw SubstraitErrors.missingField(at, "input", "the expression to cast")
     if (!c.hasType) throw SubstraitErrors.missingField(at, "type", "the target type")
@@ -28,7 +28,7 @@ object CastConverter {
       case FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION => EvalMode.ANSI
       case FailureBehavior.FAILURE_BEHAVIOR_UNSPECIFIED => ctx.defaultEvalMode
       case other => throw SubstraitErrors.invalidPlan(at / "failure_behavior", s"failure behaviour ${other.getNumber}",
-        "UNSPECIFIED, RETURN_NULL or THROW_EXCEPTION")
+          "UNSPECIFIED, RETURN_NULL or THROW_EXCEPTION")
     }
     if (child.resolved) (child.dataType, target) match {
       case (_: UuidType, _: UuidType) => return child
@@ -36,7 +36,8 @@ object CastConverter {
       case (_: UuidType, _: StringType) => return uuidText(child, "toText", StringType, Nil)
       case (_: StringType, _: UuidType) => return uuidText(child, "parse", target, Seq(Literal(mode == EvalMode.TRY)))
       case (_: UuidType, _) | (_, _: UuidType) =>
-        throw SubstraitErrors.unsupported(at, s"a cast from ${SparkTypeNames.of(child.dataType)} to ${SparkTypeNames.of(target)}",
+        throw SubstraitErrors.unsupported(at,
+          s"a cast from ${SparkTypeNames.of(child.dataType)} to ${SparkTypeNames.of(target)}",
           "a cast of uuid to or from string (its canonical text)")
       case _ =>
     }

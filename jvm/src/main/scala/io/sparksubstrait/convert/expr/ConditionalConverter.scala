@@ -3,7 +3,9 @@ package io.sparksubstrait.convert.expr
 import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.Expression.{IfThen, MultiOrList, SingularOrList, SwitchExpression}
-import org.apache.spark.sql.catalyst.expressions.{And, Attribute, CaseWhen, Cast, EqualTo, In, InSet, Literal, Or, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  And, Attribute, CaseWhen, Cast, EqualTo, In, InSet, Literal, Or, Expression => CExpression
+}
 import org.apache.spark.sql.types.{BooleanType, DataType, NullType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -18,12 +20,13 @@ import io.sparksubstrait.util.Options
  * no branch (falls to else, NULL without one), and IN has SQL's three-valued result, as
  * the spec and Spark agree.
  */
-object ConditionalConverter {
+private[sparksubstrait] object ConditionalConverter {
   def ifThen(e: IfThen, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     if (e.getIfsCount == 0) throw SubstraitErrors.invalidPlan(at / "ifs", "no if clause", "one or more if clauses")
     val branches = e.getIfsList.asScala.toSeq.zipWithIndex.map { case (c, i) =>
       val cAt = at.at("ifs", i)
-      if (!c.hasIf || !c.hasThen) throw SubstraitErrors.missingField(cAt, if (!c.hasIf) "if" else "then", "a condition and a result")
+      if (!c.hasIf || !c.hasThen)
+        throw SubstraitErrors.missingField(cAt, if (!c.hasIf) "if" else "then", "a condition and a result")
       val cond = ExpressionConverter.convert(c.getIf, input, cAt / "if")
       if (cond.resolved && cond.dataType != BooleanType && cond.dataType != NullType) {
         throw SubstraitErrors.typeMismatch(cAt / "if", SparkTypeNames.of(cond.dataType), "bool")
@@ -48,10 +51,13 @@ object ConditionalConverter {
     caseWhen(branches, otherwise, at)
   }
 
-  def singularOrList(e: SingularOrList, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
+  def singularOrList(e: SingularOrList, input: Seq[Attribute], at: PlanPath)(
+    implicit ctx: ConversionContext): CExpression = {
     if (!e.hasValue) throw SubstraitErrors.missingField(at, "value", "the value to look for")
     val value = ExpressionConverter.convert(e.getValue, input, at / "value")
-    val options = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (o, i) => ExpressionConverter.convert(o, input, at.at("options", i)) }
+    val options = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (o, i) =>
+      ExpressionConverter.convert(o, input, at.at("options", i))
+    }
     if (options.isEmpty) return Literal.FalseLiteral
     val all = unify(value +: options, at / "options")
     inList(all.head, all.tail)
@@ -75,13 +81,18 @@ object ConditionalConverter {
    * of equalities, so NULLs give SQL's three-valued answer.
    */
   def multiOrList(e: MultiOrList, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
-    val values = e.getValueList.asScala.toSeq.zipWithIndex.map { case (v, i) => ExpressionConverter.convert(v, input, at.at("value", i)) }
+    val values = e.getValueList.asScala.toSeq.zipWithIndex.map { case (v, i) =>
+      ExpressionConverter.convert(v, input, at.at("value", i))
+    }
     if (values.isEmpty) throw SubstraitErrors.missingField(at, "value", "the values to look for")
     val records = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (r, i) =>
       val rAt = at.at("options", i)
-      val fields = r.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, j) => ExpressionConverter.convert(f, input, rAt.at("fields", j)) }
+      val fields = r.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, j) =>
+        ExpressionConverter.convert(f, input, rAt.at("fields", j))
+      }
       if (fields.size != values.size) {
-        throw SubstraitErrors.invalidPlan(rAt, s"a record of ${fields.size} fields", s"${values.size} fields, one per value")
+        throw SubstraitErrors.invalidPlan(rAt, s"a record of ${fields.size} fields",
+          s"${values.size} fields, one per value")
       }
       values.zip(fields).zipWithIndex.map { case ((v, f), j) =>
         val Seq(l, r) = unify(Seq(v, f), rAt.at("fields", j))
@@ -89,11 +100,13 @@ object ConditionalConverter {
       }.reduce(And(_, _))
     }
     // Balanced: a list of thousands of records stays shallow (OR is associative).
-    if (records.isEmpty) Literal.FalseLiteral else io.sparksubstrait.util.Balanced.reduce(records.toIndexedSeq)(Or(_, _))
+    if (records.isEmpty) Literal.FalseLiteral
+    else io.sparksubstrait.util.Balanced.reduce(records.toIndexedSeq)(Or(_, _))
   }
 
   /** All results share one type: numeric ones widen; others must already agree. */
-  private def caseWhen(branches: Seq[(CExpression, CExpression)], otherwise: Option[CExpression], at: PlanPath): CExpression = {
+  private def caseWhen(branches: Seq[(CExpression, CExpression)], otherwise: Option[CExpression], at: PlanPath)
+    : CExpression = {
     val results = unify(branches.map(_._2) ++ otherwise, at)
     val (thens, elseValue) = (results.take(branches.size), results.drop(branches.size).headOption)
     CaseWhen(branches.map(_._1).zip(thens), elseValue)
@@ -105,7 +118,7 @@ object ConditionalConverter {
     types match {
       case Seq() | Seq(_) => values.map(v => if (v.dataType == NullType && types.nonEmpty) Cast(v, types.head) else v)
       case _ => NumericCoercion.unify(values).getOrElse(throw SubstraitErrors.typeMismatch(at,
-        types.map((t: DataType) => SparkTypeNames.of(t)).mkString(", "), "values of one type"))
+            types.map((t: DataType) => SparkTypeNames.of(t)).mkString(", "), "values of one type"))
     }
   }
 }

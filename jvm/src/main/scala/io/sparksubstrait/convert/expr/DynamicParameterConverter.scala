@@ -17,22 +17,23 @@ import io.sparksubstrait.decode.PlanPath
  * cast to the type when the plan is converted, so a value that does not fit is the
  * project's error, not a failure while the query runs.
  */
-object DynamicParameterConverter {
+private[sparksubstrait] object DynamicParameterConverter {
   def convert(p: DynamicParameter, at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     if (!p.hasType) throw SubstraitErrors.missingField(at, "type", "the parameter's type")
     val target = TypeConverter.convert(p.getType, at / "type")(ctx.types).dataType
     val anchor = p.getParameterReference
     val value: CExpression = ctx.parameterValues.get(anchor) match {
       case Some(null) => Literal(null, NullType)
-      case Some(v) => try Literal(v) catch {
-        case NonFatal(_) => throw SubstraitErrors.invalidPlan(at / "parameter_reference",
-          s"a value of class ${v.getClass.getSimpleName} for parameter $anchor", "a number, boolean or string")
-      }
+      case Some(v) => try Literal(v)
+        catch {
+          case NonFatal(_) => throw SubstraitErrors.invalidPlan(at / "parameter_reference",
+              s"a value of class ${v.getClass.getSimpleName} for parameter $anchor", "a number, boolean or string")
+        }
       case None => ctx.parameterBindings.get(anchor) match {
-        case Some(lit) => LiteralConverter.convert(lit, at / "parameter_reference")(ctx.types)
-        case None => throw SubstraitErrors.invalidPlan(at / "parameter_reference", s"parameter $anchor with no value",
-          "a value for it, in the plan's parameter_bindings or through the API's params")
-      }
+          case Some(lit) => LiteralConverter.convert(lit, at / "parameter_reference")(ctx.types)
+          case None => throw SubstraitErrors.invalidPlan(at / "parameter_reference", s"parameter $anchor with no value",
+              "a value for it, in the plan's parameter_bindings or through the API's params")
+        }
     }
     if (value.dataType == target) value
     else {
@@ -40,7 +41,7 @@ object DynamicParameterConverter {
         s"value ${value.sql} for parameter $anchor", s"a value of its type ${SparkTypeNames.of(target)}")
       if (!Cast.canCast(value.dataType, target)) throw mismatch
       val converted = try Cast(value, target, Some(ctx.conf.sessionLocalTimeZone), EvalMode.ANSI).eval()
-        catch { case NonFatal(_) => throw mismatch }
+      catch { case NonFatal(_) => throw mismatch }
       Literal(converted, target)
     }
   }

@@ -3,7 +3,9 @@ package io.sparksubstrait.convert.expr
 import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.Expression.Lambda
-import org.apache.spark.sql.catalyst.expressions.{Attribute, LambdaFunction, NamedLambdaVariable, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, LambdaFunction, NamedLambdaVariable, Expression => CExpression
+}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
@@ -15,7 +17,7 @@ import io.sparksubstrait.decode.PlanPath
  * become Catalyst lambda variables, which references rooted at the lambda's parameters
  * (`lambda_parameter_reference`) resolve to. Spark's higher-order functions take it as is.
  */
-object LambdaConverter {
+private[sparksubstrait] object LambdaConverter {
   def convert(l: Lambda, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     if (!l.hasBody) throw SubstraitErrors.missingField(at, "body", "the lambda's body")
     val parameters = l.getParameters.getTypesList.asScala.toSeq.zipWithIndex.map { case (t, i) =>

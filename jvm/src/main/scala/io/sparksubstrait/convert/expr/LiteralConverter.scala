@@ -18,7 +18,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
 
 /** Substrait literals to Catalyst literals, value for value. */
-object LiteralConverter {
+private[sparksubstrait] object LiteralConverter {
   private val MicrosPerSecond = 1000000L
 
   def convert(lit: SLiteral, at: PlanPath)(implicit env: TypeEnv): CExpression = {
@@ -27,7 +27,8 @@ object LiteralConverter {
       case LiteralTypeCase.BOOLEAN => Literal(lit.getBoolean, BooleanType)
       case LiteralTypeCase.USER_DEFINED => userDefined(lit.getUserDefined, at / "user_defined")
       case LiteralTypeCase.I8 => Literal(checkRange(lit.getI8, Byte.MinValue, Byte.MaxValue, "i8", at).toByte, ByteType)
-      case LiteralTypeCase.I16 => Literal(checkRange(lit.getI16, Short.MinValue, Short.MaxValue, "i16", at).toShort, ShortType)
+      case LiteralTypeCase.I16 =>
+        Literal(checkRange(lit.getI16, Short.MinValue, Short.MaxValue, "i16", at).toShort, ShortType)
       case LiteralTypeCase.I32 => Literal(lit.getI32, IntegerType)
       case LiteralTypeCase.I64 => Literal(lit.getI64, LongType)
       case LiteralTypeCase.FP32 => Literal(lit.getFp32, FloatType)
@@ -37,9 +38,11 @@ object LiteralConverter {
       case LiteralTypeCase.FIXED_CHAR => Literal(UTF8String.fromString(lit.getFixedChar), StringType)
       case LiteralTypeCase.BINARY => Literal(lit.getBinary.toByteArray, BinaryType)
       case LiteralTypeCase.FIXED_BINARY => Literal(lit.getFixedBinary.toByteArray, BinaryType)
-      case LiteralTypeCase.DATE => Literal(inSparkRange(lit.getDate.toLong, MinDay, MaxDay, "date", "days", at / "date").toInt, DateType)
+      case LiteralTypeCase.DATE =>
+        Literal(inSparkRange(lit.getDate.toLong, MinDay, MaxDay, "date", "days", at / "date").toInt, DateType)
       case LiteralTypeCase.UUID =>
-        if (lit.getUuid.size != 16) throw SubstraitErrors.invalidPlan(at / "uuid", s"a uuid of ${lit.getUuid.size} bytes", "16 bytes")
+        if (lit.getUuid.size != 16)
+          throw SubstraitErrors.invalidPlan(at / "uuid", s"a uuid of ${lit.getUuid.size} bytes", "16 bytes")
         Literal(lit.getUuid.toByteArray, UuidType.Instance)
       case LiteralTypeCase.PRECISION_TIMESTAMP =>
         val p = lit.getPrecisionTimestamp
@@ -49,7 +52,8 @@ object LiteralConverter {
         Literal(timestampMicros(p.getValue, p.getPrecision, at / "precision_timestamp_tz"), TimestampType)
       case LiteralTypeCase.PRECISION_TIME =>
         val p = lit.getPrecisionTime
-        time(toNanos(p.getValue, p.getPrecision, at / "precision_time"), math.min(p.getPrecision, TypeConverter.MaxSubsecondPrecision),
+        time(toNanos(p.getValue, p.getPrecision, at / "precision_time"),
+          math.min(p.getPrecision, TypeConverter.MaxSubsecondPrecision),
           at / "precision_time")
       // The deprecated time literal: microseconds since midnight.
       case LiteralTypeCase.INTERVAL_COMPOUND =>
@@ -62,7 +66,8 @@ object LiteralConverter {
       case LiteralTypeCase.DECIMAL => decimal(lit.getDecimal, at / "decimal")
       case LiteralTypeCase.INTERVAL_YEAR_TO_MONTH =>
         Literal(yearMonthMonths(lit.getIntervalYearToMonth, at / "interval_year_to_month"), YearMonthIntervalType())
-      case LiteralTypeCase.INTERVAL_DAY_TO_SECOND => Literal(dayToSecondMicros(lit.getIntervalDayToSecond, at / "interval_day_to_second"), DayTimeIntervalType())
+      case LiteralTypeCase.INTERVAL_DAY_TO_SECOND =>
+        Literal(dayToSecondMicros(lit.getIntervalDayToSecond, at / "interval_day_to_second"), DayTimeIntervalType())
       case LiteralTypeCase.STRUCT =>
         val fields = structFields(lit.getStruct, at / "struct").map(_.asInstanceOf[Literal])
         val dt = StructType(fields.zipWithIndex.map { case (f, i) => StructField(s"f$i", f.dataType, nullable = true) })
@@ -71,27 +76,34 @@ object LiteralConverter {
         val values = lit.getList.getValuesList.asScala.toSeq.zipWithIndex.map { case (v, i) =>
           convert(v, (at / "list").at("values", i)).asInstanceOf[Literal]
         }
-        if (values.isEmpty) throw SubstraitErrors.invalidPlan(at / "list", "an empty list", "at least one value (use empty_list)")
+        if (values.isEmpty)
+          throw SubstraitErrors.invalidPlan(at / "list", "an empty list", "at least one value (use empty_list)")
         val elementType = values.head.dataType
         values.zipWithIndex.find(_._1.dataType != elementType).foreach { case (v, i) =>
-          throw SubstraitErrors.typeMismatch((at / "list").at("values", i), v.dataType.simpleString, elementType.simpleString)
+          throw SubstraitErrors.typeMismatch((at / "list").at("values", i), v.dataType.simpleString,
+            elementType.simpleString)
         }
         Literal(new GenericArrayData(values.map(_.value).toArray), ArrayType(elementType, containsNull = true))
       case LiteralTypeCase.EMPTY_LIST =>
-        Literal(new GenericArrayData(Array.empty[Any]), TypeConverter.convert(
-          io.sparksubstrait.proto.Type.newBuilder().setList(lit.getEmptyList).build(), at / "empty_list").dataType)
+        Literal(new GenericArrayData(Array.empty[Any]),
+          TypeConverter.convert(
+            io.sparksubstrait.proto.Type.newBuilder().setList(lit.getEmptyList).build(), at / "empty_list").dataType)
       case LiteralTypeCase.MAP =>
         val pairs = lit.getMap.getKeyValuesList.asScala.toSeq.zipWithIndex.map { case (kv, i) =>
           val kvAt = (at / "map").at("key_values", i)
-          (convert(kv.getKey, kvAt / "key").asInstanceOf[Literal], convert(kv.getValue, kvAt / "value").asInstanceOf[Literal])
+          (convert(kv.getKey, kvAt / "key").asInstanceOf[Literal],
+            convert(kv.getValue, kvAt / "value").asInstanceOf[Literal])
         }
-        if (pairs.isEmpty) throw SubstraitErrors.invalidPlan(at / "map", "an empty map", "at least one entry (use empty_map)")
-        if (pairs.exists(_._1.value == null)) throw SubstraitErrors.invalidPlan(at / "map", "a NULL map key", "non-NULL keys")
+        if (pairs.isEmpty)
+          throw SubstraitErrors.invalidPlan(at / "map", "an empty map", "at least one entry (use empty_map)")
+        if (pairs.exists(_._1.value == null))
+          throw SubstraitErrors.invalidPlan(at / "map", "a NULL map key", "non-NULL keys")
         Literal(ArrayBasedMapData(pairs.map(_._1.value).toArray, pairs.map(_._2.value).toArray),
           MapType(pairs.head._1.dataType, pairs.head._2.dataType, valueContainsNull = true))
       case LiteralTypeCase.EMPTY_MAP =>
-        Literal(ArrayBasedMapData(Array.empty[Any], Array.empty[Any]), TypeConverter.convert(
-          io.sparksubstrait.proto.Type.newBuilder().setMap(lit.getEmptyMap).build(), at / "empty_map").dataType)
+        Literal(ArrayBasedMapData(Array.empty[Any], Array.empty[Any]),
+          TypeConverter.convert(
+            io.sparksubstrait.proto.Type.newBuilder().setMap(lit.getEmptyMap).build(), at / "empty_map").dataType)
       case LiteralTypeCase.NULL =>
         Literal(null, TypeConverter.convert(lit.getNull, at / "null").dataType)
       case LiteralTypeCase.LITERALTYPE_NOT_SET =>
@@ -106,16 +118,19 @@ object LiteralConverter {
   private def decimal(d: SLiteral.Decimal, at: PlanPath): Literal = {
     val bytes = d.getValue.toByteArray
     if (bytes.length != 16) {
-      throw SubstraitErrors.invalidPlan(at / "value", s"${bytes.length} bytes", "16 bytes (little-endian two's complement)")
+      throw SubstraitErrors.invalidPlan(at / "value", s"${bytes.length} bytes",
+        "16 bytes (little-endian two's complement)")
     }
-    if (d.getPrecision < 1 || d.getPrecision > DecimalType.MAX_PRECISION || d.getScale < 0 || d.getScale > d.getPrecision) {
+    if (d.getPrecision < 1 || d.getPrecision > DecimalType.MAX_PRECISION || d.getScale < 0 ||
+      d.getScale > d.getPrecision) {
       throw SubstraitErrors.invalidPlan(at, s"decimal<${d.getPrecision},${d.getScale}>",
         s"a precision from 1 to ${DecimalType.MAX_PRECISION} and a scale from 0 to the precision")
     }
     val unscaled = new BigInteger(bytes.reverse)
     val value = new JBigDecimal(unscaled, d.getScale)
     if (value.precision() > d.getPrecision) {
-      throw SubstraitErrors.invalidPlan(at, s"the value $value", s"a value that fits decimal<${d.getPrecision},${d.getScale}>")
+      throw SubstraitErrors.invalidPlan(at, s"the value $value",
+        s"a value that fits decimal<${d.getPrecision},${d.getScale}>")
     }
     Literal(Decimal(value, d.getPrecision, d.getScale), DecimalType(d.getPrecision, d.getScale))
   }
@@ -144,14 +159,17 @@ object LiteralConverter {
       throw SubstraitErrors.invalidPlan(at / "precision", s"precision $precision", "a precision from 0 to 12")
     }
     if (precision <= 6) {
-      try Math.multiplyExact(value, math.pow(10, 6 - precision).toLong) catch {
-        case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at, s"a timestamp of $value at precision $precision",
-          "a timestamp from 0001-01-01 to 9999-12-31, the range Spark supports")
+      try Math.multiplyExact(value, math.pow(10, 6 - precision).toLong)
+      catch {
+        case _: ArithmeticException =>
+          throw SubstraitErrors.invalidPlan(at, s"a timestamp of $value at precision $precision",
+            "a timestamp from 0001-01-01 to 9999-12-31, the range Spark supports")
       }
     } else {
       val divisor = math.pow(10, precision - 6).toLong
       if (value % divisor != 0) {
-        throw SubstraitErrors.unsupported(at, s"a value with precision $precision and nonzero digits below microseconds",
+        throw SubstraitErrors.unsupported(at,
+          s"a value with precision $precision and nonzero digits below microseconds",
           "a value Spark can hold exactly (microseconds)")
       }
       value / divisor
@@ -159,9 +177,11 @@ object LiteralConverter {
   }
 
   private def yearMonthMonths(i: SLiteral.IntervalYearToMonth, at: PlanPath): Int =
-    try Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths) catch {
+    try Math.addExact(Math.multiplyExact(i.getYears, 12), i.getMonths)
+    catch {
       case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at,
-        s"an interval of ${i.getYears} years and ${i.getMonths} months", "an interval of at most 2147483647 months either way")
+          s"an interval of ${i.getYears} years and ${i.getMonths} months",
+          "an interval of at most 2147483647 months either way")
     }
 
   /**
@@ -177,9 +197,12 @@ object LiteralConverter {
     Math.multiplyExact(toMicros(value, precision, at), 1000L)
   }
 
-  private def time(nanos: Long, precision: Int, at: PlanPath): CExpression = SparkShim.timeLiteral(nanos, precision).fold(
-    missing => throw SubstraitErrors.unsupported(at, "a precision_time literal", s"$missing (Spark ${org.apache.spark.SPARK_VERSION})"),
-    identity)
+  private def time(nanos: Long, precision: Int, at: PlanPath): CExpression =
+    SparkShim.timeLiteral(nanos, precision).fold(
+      missing =>
+        throw SubstraitErrors.unsupported(at, "a precision_time literal",
+          s"$missing (Spark ${org.apache.spark.SPARK_VERSION})"),
+      identity)
 
   private def dayToSecondMicros(i: SLiteral.IntervalDayToSecond, at: PlanPath): Long = {
     // Older plans' microseconds field was lifted into precision 6 by the decoder.
@@ -189,8 +212,8 @@ object LiteralConverter {
       Math.addExact(Math.multiplyExact(seconds, MicrosPerSecond), subsecondMicros)
     } catch {
       case _: ArithmeticException => throw SubstraitErrors.invalidPlan(at,
-        s"an interval of ${i.getDays} days, ${i.getSeconds} seconds and ${i.getSubseconds} subseconds",
-        "an interval of at most 2^63 - 1 microseconds either way (Spark's day-time interval)")
+          s"an interval of ${i.getDays} days, ${i.getSeconds} seconds and ${i.getSubseconds} subseconds",
+          "an interval of at most 2^63 - 1 microseconds either way (Spark's day-time interval)")
     }
   }
 
@@ -205,13 +228,16 @@ object LiteralConverter {
   private def userDefined(u: SLiteral.UserDefined, at: PlanPath)(implicit env: TypeEnv): CExpression = {
     val unsigned = TypeConverter.userType(u.getTypeReference, at)
     val text = u.getValCase match {
-      case SLiteral.UserDefined.ValCase.STRUCT if u.getStruct.getFieldsCount == 1 && u.getStruct.getFields(0).hasString =>
+      case SLiteral.UserDefined.ValCase.STRUCT
+          if u.getStruct.getFieldsCount == 1 && u.getStruct.getFields(0).hasString =>
         u.getStruct.getFields(0).getString
-      case other => throw SubstraitErrors.invalidPlan(at, s"a ${unsigned.name} value given as ${other.name().toLowerCase}",
-        "a struct of one string, the decimal digits (the extension's structure)")
+      case other =>
+        throw SubstraitErrors.invalidPlan(at, s"a ${unsigned.name} value given as ${other.name().toLowerCase}",
+          "a struct of one string, the decimal digits (the extension's structure)")
     }
     val value = scala.util.Try(BigInt(text.trim)).toOption.filter(v => v >= 0 && v <= unsigned.max)
-      .getOrElse(throw SubstraitErrors.invalidPlan(at, s"${unsigned.name} value '$text'", s"a whole number from 0 to ${unsigned.max}"))
+      .getOrElse(throw SubstraitErrors.invalidPlan(at, s"${unsigned.name} value '$text'",
+          s"a whole number from 0 to ${unsigned.max}"))
     unsigned.sparkType match {
       case ShortType => Literal(value.toShort, ShortType)
       case IntegerType => Literal(value.toInt, IntegerType)

@@ -5,7 +5,11 @@ import scala.jdk.CollectionConverters._
 import io.sparksubstrait.proto.Expression.MaskExpression
 import io.sparksubstrait.proto.Expression.MaskExpression.ListSelect.ListSelectItem
 import io.sparksubstrait.proto.Expression.MaskExpression.{MapSelect, Select}
-import org.apache.spark.sql.catalyst.expressions.{Add, ArrayTransform, Concat, CreateNamedStruct, EqualTo, GetStructField, Greatest, If, IsNull, LambdaFunction, Least, Literal, MapFilter, NamedExpression, NamedLambdaVariable, Size, Slice, Subtract, TransformValues, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, ArrayTransform, Concat, CreateNamedStruct, EqualTo, GetStructField, Greatest, If, IsNull, LambdaFunction, Least,
+  Literal, MapFilter, NamedExpression, NamedLambdaVariable, Size, Slice, Subtract, TransformValues,
+  Expression => CExpression
+}
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, StructType}
 
 import io.sparksubstrait.convert.types.SparkTypeNames
@@ -26,12 +30,14 @@ import io.sparksubstrait.decode.PlanPath
  *  - a map selection by key keeps the entry with that (string) key; the child applies to every
  *    value. Key expressions are an error: the spec has not defined their pattern language.
  */
-object MaskConverter {
+private[sparksubstrait] object MaskConverter {
+
   /**
    * A masked reference over a record: `fields` are the record's fields (the input's columns, an
    * expression's struct fields, ...), `nullIf` the expression whose NULL makes the result NULL.
    */
-  def reference(mask: MaskExpression, fields: Seq[CExpression], nullIf: Option[CExpression], at: PlanPath): CExpression = {
+  def reference(mask: MaskExpression, fields: Seq[CExpression], nullIf: Option[CExpression], at: PlanPath)
+    : CExpression = {
     if (!mask.hasSelect) throw SubstraitErrors.missingField(at, "select", "the struct selection of the mask")
     val items = structItems(mask.getSelect, fields, at / "select")
     val value = if (items.size == 1 && !mask.getMaintainSingularStruct) items.head._2 else struct(items)
@@ -39,9 +45,11 @@ object MaskConverter {
   }
 
   /** The selected fields of a record, named as in the record, with their child selections applied. */
-  def structItems(sel: MaskExpression.StructSelect, fields: Seq[CExpression], at: PlanPath): Seq[(String, CExpression)] = {
+  def structItems(sel: MaskExpression.StructSelect, fields: Seq[CExpression], at: PlanPath)
+    : Seq[(String, CExpression)] = {
     val items = sel.getStructItemsList.asScala.toSeq
-    if (items.isEmpty) throw SubstraitErrors.invalidPlan(at / "struct_items", "a struct selection of no fields", "at least one field")
+    if (items.isEmpty)
+      throw SubstraitErrors.invalidPlan(at / "struct_items", "a struct selection of no fields", "at least one field")
     items.zipWithIndex.map { case (item, i) =>
       val itemAt = at.at("struct_items", i)
       val field = FieldReferenceConverter.topLevel(item.getField, fields, itemAt / "field")
@@ -56,10 +64,13 @@ object MaskConverter {
 
   /** A nested selection applied to a value of the matching kind. */
   def select(value: CExpression, sel: Select, at: PlanPath): CExpression = {
+
     /** The value's type when it is of the selection's kind, else the plan's type error. */
     def typeAs[T <: DataType](kind: String, expected: String)(pick: PartialFunction[DataType, T]): T =
-      pick.applyOrElse(value.dataType, (_: DataType) =>
-        throw SubstraitErrors.typeMismatch(at / kind, s"a $kind selection on ${SparkTypeNames.of(value.dataType)}", expected))
+      pick.applyOrElse(value.dataType,
+        (_: DataType) =>
+          throw SubstraitErrors.typeMismatch(at / kind, s"a $kind selection on ${SparkTypeNames.of(value.dataType)}",
+            expected))
     sel.getTypeCase match {
       case Select.TypeCase.STRUCT =>
         val st = typeAs("struct", "a struct") { case s: StructType => s }
@@ -82,7 +93,8 @@ object MaskConverter {
           case Seq(one) => one
           case many => Concat(many)
         }
-        if (!ls.hasChild) selected else {
+        if (!ls.hasChild) selected
+        else {
           val x = NamedLambdaVariable("x", element.elementType, element.containsNull)
           ArrayTransform(selected, LambdaFunction(select(x, ls.getChild, at2 / "child"), Seq(x)))
         }
@@ -98,7 +110,7 @@ object MaskConverter {
               s"a string key on a map keyed by ${SparkTypeNames.of(mt.keyType)}", "a map with string keys")
             MapFilter(value, LambdaFunction(EqualTo(k, Literal(ms.getKey.getMapKey)), Seq(k, v)))
           case MapSelect.SelectCase.EXPRESSION => throw SubstraitErrors.unsupported(at2 / "expression",
-            "a map key expression", "a map_key (the spec does not yet define the key expression's pattern language)")
+              "a map key expression", "a map_key (the spec does not yet define the key expression's pattern language)")
           case _ => value
         }
         if (!ms.hasChild) selected

@@ -3,7 +3,9 @@ package io.sparksubstrait.convert.expr
 import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.Expression.Nested
-import org.apache.spark.sql.catalyst.expressions.{Attribute, CreateArray, CreateMap, CreateNamedStruct, Literal, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, CreateArray, CreateMap, CreateNamedStruct, Literal, Expression => CExpression
+}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
@@ -11,7 +13,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
 
 /** Struct, list and map constructors. Struct fields get positional names (f0, f1, …), as struct types do. */
-object NestedConverter {
+private[sparksubstrait] object NestedConverter {
   def convert(n: Nested, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     TypeConverter.checkVariation(n.getTypeVariationReference, at)(ctx.types)
     n.getNestedTypeCase match {
@@ -24,14 +26,17 @@ object NestedConverter {
         val values = n.getList.getValuesList.asScala.toSeq.zipWithIndex.map { case (v, i) =>
           ExpressionConverter.convert(v, input, (at / "list").at("values", i))
         }
-        if (values.isEmpty) throw SubstraitErrors.invalidPlan(at / "list", "an empty list", "one or more values (an empty list is a literal)")
+        if (values.isEmpty) throw SubstraitErrors.invalidPlan(at / "list", "an empty list",
+          "one or more values (an empty list is a literal)")
         CreateArray(values)
       case Nested.NestedTypeCase.MAP =>
         val kvs = n.getMap.getKeyValuesList.asScala.toSeq.zipWithIndex.flatMap { case (kv, i) =>
           val kvAt = (at / "map").at("key_values", i)
-          Seq(ExpressionConverter.convert(kv.getKey, input, kvAt / "key"), ExpressionConverter.convert(kv.getValue, input, kvAt / "value"))
+          Seq(ExpressionConverter.convert(kv.getKey, input, kvAt / "key"),
+            ExpressionConverter.convert(kv.getValue, input, kvAt / "value"))
         }
-        if (kvs.isEmpty) throw SubstraitErrors.invalidPlan(at / "map", "an empty map", "one or more entries (an empty map is a literal)")
+        if (kvs.isEmpty) throw SubstraitErrors.invalidPlan(at / "map", "an empty map",
+          "one or more entries (an empty map is a literal)")
         CreateMap(kvs)
       case _ => throw SubstraitErrors.missingField(at, "nested_type", "a struct, list or map")
     }

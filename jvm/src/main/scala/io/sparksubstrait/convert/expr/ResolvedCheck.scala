@@ -17,7 +17,8 @@ private[convert] object ResolvedCheck {
   def apply(at: PlanPath)(e: CExpression): CExpression = {
     if (e.childrenResolved && !e.resolved) {
       val reason = e.checkInputDataTypes() match {
-        case TypeCheckResult.DataTypeMismatch(sub, params) => s"$sub ${params.map { case (k, v) => s"$k=$v" }.mkString(", ")}"
+        case TypeCheckResult.DataTypeMismatch(sub, params) =>
+          s"$sub ${params.map { case (k, v) => s"$k=$v" }.mkString(", ")}"
         case TypeCheckResult.TypeCheckFailure(m) => m
         case other => other.toString
       }

@@ -11,7 +11,7 @@ import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
 /** Scalar function invocations, through the one [[FunctionCatalog]]. */
-object ScalarFunctionConverter {
+private[sparksubstrait] object ScalarFunctionConverter {
   def convert(f: ScalarFunction, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, input, at)

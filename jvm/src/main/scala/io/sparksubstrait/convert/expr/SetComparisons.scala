@@ -20,11 +20,12 @@ import io.sparksubstrait.decode.PlanPath
  * `= ANY` and `<> ALL` stay IN and NOT IN ([[SubqueryConverter]]), which Spark runs as
  * null-aware joins.
  */
-object SetComparisons {
+private[sparksubstrait] object SetComparisons {
   def anyOrAll(left: Expression, plan: LogicalPlan, reduction: ReductionOp, op: ComparisonOp, input: Seq[Attribute],
-      at: PlanPath): Expression = {
+    at: PlanPath): Expression = {
     if (plan.output.size != 1) {
-      throw SubstraitErrors.invalidPlan(at / "right", s"a subquery of ${plan.output.size} columns", "exactly one column")
+      throw SubstraitErrors.invalidPlan(at / "right", s"a subquery of ${plan.output.size} columns",
+        "exactly one column")
     }
     val s = plan.output.head
     // The left side refers to the enclosing record: inside the subquery it is an outer reference.
@@ -37,11 +38,14 @@ object SetComparisons {
     val unknown = Literal(null, BooleanType)
     reduction match {
       case ReductionOp.REDUCTION_OP_ANY =>
-        CaseWhen(Seq(exists(comparison) -> Literal.TrueLiteral, exists(IsNull(comparison)) -> unknown), Some(Literal.FalseLiteral))
+        CaseWhen(Seq(exists(comparison) -> Literal.TrueLiteral, exists(IsNull(comparison)) -> unknown),
+          Some(Literal.FalseLiteral))
       case ReductionOp.REDUCTION_OP_ALL =>
-        CaseWhen(Seq(exists(Not(comparison)) -> Literal.FalseLiteral, exists(IsNull(comparison)) -> unknown), Some(Literal.TrueLiteral))
+        CaseWhen(Seq(exists(Not(comparison)) -> Literal.FalseLiteral, exists(IsNull(comparison)) -> unknown),
+          Some(Literal.TrueLiteral))
       case ReductionOp.REDUCTION_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "reduction_op", "ANY or ALL")
-      case other => throw SubstraitErrors.invalidPlan(at / "reduction_op", s"reduction_op ${other.name()}", "ANY or ALL")
+      case other =>
+        throw SubstraitErrors.invalidPlan(at / "reduction_op", s"reduction_op ${other.name()}", "ANY or ALL")
     }
   }
 
@@ -61,8 +65,10 @@ object SetComparisons {
     case ComparisonOp.COMPARISON_OP_GT => GreaterThan(x, s)
     case ComparisonOp.COMPARISON_OP_LE => LessThanOrEqual(x, s)
     case ComparisonOp.COMPARISON_OP_GE => GreaterThanOrEqual(x, s)
-    case ComparisonOp.COMPARISON_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "comparison_op", "a comparison")
-    case other => throw SubstraitErrors.invalidPlan(at / "comparison_op", s"comparison_op ${other.name()}", "EQ, NE, LT, GT, LE or GE")
+    case ComparisonOp.COMPARISON_OP_UNSPECIFIED =>
+      throw SubstraitErrors.missingField(at, "comparison_op", "a comparison")
+    case other => throw SubstraitErrors.invalidPlan(at / "comparison_op", s"comparison_op ${other.name()}",
+        "EQ, NE, LT, GT, LE or GE")
   }
 
   private[expr] def outerReferences(plan: LogicalPlan): Seq[Expression] =

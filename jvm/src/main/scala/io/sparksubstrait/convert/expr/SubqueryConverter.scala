@@ -21,19 +21,23 @@ import io.sparksubstrait.decode.PlanPath
  * enclosing record in scope, so outer references become Catalyst outer references and
  * Spark decorrelates them as it does for SQL.
  */
-object SubqueryConverter {
+private[sparksubstrait] object SubqueryConverter {
   def convert(s: Subquery, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression =
     s.getSubqueryTypeCase match {
       case Subquery.SubqueryTypeCase.SCALAR =>
-        val plan = withComputationInAggregate(relation(s.getScalar.hasInput, s.getScalar.getInput, input, at / "scalar", "input"))
+        val plan = withComputationInAggregate(relation(s.getScalar.hasInput, s.getScalar.getInput, input, at / "scalar",
+            "input"))
         if (plan.output.size != 1) {
-          throw SubstraitErrors.invalidPlan(at / "scalar" / "input", s"a scalar subquery of ${plan.output.size} columns", "exactly one column")
+          throw SubstraitErrors.invalidPlan(at / "scalar" / "input",
+            s"a scalar subquery of ${plan.output.size} columns", "exactly one column")
         }
         SparkShim.scalarSubquery(plan, outerReferences(plan))
       case Subquery.SubqueryTypeCase.IN_PREDICATE =>
         val p = s.getInPredicate
         val pAt = at / "in_predicate"
-        val needles = p.getNeedlesList.asScala.toSeq.zipWithIndex.map { case (n, i) => ExpressionConverter.convert(n, input, pAt.at("needles", i)) }
+        val needles = p.getNeedlesList.asScala.toSeq.zipWithIndex.map { case (n, i) =>
+          ExpressionConverter.convert(n, input, pAt.at("needles", i))
+        }
         in(needles, relation(p.hasHaystack, p.getHaystack, input, pAt, "haystack"), pAt)
       case Subquery.SubqueryTypeCase.SET_PREDICATE =>
         val p = s.getSetPredicate
@@ -44,7 +48,8 @@ object SubqueryConverter {
             SparkShim.exists(plan, outerReferences(plan))
           case SetPredicate.PredicateOp.PREDICATE_OP_UNIQUE =>
             SetComparisons.unique(relation(p.hasTuples, p.getTuples, input, pAt, "tuples"))
-          case other => throw SubstraitErrors.invalidPlan(pAt / "predicate_op", s"predicate_op ${other.name()}", "EXISTS or UNIQUE")
+          case other =>
+            throw SubstraitErrors.invalidPlan(pAt / "predicate_op", s"predicate_op ${other.name()}", "EXISTS or UNIQUE")
         }
       case Subquery.SubqueryTypeCase.SET_COMPARISON =>
         val c = s.getSetComparison
@@ -54,15 +59,18 @@ object SubqueryConverter {
         def plan = relation(c.hasRight, c.getRight, input, cAt, "right")
         (c.getReductionOp, c.getComparisonOp) match {
           // = ANY is IN; <> ALL is NOT IN (with SQL's NULL rules, which Spark's NOT IN keeps).
-          case (SetComparison.ReductionOp.REDUCTION_OP_ANY, SetComparison.ComparisonOp.COMPARISON_OP_EQ) => in(Seq(left), plan, cAt)
-          case (SetComparison.ReductionOp.REDUCTION_OP_ALL, SetComparison.ComparisonOp.COMPARISON_OP_NE) => Not(in(Seq(left), plan, cAt))
+          case (SetComparison.ReductionOp.REDUCTION_OP_ANY, SetComparison.ComparisonOp.COMPARISON_OP_EQ) =>
+            in(Seq(left), plan, cAt)
+          case (SetComparison.ReductionOp.REDUCTION_OP_ALL, SetComparison.ComparisonOp.COMPARISON_OP_NE) =>
+            Not(in(Seq(left), plan, cAt))
           case (reduction, op) => SetComparisons.anyOrAll(left, plan, reduction, op, input, cAt)
         }
-      case Subquery.SubqueryTypeCase.SUBQUERYTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "subquery_type", "a subquery")
+      case Subquery.SubqueryTypeCase.SUBQUERYTYPE_NOT_SET =>
+        throw SubstraitErrors.missingField(at, "subquery_type", "a subquery")
     }
 
-  private def relation(has: Boolean, rel: => io.sparksubstrait.proto.Rel, outer: Seq[Attribute], at: PlanPath, field: String)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  private def relation(has: Boolean, rel: => io.sparksubstrait.proto.Rel, outer: Seq[Attribute], at: PlanPath,
+    field: String)(implicit ctx: ConversionContext): LogicalPlan = {
     if (!has) throw SubstraitErrors.missingField(at, field, "the subquery's relation")
     ctx.withOuterScope(outer)(RelConverter.convert(rel, at / field))
   }
@@ -70,7 +78,8 @@ object SubqueryConverter {
   private def in(needles: Seq[CExpression], plan: LogicalPlan, at: PlanPath): CExpression = {
     if (needles.isEmpty) throw SubstraitErrors.missingField(at, "needles", "at least one needle")
     if (needles.size != plan.output.size) {
-      throw SubstraitErrors.invalidPlan(at, s"${needles.size} needle(s) against a subquery of ${plan.output.size} column(s)",
+      throw SubstraitErrors.invalidPlan(at,
+        s"${needles.size} needle(s) against a subquery of ${plan.output.size} column(s)",
         "as many needles as the subquery has columns")
     }
     SparkShim.inSubquery(needles, plan, outerReferences(plan))

@@ -6,7 +6,9 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.runtime.{CorrectlyRounded, DecimalSum, ExactMoments, ExactProduct, FloatSum, IntegerSum}
-import io.sparksubstrait.convert.functions.FunctionCatalog.{AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs}
+import io.sparksubstrait.convert.functions.FunctionCatalog.{
+  AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs
+}
 
 /** The aggregate functions of the arithmetic, generic, approximate and boolean YAMLs (part of the catalog's table). */
 private[functions] object AggregateFunctions {
@@ -17,63 +19,68 @@ private[functions] object AggregateFunctions {
   private val Generic = Set("functions_aggregate_generic")
   private val BooleanAggregates = Set("functions_boolean")
   private val Approximate = Set("functions_aggregate_approx")
+
   /** count and approx_count_distinct again, with a DECIMAL(38, 0) result. */
   private val DecimalOutput = Set("functions_aggregate_decimal_output")
 
   val entries: Seq[AggregateEntry] = Seq(
     AggregateEntry("sum", Arithmetic, sum, finish = sumFinish),
-    AggregateEntry("avg", Arithmetic, c => {
-      c.expectArity(1)
-      numericArg(c)
-      c.arg(0).dataType match {
-        // The mean of integers, exact: the 128-bit sum divided once. It always fits the
-        // argument's type, so every overflow choice gives it.
-        case t if Integral(t) =>
-          integerOverflow(c)
-          c.declaredType match {
-            case Some(DoubleType | FloatType) => IntegerSum(c.arg(0), "mean")
-            case _ => IntegerSum(c.arg(0), "truncated_mean")
-          }
-        case d: DecimalType =>
-          // The mean of DECIMAL(P,S) values always fits DECIMAL(38,S): every overflow choice gives it.
-          val mode = if (c.saturates) c.ctx.defaultEvalMode else c.overflowMode
-          c.declaredType match {
-            // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
-            // computed in floating point, not a decimal mean rounded and then converted.
-            case Some(DoubleType | FloatType) => SparkShim.average(Cast(c.arg(0), DoubleType), mode)
-            // The mean rounded once, at the scale of the plan's type (the YAML's DECIMAL(38,S)):
-            // Spark's Average rounds to S+4 before, and its DECIMAL(P+10,S) sum can overflow
-            // beyond P = 28 where the mean does not (DecimalSum sums those exactly).
-            case Some(declared: DecimalType) => DecimalSum(c.arg(0), "mean", declared.scale)
-            // No declared type: Spark's mean, rounded once at its own scale S+4.
-            case _ => SparkShim.average(c.arg(0), mode)
-          }
-        case _ =>
-          floatOverflow(c) match {
-            // Where an fp64 partial sum overflows, the mean still fits: ERROR and SATURATE get it.
-            case "ERROR" | "SATURATE" => FloatSum(c.arg(0), Literal(null, DoubleType), "mean", "IEEE")
-            case _ =>
-              val arg = c.declaredType match {
-                case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
-                case _ => c.arg(0)
-              }
-              SparkShim.average(arg, c.ctx.defaultEvalMode)
-          }
-      }
-    }, finish = (c, mean) => c.arg(0).dataType match {
-      // The YAML's integral avg "truncates partial values" and keeps the argument's type.
-      case t if Integral(t) && mean.dataType == IntegerSum.Wide => Cast(mean, t)
-      // The mean of fp32 values is fp32 in the YAML (Spark's is double), unless the plan declares another type.
-      case FloatType if c.declaredType.forall(_ == FloatType) => Cast(mean, FloatType)
-      case _ => mean
-    }),
+    AggregateEntry("avg", Arithmetic,
+      c => {
+        c.expectArity(1)
+        numericArg(c)
+        c.arg(0).dataType match {
+          // The mean of integers, exact: the 128-bit sum divided once. It always fits the
+          // argument's type, so every overflow choice gives it.
+          case t if Integral(t) =>
+            integerOverflow(c)
+            c.declaredType match {
+              case Some(DoubleType | FloatType) => IntegerSum(c.arg(0), "mean")
+              case _ => IntegerSum(c.arg(0), "truncated_mean")
+            }
+          case d: DecimalType =>
+            // The mean of DECIMAL(P,S) values always fits DECIMAL(38,S): every overflow choice gives it.
+            val mode = if (c.saturates) c.ctx.defaultEvalMode else c.overflowMode
+            c.declaredType match {
+              // A plan declaring a floating-point mean (DuckDB's avg of decimals) means the mean
+              // computed in floating point, not a decimal mean rounded and then converted.
+              case Some(DoubleType | FloatType) => SparkShim.average(Cast(c.arg(0), DoubleType), mode)
+              // The mean rounded once, at the scale of the plan's type (the YAML's DECIMAL(38,S)):
+              // Spark's Average rounds to S+4 before, and its DECIMAL(P+10,S) sum can overflow
+              // beyond P = 28 where the mean does not (DecimalSum sums those exactly).
+              case Some(declared: DecimalType) => DecimalSum(c.arg(0), "mean", declared.scale)
+              // No declared type: Spark's mean, rounded once at its own scale S+4.
+              case _ => SparkShim.average(c.arg(0), mode)
+            }
+          case _ =>
+            floatOverflow(c) match {
+              // Where an fp64 partial sum overflows, the mean still fits: ERROR and SATURATE get it.
+              case "ERROR" | "SATURATE" => FloatSum(c.arg(0), Literal(null, DoubleType), "mean", "IEEE")
+              case _ =>
+                val arg = c.declaredType match {
+                  case Some(t @ (DoubleType | FloatType)) if c.arg(0).dataType != t => Cast(c.arg(0), DoubleType)
+                  case _ => c.arg(0)
+                }
+                SparkShim.average(arg, c.ctx.defaultEvalMode)
+            }
+        }
+      },
+      finish = (c, mean) =>
+        c.arg(0).dataType match {
+          // The YAML's integral avg "truncates partial values" and keeps the argument's type.
+          case t if Integral(t) && mean.dataType == IntegerSum.Wide => Cast(mean, t)
+          // The mean of fp32 values is fp32 in the YAML (Spark's is double), unless the plan declares another type.
+          case FloatType if c.declaredType.forall(_ == FloatType) => Cast(mean, FloatType)
+          case _ => mean
+        }),
     AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
     AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
     // sum0: the sum, or zero of the sum's type when there is nothing to add.
-    AggregateEntry("sum0", Arithmetic, sum, finish = (c, total) => {
-      val value = sumFinish(c, total)
-      Coalesce(Seq(value, Cast(Literal(0), value.dataType)))
-    }),
+    AggregateEntry("sum0", Arithmetic, sum,
+      finish = (c, total) => {
+        val value = sumFinish(c, total)
+        Coalesce(Seq(value, Cast(Literal(0), value.dataType)))
+      }),
     AggregateEntry("count", Generic, count),
     AggregateEntry("count", DecimalOutput, count, finish = (_, n) => Cast(n, DecimalType(38, 0))),
     // false < true: the minimum is AND over the non-NULL values, the maximum OR.
@@ -83,14 +90,16 @@ private[functions] object AggregateFunctions {
     AggregateEntry("std_dev", FloatingArithmetic, c => statistic(c)("stddev_samp", "stddev_pop")),
     // Exact in every rounding mode (ExactMoments): Spark's Corr rounds every update, and its
     // squares overflow beyond 1e154.
-    AggregateEntry("corr", FloatingArithmetic, c => {
-      c.expectArity(2)
-      val Seq(x, y) = numericArgs(c)
-      ExactMoments(Seq(asDouble(x), asDouble(y)), "corr", roundingMode(c), single = x.dataType == FloatType)
-    }),
+    AggregateEntry("corr", FloatingArithmetic,
+      c => {
+        c.expectArity(2)
+        val Seq(x, y) = numericArgs(c)
+        ExactMoments(Seq(asDouble(x), asDouble(y)), "corr", roundingMode(c), single = x.dataType == FloatType)
+      }),
     AggregateEntry("product", FloatingArithmetic, product, finish = productFinish),
     AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
-    AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct, finish = (_, n) => Cast(n, DecimalType(38, 0)))
+    AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct,
+      finish = (_, n) => Cast(n, DecimalType(38, 0)))
   )
 
   private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)
@@ -116,14 +125,16 @@ private[functions] object AggregateFunctions {
         else SparkShim.sum(c.arg(0), if (overflow == "ERROR") EvalMode.ANSI else EvalMode.LEGACY, c.ctx.conf)
       // SATURATE, and SILENT (any value where the sum overflows): the exact sum, clamped. Spark's
       // legacy sum is NULL as soon as a partial sum leaves DECIMAL(38,S), even where the sum does not.
-      case d: DecimalType if c.saturates || c.option("overflow", Map("ERROR" -> false, "SILENT" -> true)).contains(true) =>
+      case d: DecimalType
+          if c.saturates || c.option("overflow", Map("ERROR" -> false, "SILENT" -> true)).contains(true) =>
         DecimalSum(c.arg(0), "saturated_sum", d.scale)
       case _: DecimalType => SparkShim.sum(c.arg(0), c.overflowMode, c.ctx.conf)
       case _ => floatOverflow(c) match {
-        case "ERROR" => FloatSum(c.arg(0), FunctionErrors.overflow(c, "the sum exceeds fp64", DoubleType), "sum", "ERROR")
-        case "SATURATE" => FloatSum(c.arg(0), Literal(null, DoubleType), "sum", "SATURATE")
-        case _ => SparkShim.sum(c.arg(0), c.ctx.defaultEvalMode, c.ctx.conf)
-      }
+          case "ERROR" =>
+            FloatSum(c.arg(0), FunctionErrors.overflow(c, "the sum exceeds fp64", DoubleType), "sum", "ERROR")
+          case "SATURATE" => FloatSum(c.arg(0), Literal(null, DoubleType), "sum", "SATURATE")
+          case _ => SparkShim.sum(c.arg(0), c.ctx.defaultEvalMode, c.ctx.conf)
+        }
     }
   }
 
@@ -138,13 +149,15 @@ private[functions] object AggregateFunctions {
   private def sumFinish(c: FunctionCall, total: Expression): Expression = total match {
     case _ if total.dataType != IntegerSum.Wide || !Integral(c.arg(0).dataType) => total
     case _ => integerOverflow(c) match {
-      case "SATURATE" => Saturation.saturated(LongType, total)
-      case "SILENT" => Cast(total, LongType, None, EvalMode.LEGACY)
-      case _ =>
-        val (min, max) = (Literal(Decimal(Long.MinValue), IntegerSum.Wide), Literal(Decimal(Long.MaxValue), IntegerSum.Wide))
-        If(Or(LessThan(total, min), GreaterThan(total, max)), FunctionErrors.overflow(c, "the sum exceeds i64", LongType),
-          Cast(total, LongType))
-    }
+        case "SATURATE" => Saturation.saturated(LongType, total)
+        case "SILENT" => Cast(total, LongType, None, EvalMode.LEGACY)
+        case _ =>
+          val (min, max) =
+            (Literal(Decimal(Long.MinValue), IntegerSum.Wide), Literal(Decimal(Long.MaxValue), IntegerSum.Wide))
+          If(Or(LessThan(total, min), GreaterThan(total, max)),
+            FunctionErrors.overflow(c, "the sum exceeds i64", LongType),
+            Cast(total, LongType))
+      }
   }
 
   /**
@@ -158,7 +171,8 @@ private[functions] object AggregateFunctions {
     c.arg(0).dataType match {
       case t if Integral(t) =>
         integerOverflow(c)
-        ExactProduct(Cast(c.arg(0), LongType), floating = false, CorrectlyRounded.TieToEven, single = false, c.at.toString)
+        ExactProduct(Cast(c.arg(0), LongType), floating = false, CorrectlyRounded.TieToEven, single = false,
+          c.at.toString)
       case t @ (FloatType | DoubleType) =>
         ExactProduct(asDouble(c.arg(0)), floating = true, roundingMode(c), single = t == FloatType, c.at.toString)
       case _ => c.wrongArguments("an i8, i16, i32, i64, fp32 or fp64 argument")
@@ -167,15 +181,16 @@ private[functions] object AggregateFunctions {
 
   /** The exact integer product brought into the argument's type as the overflow option says. */
   private def productFinish(c: FunctionCall, total: Expression): Expression = c.arg(0).dataType match {
-    case t if Integral(t) => integerOverflow(c) match {
-      case "SATURATE" => Saturation.saturated(t, total)
-      case "SILENT" => Cast(total, t, None, EvalMode.LEGACY)
-      case _ =>
-        val (min, max) = Saturation.range(t)
-        val bound = (v: Long) => Literal(Decimal(v), total.dataType)
-        If(Or(LessThan(total, bound(min)), GreaterThan(total, bound(max))),
-          FunctionErrors.overflow(c, s"the product exceeds ${t.simpleString}", t), Cast(total, t))
-    }
+    case t if Integral(t) =>
+      integerOverflow(c) match {
+        case "SATURATE" => Saturation.saturated(t, total)
+        case "SILENT" => Cast(total, t, None, EvalMode.LEGACY)
+        case _ =>
+          val (min, max) = Saturation.range(t)
+          val bound = (v: Long) => Literal(Decimal(v), total.dataType)
+          If(Or(LessThan(total, bound(min)), GreaterThan(total, bound(max))),
+            FunctionErrors.overflow(c, s"the product exceeds ${t.simpleString}", t), Cast(total, t))
+      }
     case _ => total
   }
 
@@ -189,7 +204,9 @@ private[functions] object AggregateFunctions {
   }
 
   /** HyperLogLog++ with Spark's default relative error (5%); small inputs count exactly. */
-  private def approxCountDistinct(c: FunctionCall): AggregateFunction = { c.expectArity(1); HyperLogLogPlusPlus(c.arg(0)) }
+  private def approxCountDistinct(c: FunctionCall): AggregateFunction = {
+    c.expectArity(1); HyperLogLogPlusPlus(c.arg(0))
+  }
 
   /** The IEEE rounding mode of a floating-point statistic (nearest-even when the plan names none). */
   private def roundingMode(c: FunctionCall): Int = c.rounding.getOrElse(CorrectlyRounded.TieToEven)
@@ -206,6 +223,7 @@ private[functions] object AggregateFunctions {
     val mode = roundingMode(c)
     c.expectArity(1)
     numericArg(c)
-    ExactMoments(Seq(asDouble(c.arg(0))), if (isSample) sample else population, mode, single = c.arg(0).dataType == FloatType)
+    ExactMoments(Seq(asDouble(c.arg(0))), if (isSample) sample else population, mode,
+      single = c.arg(0).dataType == FloatType)
   }
 }

@@ -42,7 +42,8 @@ private[functions] object DatetimeArithmetic {
           case None => SparkShim.timestampAddInterval(Cast(x, TimestampNTZType), signed, zone)
         }
       case (_: TimestampType | TimestampNTZType, _: YearMonthIntervalType) => TimestampAddYMInterval(x, signed, zone)
-      case (_: TimestampType | TimestampNTZType, _: DayTimeIntervalType) => SparkShim.timestampAddInterval(x, signed, zone)
+      case (_: TimestampType | TimestampNTZType, _: DayTimeIntervalType) =>
+        SparkShim.timestampAddInterval(x, signed, zone)
       case _ => c.wrongArguments("a date or timestamp and an interval")
     }
   }
@@ -65,6 +66,7 @@ private[functions] object DatetimeArithmetic {
   private def wholeDays(interval: Expression): Option[Int] =
     if (!interval.foldable) None
     else Option(interval.eval()).map(_.asInstanceOf[Long]).collect {
-      case micros if micros % MicrosPerDay == 0 && math.abs(micros / MicrosPerDay) <= Int.MaxValue => (micros / MicrosPerDay).toInt
+      case micros if micros % MicrosPerDay == 0 && math.abs(micros / MicrosPerDay) <= Int.MaxValue =>
+        (micros / MicrosPerDay).toInt
     }
 }

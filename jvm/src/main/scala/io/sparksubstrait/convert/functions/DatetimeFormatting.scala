@@ -21,32 +21,38 @@ private[functions] object DatetimeFormatting {
   private val Utc = Some("UTC")
 
   val entries: Seq[ScalarEntry] = Seq(
-    ScalarEntry("strftime", Datetime, c => {
-      if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a date, time or timestamp, a format (and a time zone)")
-      val format = literalFormat(c, 1, "strftime", io.sparksubstrait.runtime.CStrftime.unsupportedDirective,
-        io.sparksubstrait.runtime.CStrftime.Directives.map(d => s"%$d").mkString(" "))
-      val value = c.arg(0)
-      def call(method: String, micros: Expression, more: Expression*) =
-        StaticInvoke(classOf[io.sparksubstrait.runtime.CStrftime], StringType, method, Seq(micros, format) ++ more)
-      value.dataType match {
-        case DateType if c.args.size == 2 => call("formatWall", Multiply(Cast(UnixDate(value), LongType), Literal(86400000000L)))
-        case TimestampNTZType if c.args.size == 2 => call("formatWall", UnixMicros(Cast(value, TimestampType, Utc)))
-        case TimestampType if c.args.size == 3 => call("formatZoned", UnixMicros(value), TimeZoneArgument(c, 2).name)
-        case t if c.args.size == 2 && SparkShim.timePrecision(t).isDefined =>
-          call("formatWall", IntegralDivide(SparkShim.timeNanos(value), Literal(1000L)))
-        case _ => c.wrongArguments("a date, precision_time or precision_timestamp and a format, or a precision_timestamp_tz, a format and a time zone")
-      }
-    }),
-    ScalarEntry("strptime_date", Datetime, c => {
-      c.expectArity(2)
-      strptime(c, DateType, "date")
-    }),
+    ScalarEntry("strftime", Datetime,
+      c => {
+        if (c.args.size != 2 && c.args.size != 3)
+          c.wrongArguments("a date, time or timestamp, a format (and a time zone)")
+        val format = literalFormat(c, 1, "strftime", io.sparksubstrait.runtime.CStrftime.unsupportedDirective,
+          io.sparksubstrait.runtime.CStrftime.Directives.map(d => s"%$d").mkString(" "))
+        val value = c.arg(0)
+        def call(method: String, micros: Expression, more: Expression*) =
+          StaticInvoke(classOf[io.sparksubstrait.runtime.CStrftime], StringType, method, Seq(micros, format) ++ more)
+        value.dataType match {
+          case DateType if c.args.size == 2 =>
+            call("formatWall", Multiply(Cast(UnixDate(value), LongType), Literal(86400000000L)))
+          case TimestampNTZType if c.args.size == 2 => call("formatWall", UnixMicros(Cast(value, TimestampType, Utc)))
+          case TimestampType if c.args.size == 3 => call("formatZoned", UnixMicros(value), TimeZoneArgument(c, 2).name)
+          case t if c.args.size == 2 && SparkShim.timePrecision(t).isDefined =>
+            call("formatWall", IntegralDivide(SparkShim.timeNanos(value), Literal(1000L)))
+          case _ => c.wrongArguments(
+              "a date, precision_time or precision_timestamp and a format, or a precision_timestamp_tz, a format and a time zone")
+        }
+      }),
+    ScalarEntry("strptime_date", Datetime,
+      c => {
+        c.expectArity(2)
+        strptime(c, DateType, "date")
+      }),
     // strptime_timestamp(text, format[, zone], precision): an offset in the text wins over the zone.
-    ScalarEntry("strptime_timestamp", Datetime, c => {
-      if (c.args.size != 3 && c.args.size != 4) c.wrongArguments("text, a format, (a time zone,) a precision")
-      val zone = if (c.args.size == 4) TimeZoneArgument(c, 2).name else Literal("UTC")
-      strptime(c, TimestampType, "timestamp", zone, Literal(precisionStep(c, c.args.size - 1)))
-    })
+    ScalarEntry("strptime_timestamp", Datetime,
+      c => {
+        if (c.args.size != 3 && c.args.size != 4) c.wrongArguments("text, a format, (a time zone,) a precision")
+        val zone = if (c.args.size == 4) TimeZoneArgument(c, 2).name else Literal("UTC")
+        strptime(c, TimestampType, "timestamp", zone, Literal(precisionStep(c, c.args.size - 1)))
+      })
   )
 
   /** C's strptime ([[io.sparksubstrait.runtime.CStrptime]]): Spark's patterns read fixed widths only. */
@@ -60,7 +66,7 @@ private[functions] object DatetimeFormatting {
 
   /** The literal format argument `i`, its directives checked now rather than per row. */
   private def literalFormat(c: FunctionCall, i: Int, what: String, unsupported: String => Option[String],
-                            expected: String): Expression = c.arg(i) match {
+    expected: String): Expression = c.arg(i) match {
     case l @ Literal(f, _: StringType) =>
       Option(f).flatMap(f => unsupported(f.toString)).foreach { d =>
         throw SubstraitErrors.unsupported(c.at, s"$what format directive $d", expected)
@@ -73,6 +79,6 @@ private[functions] object DatetimeFormatting {
   private def precisionStep(c: FunctionCall, i: Int): Long = c.arg(i) match {
     case Literal(p: Number, _) if p.intValue >= 0 && p.intValue <= 6 => math.pow(10, 6 - p.intValue).toLong
     case other => throw SubstraitErrors.unsupported(c.at, s"${c.name} with precision ${other.sql}",
-      "a precision of 0 to 6 (Spark holds microseconds)")
+        "a precision of 0 to 6 (Spark holds microseconds)")
   }
 }

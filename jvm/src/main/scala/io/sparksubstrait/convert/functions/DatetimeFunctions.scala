@@ -21,53 +21,63 @@ private[functions] object DatetimeFunctions {
     ScalarEntry("extract", Datetime, extract),
     // DataFusion's date_part('year', x): extract with the component as a string literal.
     // No standard YAML defines it: found by name only, in plans that name no standard extension.
-    ScalarEntry("date_part", Set.empty, c => {
-      c.expectArity(2)
-      val component = c.arg(0) match {
-        case Literal(p, _: StringType) if p != null => datePartComponents.getOrElse(p.toString.toLowerCase,
-          throw io.sparksubstrait.errors.SubstraitErrors.unsupported(c.at, s"date_part '$p'",
-            datePartComponents.keys.toSeq.sorted.mkString("date_part of ", ", ", "")))
-        case _ => c.wrongArguments("a literal date part name and a date or timestamp")
-      }
-      extract(new FunctionCall("extract", Seq(c.arg(1)), Map.empty, c.at, c.ctx, c.declaredType, component))
-    }),
-    ScalarEntry("add_intervals", Datetime, c => {
-      c.expectArity(2)
-      (c.arg(0).dataType, c.arg(1).dataType) match {
-        case (_: DayTimeIntervalType, _: DayTimeIntervalType) | (_: YearMonthIntervalType, _: YearMonthIntervalType) =>
-          SparkShim.add(c.arg(0), c.arg(1), c.overflowMode, c.ctx.conf)
-        case _ => c.wrongArguments("two intervals of one kind")
-      }
-    }),
+    ScalarEntry("date_part", Set.empty,
+      c => {
+        c.expectArity(2)
+        val component = c.arg(0) match {
+          case Literal(p, _: StringType) if p != null =>
+            datePartComponents.getOrElse(p.toString.toLowerCase,
+              throw io.sparksubstrait.errors.SubstraitErrors.unsupported(c.at, s"date_part '$p'",
+                datePartComponents.keys.toSeq.sorted.mkString("date_part of ", ", ", "")))
+          case _ => c.wrongArguments("a literal date part name and a date or timestamp")
+        }
+        extract(new FunctionCall("extract", Seq(c.arg(1)), Map.empty, c.at, c.ctx, c.declaredType, component))
+      }),
+    ScalarEntry("add_intervals", Datetime,
+      c => {
+        c.expectArity(2)
+        (c.arg(0).dataType, c.arg(1).dataType) match {
+          case (_: DayTimeIntervalType, _: DayTimeIntervalType) | (_: YearMonthIntervalType,
+                _: YearMonthIntervalType) =>
+            SparkShim.add(c.arg(0), c.arg(1), c.overflowMode, c.ctx.conf)
+          case _ => c.wrongArguments("two intervals of one kind")
+        }
+      }),
     // A wall clock read in a zone gives an instant; an instant seen in a zone gives its wall clock.
-    ScalarEntry("assume_timezone", Datetime, c => {
-      if (c.args.size != 2 && c.args.size != 3) c.wrongArguments("a precision_timestamp or a date (and a precision), and a time zone")
-      val local = c.arg(0).dataType match {
-        case TimestampNTZType if c.args.size == 2 => c.arg(0)
-        case DateType if c.args.size == 3 => Cast(c.arg(0), TimestampNTZType)
-        case _ => c.wrongArguments("a precision_timestamp and a time zone, or a date, a time zone and a precision")
-      }
-      TimeZoneArgument(c, 1).instantOf(local)
-    }),
-    ScalarEntry("local_timestamp", Datetime, c => {
-      c.expectArity(2)
-      if (c.arg(0).dataType != TimestampType) c.wrongArguments("a precision_timestamp_tz and a time zone")
-      TimeZoneArgument(c, 1).wallClock(c.arg(0))
-    }),
-    ScalarEntry("extract_boolean", Datetime, c => {
-      val component = c.enumArg(0, "extract_boolean component", Map("IS_LEAP_YEAR" -> "IS_LEAP_YEAR", "IS_DST" -> "IS_DST"))
-      if (c.args.isEmpty || c.args.size > 2) c.wrongArguments("a date or timestamp (and a time zone)")
-      val zoned = c.args.size == 2
-      (component, c.arg(0).dataType) match {
-        case ("IS_DST", TimestampType) if zoned =>
-          StaticInvoke(classOf[io.sparksubstrait.runtime.TimeZones], BooleanType, "isDaylightSavings",
-            Seq(UnixMicros(c.arg(0)), TimeZoneArgument(c, 1).name, Literal(c.at.toString)))
-        case ("IS_LEAP_YEAR", TimestampType) if zoned =>
-          leapYear(Year(Cast(TimeZoneArgument(c, 1).wallClock(c.arg(0)), DateType)))
-        case ("IS_LEAP_YEAR", DateType | TimestampNTZType) if !zoned => leapYear(Year(Cast(c.arg(0), DateType, Utc)))
-        case _ => c.wrongArguments("IS_LEAP_YEAR of a date or precision_timestamp, or IS_LEAP_YEAR / IS_DST of a precision_timestamp_tz and a time zone")
-      }
-    })
+    ScalarEntry("assume_timezone", Datetime,
+      c => {
+        if (c.args.size != 2 && c.args.size != 3)
+          c.wrongArguments("a precision_timestamp or a date (and a precision), and a time zone")
+        val local = c.arg(0).dataType match {
+          case TimestampNTZType if c.args.size == 2 => c.arg(0)
+          case DateType if c.args.size == 3 => Cast(c.arg(0), TimestampNTZType)
+          case _ => c.wrongArguments("a precision_timestamp and a time zone, or a date, a time zone and a precision")
+        }
+        TimeZoneArgument(c, 1).instantOf(local)
+      }),
+    ScalarEntry("local_timestamp", Datetime,
+      c => {
+        c.expectArity(2)
+        if (c.arg(0).dataType != TimestampType) c.wrongArguments("a precision_timestamp_tz and a time zone")
+        TimeZoneArgument(c, 1).wallClock(c.arg(0))
+      }),
+    ScalarEntry("extract_boolean", Datetime,
+      c => {
+        val component =
+          c.enumArg(0, "extract_boolean component", Map("IS_LEAP_YEAR" -> "IS_LEAP_YEAR", "IS_DST" -> "IS_DST"))
+        if (c.args.isEmpty || c.args.size > 2) c.wrongArguments("a date or timestamp (and a time zone)")
+        val zoned = c.args.size == 2
+        (component, c.arg(0).dataType) match {
+          case ("IS_DST", TimestampType) if zoned =>
+            StaticInvoke(classOf[io.sparksubstrait.runtime.TimeZones], BooleanType, "isDaylightSavings",
+              Seq(UnixMicros(c.arg(0)), TimeZoneArgument(c, 1).name, Literal(c.at.toString)))
+          case ("IS_LEAP_YEAR", TimestampType) if zoned =>
+            leapYear(Year(Cast(TimeZoneArgument(c, 1).wallClock(c.arg(0)), DateType)))
+          case ("IS_LEAP_YEAR", DateType | TimestampNTZType) if !zoned => leapYear(Year(Cast(c.arg(0), DateType, Utc)))
+          case _ => c.wrongArguments(
+              "IS_LEAP_YEAR of a date or precision_timestamp, or IS_LEAP_YEAR / IS_DST of a precision_timestamp_tz and a time zone")
+        }
+      })
   )
 
   private def leapYear(year: Expression): Expression = {
@@ -127,20 +137,20 @@ private[functions] object DatetimeFunctions {
       case "MONDAY_WEEK" => index(weekFromFirst(date, 0))
       case "SUNDAY_WEEK" => index(weekFromFirst(date, 6))
       case "UNIX_TIME" => value.dataType match {
-        // NULL of a NULL zone (and a zone column checked) though the zone does not move the instant.
-        case TimestampType => If(IsNull(micros), Literal(null, LongType), UnixSeconds(value))
-        // Whole seconds, rounded down (before 1970 too).
-        case _ => IntegralDivide(Subtract(micros, Pmod(micros, Literal(1000000L))), Literal(1000000L))
-      }
+          // NULL of a NULL zone (and a zone column checked) though the zone does not move the instant.
+          case TimestampType => If(IsNull(micros), Literal(null, LongType), UnixSeconds(value))
+          // Whole seconds, rounded down (before 1970 too).
+          case _ => IntegralDivide(Subtract(micros, Pmod(micros, Literal(1000000L))), Literal(1000000L))
+        }
       // Spark keeps microseconds: no nanoseconds (or picoseconds) past the last one; NULL of a
       // NULL value or zone, and a zone column is still checked.
       case "NANOSECOND" | "PICOSECOND" => If(IsNull(micros), Literal(null, LongType), Literal(0L))
       // The local wall clock less the instant: the zone's offset then, in whole seconds (Java's
       // zone rules hold offsets in seconds); 0 for a wall clock without zone.
       case "TIMEZONE_OFFSET" => value.dataType match {
-        case TimestampType => IntegralDivide(Subtract(micros, UnixMicros(value)), Literal(1000000L))
-        case _ => If(IsNull(micros), Literal(null, LongType), Literal(0L))
-      }
+          case TimestampType => IntegralDivide(Subtract(micros, UnixMicros(value)), Literal(1000000L))
+          case _ => If(IsNull(micros), Literal(null, LongType), Literal(0L))
+        }
       case clock => clockPart(clock, microsOfDay, micros)
     }
   }
@@ -183,7 +193,8 @@ private[functions] object DatetimeFunctions {
   private def timeOfDay(c: FunctionCall, part: String, value: Expression): Expression = {
     val clock = Set("HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "SUBSECOND")
     if (c.args.size != 1 || c.enumCount > 1 || !clock(part)) {
-      c.wrongArguments("HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND or SUBSECOND of a precision_time, without a time zone")
+      c.wrongArguments(
+        "HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND or SUBSECOND of a precision_time, without a time zone")
     }
     val micros = IntegralDivide(SparkShim.timeNanos(value), Literal(1000L))
     clockPart(part, micros, micros)

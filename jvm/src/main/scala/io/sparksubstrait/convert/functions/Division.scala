@@ -45,21 +45,23 @@ private[functions] object Division {
     val byZero = c.option("on_division_by_zero", Map("NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse(sessionChoice(c))
     c.option("on_domain_error", Map("NULL" -> (), "ERROR" -> ()))
     val overflow = if (c.saturates) "SATURATE"
-      else c.option("overflow", Map("ERROR" -> "ERROR", "SILENT" -> "SILENT"))
-        .getOrElse(if (c.ctx.defaultEvalMode == EvalMode.ANSI) "ERROR" else "SILENT")
+    else c.option("overflow", Map("ERROR" -> "ERROR", "SILENT" -> "SILENT"))
+      .getOrElse(if (c.ctx.defaultEvalMode == EvalMode.ANSI) "ERROR" else "SILENT")
     val (min, max) = range(t)
     val quotient = Cast(SparkShim.integralDivide(Cast(l, LongType), Cast(r, LongType), EvalMode.LEGACY, c.ctx.conf), t,
       None, EvalMode.LEGACY)
-    val byZeroValue = if (byZero == "NULL") Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t)
+    val byZeroValue =
+      if (byZero == "NULL") Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t)
     val overflowValue = overflow match {
       case "SATURATE" => integralLiteral(max, t)
       case "SILENT" => integralLiteral(min, t)
       case _ => FunctionErrors.overflow(c, s"$min / -1 exceeds ${t.simpleString}", t)
     }
-    CaseWhen(Seq(
-      anyNull(l, r) -> Literal(null, t),
-      zero(r) -> byZeroValue,
-      And(EqualTo(l, integralLiteral(min, t)), EqualTo(r, integralLiteral(-1, t))) -> overflowValue),
+    CaseWhen(
+      Seq(
+        anyNull(l, r) -> Literal(null, t),
+        zero(r) -> byZeroValue,
+        And(EqualTo(l, integralLiteral(min, t)), EqualTo(r, integralLiteral(-1, t))) -> overflowValue),
       Some(quotient))
   }
 
@@ -72,8 +74,9 @@ private[functions] object Division {
     val t = l.dataType
     val single = t == FloatType
     val mode = c.rounding.getOrElse(CorrectlyRounded.TieToEven)
-    val byZero = c.option("on_division_by_zero", Map("IEEE" -> "IEEE", "LIMIT" -> "LIMIT", "NULL" -> "NULL", "ERROR" -> "ERROR"))
-      .getOrElse(sessionChoice(c))
+    val byZero =
+      c.option("on_division_by_zero", Map("IEEE" -> "IEEE", "LIMIT" -> "LIMIT", "NULL" -> "NULL", "ERROR" -> "ERROR"))
+        .getOrElse(sessionChoice(c))
     val domain = c.option("on_domain_error", Map("NAN" -> "NAN", "NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse("NAN")
     def invoke(cls: Class[_], method: String, args: Expression*) =
       StaticInvoke(cls, t, if (single) method + "Float" else method, args)
@@ -92,11 +95,12 @@ private[functions] object Division {
       case "NULL" => Literal(null, t)
       case _ => FunctionErrors.divisionByZero(c, "the divisor is 0", t)
     }
-    def infinite(e: Expression) = EqualTo(Abs(e), Literal.create(if (single) Float.PositiveInfinity else Double.PositiveInfinity, t))
+    def infinite(e: Expression) =
+      EqualTo(Abs(e), Literal.create(if (single) Float.PositiveInfinity else Double.PositiveInfinity, t))
     CaseWhen(Seq(
-      anyNull(l, r) -> Literal(null, t),
-      Or(Or(IsNaN(l), IsNaN(r)), And(infinite(l), infinite(r))) -> domainValue,
-      zero(r) -> byZeroValue),
+        anyNull(l, r) -> Literal(null, t),
+        Or(Or(IsNaN(l), IsNaN(r)), And(infinite(l), infinite(r))) -> domainValue,
+        zero(r) -> byZeroValue),
       Some(quotient))
   }
 
@@ -107,9 +111,11 @@ private[functions] object Division {
       // (the decimal YAML has no on_division_by_zero), the other NULLs are overflows.
       val legacy = SparkShim.divide(l, r, EvalMode.LEGACY, c.ctx.conf)
       val t = c.declaredType.collect { case d: DecimalType => d }.getOrElse(legacy.dataType)
-      val byZero = c.option("on_division_by_zero", Map("NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse(sessionChoice(c))
+      val byZero =
+        c.option("on_division_by_zero", Map("NULL" -> "NULL", "ERROR" -> "ERROR")).getOrElse(sessionChoice(c))
       return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t),
-        zero(r) -> (if (byZero == "NULL") Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t))),
+          zero(r) ->
+            (if (byZero == "NULL") Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t))),
         Some(Saturation.decimal(l, r, legacy, Saturation.productSign(l, r), c.declaredType)))
     }
     val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
@@ -120,7 +126,8 @@ private[functions] object Division {
       // division in the overflow option's mode (its own zero-divisor answer never reached).
       val quotient = SparkShim.divide(l, r, overflow.get, c.ctx.conf)
       val t = quotient.dataType
-      val zeroValue = if (byZero.contains(EvalMode.LEGACY)) Literal(null, t) else FunctionErrors.divisionByZero(c, "the divisor is 0", t)
+      val zeroValue = if (byZero.contains(EvalMode.LEGACY)) Literal(null, t)
+      else FunctionErrors.divisionByZero(c, "the divisor is 0", t)
       return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t), zero(r) -> zeroValue), Some(quotient))
     }
     SparkShim.divide(l, r, modes.headOption.getOrElse(c.ctx.defaultEvalMode), c.ctx.conf)
@@ -142,15 +149,17 @@ private[functions] object Division {
     val saturates = (integral || l.dataType.isInstanceOf[DecimalType]) && c.saturates
     if (integral && !saturates) c.option("overflow", Map("ERROR" -> (), "SILENT" -> ()))
     val mode = if (integral) EvalMode.LEGACY
-      else if (saturates) EvalMode.ANSI
-      else c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY)).getOrElse(c.ctx.defaultEvalMode)
+    else if (saturates) EvalMode.ANSI
+    else
+      c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY)).getOrElse(c.ctx.defaultEvalMode)
     val truncated = SparkShim.remainder(l, r, EvalMode.LEGACY, c.ctx.conf)
     val t = truncated.dataType
     // Floor division's remainder has the divisor's sign: a non-zero remainder of the other
     // sign moves by one divisor.
     val remainder = if (floor) {
       val z = Cast(Literal(0), t)
-      If(And(Not(EqualTo(truncated, z)), Not(EqualTo(LessThan(truncated, z), LessThan(r, Cast(Literal(0), r.dataType))))),
+      If(And(Not(EqualTo(truncated, z)),
+          Not(EqualTo(LessThan(truncated, z), LessThan(r, Cast(Literal(0), r.dataType))))),
         SparkShim.add(truncated, r, mode, c.ctx.conf), truncated)
     } else truncated
     val onZeroValue = if (onZero == "NULL") Literal(null, t) else FunctionErrors.domain(c, "the divisor is 0", t)

@@ -17,19 +17,21 @@ import io.sparksubstrait.decode.{DecodedPlan, PlanPath}
  *                  `/functions_arithmetic.yaml`), the raw URN/URI for other extensions,
  *                  or None when the plan names no resolvable extension.
  */
-final case class DeclaredFunction(anchor: Int, extension: Option[String], compoundName: String) {
+private[sparksubstrait] final case class DeclaredFunction(anchor: Int, extension: Option[String],
+  compoundName: String) {
   def baseName: String = compoundName.takeWhile(_ != ':')
   def describeExtension: String = extension.getOrElse("an undeclared extension")
 }
 
 /** The plan's extension declarations: function anchors to [[DeclaredFunction]]s. */
-final class ExtensionRegistry private (functions: Map[Int, DeclaredFunction], val userTypes: Map[Int, UserType]) {
+private[sparksubstrait] final class ExtensionRegistry private (functions: Map[Int, DeclaredFunction],
+  val userTypes: Map[Int, UserType]) {
   def function(anchor: Int, at: PlanPath): DeclaredFunction =
     functions.getOrElse(anchor,
       throw SubstraitErrors.undeclaredAnchor(at, "function", anchor, functions.keys.map(_.toLong)))
 }
 
-object ExtensionRegistry {
+private[sparksubstrait] object ExtensionRegistry {
   private val UrnPrefix = "extension:io.substrait:"
 
   def apply(plan: DecodedPlan): ExtensionRegistry = {

@@ -5,9 +5,9 @@ package io.sparksubstrait.convert.functions
  * whoever wrote it. A name that means a standard function only in one producer's plans is
  * that producer's reading (decode/readings/FunctionSpellings), keyed on its stamp.
  */
-object FunctionAliases {
+private[sparksubstrait] object FunctionAliases {
   private val aliases: Map[String, String] = Map(
-    "count_star" -> "count",        // count(*) under its own name
+    "count_star" -> "count", // count(*) under its own name
     "mod" -> "modulus",
     "neg" -> "negate",
     "=" -> "equal", "<>" -> "not_equal", "!=" -> "not_equal",

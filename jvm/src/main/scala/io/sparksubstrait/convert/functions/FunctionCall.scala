@@ -12,18 +12,18 @@ import io.sparksubstrait.decode.PlanPath
  * One function invocation, as a catalog entry's builder sees it: converted arguments,
  * the requested options, and where it is in the plan.
  */
-final class FunctionCall(
-    val name: String,
-    val args: Seq[Expression],
-    options: Map[String, Seq[String]],
-    val at: PlanPath,
-    val ctx: ConversionContext,
-    /** The plan's declared `output_type`, when given: some mappings compute in its domain. */
-    val declaredType: Option[DataType] = None,
-    /** Enumeration arguments (`YEAR` of extract, `SAMPLE` of variance), in order. */
-    enums: Seq[String] = Nil,
-    /** An aggregate's sort fields (the order its values are taken in), in order. */
-    sorts: Seq[SortOrder] = Nil) {
+private[sparksubstrait] final class FunctionCall(
+  val name: String,
+  val args: Seq[Expression],
+  options: Map[String, Seq[String]],
+  val at: PlanPath,
+  val ctx: ConversionContext,
+  /** The plan's declared `output_type`, when given: some mappings compute in its domain. */
+  val declaredType: Option[DataType] = None,
+  /** Enumeration arguments (`YEAR` of extract, `SAMPLE` of variance), in order. */
+  enums: Seq[String] = Nil,
+  /** An aggregate's sort fields (the order its values are taken in), in order. */
+  sorts: Seq[SortOrder] = Nil) {
 
   private val consumed = scala.collection.mutable.Set.empty[String]
   private var enumsRead = 0
@@ -63,7 +63,8 @@ final class FunctionCall(
    * anything else: mappings that can saturate call this before [[overflowMode]].
    */
   def saturates: Boolean =
-    options.get("overflow").flatMap(_.map(_.toUpperCase).find(Set("ERROR", "SILENT", "SATURATE"))).contains("SATURATE") && {
+    options.get("overflow").flatMap(_.map(_.toUpperCase).find(Set("ERROR", "SILENT", "SATURATE"))).contains(
+      "SATURATE") && {
       consumed += "overflow"
       true
     }
@@ -97,7 +98,8 @@ final class FunctionCall(
         "sort fields only on string_agg, the one ordered aggregate Spark has (listagg, Spark 4.0+)")
     }
     if (enums.size > enumsRead) {
-      throw SubstraitErrors.unsupported(at, s"enumeration argument ${enums(enumsRead)} of $name", "no enumeration argument")
+      throw SubstraitErrors.unsupported(at, s"enumeration argument ${enums(enumsRead)} of $name",
+        "no enumeration argument")
     }
   }
 

@@ -13,19 +13,22 @@ import org.apache.spark.sql.types._
  * the function's Substrait semantics, including NULL handling; it reads every option it
  * supports through [[FunctionCall.option]], and any option left unread is an error.
  */
-object FunctionCatalog {
+private[sparksubstrait] object FunctionCatalog {
   final case class ScalarEntry(name: String, extensions: Set[String], build: FunctionCall => Expression)
+
   /**
    * An aggregate function. `finish`: what becomes of its result (a range check, a cast), for
    * the few mappings whose result Spark's aggregate does not give directly.
    */
   final case class AggregateEntry(name: String, extensions: Set[String], build: FunctionCall => AggregateFunction,
-      finish: (FunctionCall, Expression) => Expression = (_, e) => e)
+    finish: (FunctionCall, Expression) => Expression = (_, e) => e)
+
   /**
    * A window function. `framed`: its result depends on the window frame (first_value…);
    * ranking and offset functions define their own frame, so the plan's bounds do not apply.
    */
-  final case class WindowEntry(name: String, extensions: Set[String], framed: Boolean, build: FunctionCall => Expression)
+  final case class WindowEntry(name: String, extensions: Set[String], framed: Boolean,
+    build: FunctionCall => Expression)
 
   // Each entry claims exactly the extensions whose YAML defines the function
   // (FunctionTestCorpusSuite checks them against the pinned spec's YAMLs).
@@ -43,11 +46,12 @@ object FunctionCatalog {
     comparison("gte")(GreaterThanOrEqual(_, _)),
     comparison("is_not_distinct_from")(EqualNullSafe(_, _)),
     comparison("is_distinct_from")((l, r) => Not(EqualNullSafe(l, r))),
-    ScalarEntry("between", Comparison, c => {
-      c.expectArity(3)
-      val Seq(x, lo, hi) = unifyOrFail(c, c.args)
-      And(GreaterThanOrEqual(x, lo), LessThanOrEqual(x, hi))
-    }),
+    ScalarEntry("between", Comparison,
+      c => {
+        c.expectArity(3)
+        val Seq(x, lo, hi) = unifyOrFail(c, c.args)
+        And(GreaterThanOrEqual(x, lo), LessThanOrEqual(x, hi))
+      }),
     predicate("is_null")(IsNull(_)),
     predicate("is_not_null")(IsNotNull(_)),
     predicate("is_true")(x => EqualNullSafe(x, Literal.TrueLiteral)),
@@ -58,15 +62,18 @@ object FunctionCatalog {
     predicate("is_nan")(x => nullIfNull(x, IsNaN(x))),
     predicate("is_infinite")(x => infinite(x)),
     predicate("is_finite")(x => Not(Or(nullIfNull(x, IsNaN(x)), infinite(x)))),
-    ScalarEntry("nullif", Comparison, c => {
-      c.expectArity(2)
-      val Seq(l, r) = unifyOrFail(c, c.args)
-      If(EqualTo(l, r), Literal(null, l.dataType), l)
-    }),
+    ScalarEntry("nullif", Comparison,
+      c => {
+        c.expectArity(2)
+        val Seq(l, r) = unifyOrFail(c, c.args)
+        If(EqualTo(l, r), Literal(null, l.dataType), l)
+      }),
     ScalarEntry("coalesce", Comparison, c => { c.expectAtLeast(1); Coalesce(unifyOrFail(c, c.args)) }),
     // Spark's least/greatest skip NULLs; Substrait's plain forms return NULL if any is NULL.
-    ScalarEntry("least", Comparison, c => { c.expectAtLeast(1); val a = unifyOrFail(c, c.args); nullIfAnyNull(a, Least(a)) }),
-    ScalarEntry("greatest", Comparison, c => { c.expectAtLeast(1); val a = unifyOrFail(c, c.args); nullIfAnyNull(a, Greatest(a)) }),
+    ScalarEntry("least", Comparison,
+      c => { c.expectAtLeast(1); val a = unifyOrFail(c, c.args); nullIfAnyNull(a, Least(a)) }),
+    ScalarEntry("greatest", Comparison,
+      c => { c.expectAtLeast(1); val a = unifyOrFail(c, c.args); nullIfAnyNull(a, Greatest(a)) }),
     ScalarEntry("least_skip_null", Comparison, c => { c.expectAtLeast(1); Least(unifyOrFail(c, c.args)) }),
     ScalarEntry("greatest_skip_null", Comparison, c => { c.expectAtLeast(1); Greatest(unifyOrFail(c, c.args)) }),
 
@@ -75,17 +82,20 @@ object FunctionCatalog {
     ScalarEntry("and", Boolean, c => variadic(booleanArgs(c), Literal.TrueLiteral)(And(_, _))),
     ScalarEntry("or", Boolean, c => variadic(booleanArgs(c), Literal.FalseLiteral)(Or(_, _))),
     ScalarEntry("not", Boolean, c => { c.expectArity(1); Not(booleanArgs(c).head) }),
-    ScalarEntry("xor", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(Or(a, b), Not(And(a, b))) }),
+    ScalarEntry("xor", Boolean,
+      c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(Or(a, b), Not(And(a, b))) }),
     ScalarEntry("and_not", Boolean, c => { c.expectArity(2); val Seq(a, b) = booleanArgs(c); And(a, Not(b)) })
   )
 
   private val aggregateEntries = AggregateFunctions.entries
   private val windowEntries = WindowFunctions.entries
-  private val allScalarEntries = ArithmeticFunctions.entries ++ scalarEntries ++ StringFunctions.entries ++ MathFunctions.entries ++
+  private val allScalarEntries = ArithmeticFunctions.entries ++ scalarEntries ++ StringFunctions.entries ++
+    MathFunctions.entries ++
     DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
-  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++ StatisticsFunctions.entries ++
+  private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++
+    StatisticsFunctions.entries ++
     StringFunctions.aggregateEntries
   private val aggregateByName = allAggregateEntries.groupBy(_.name)
 
@@ -114,11 +124,12 @@ object FunctionCatalog {
 
   /** lt, gt, lte and gte are functions_datetime's too (for its date-time types). */
   private def comparison(name: String)(f: (Expression, Expression) => Expression): ScalarEntry =
-    ScalarEntry(name, if (Set("lt", "gt", "lte", "gte")(name)) Ordering else Comparison, c => {
-      c.expectArity(2)
-      val Seq(l, r) = unifyOrFail(c, c.args)
-      f(l, r)
-    })
+    ScalarEntry(name, if (Set("lt", "gt", "lte", "gte")(name)) Ordering else Comparison,
+      c => {
+        c.expectArity(2)
+        val Seq(l, r) = unifyOrFail(c, c.args)
+        f(l, r)
+      })
 
   private def predicate(name: String)(f: Expression => Expression): ScalarEntry =
     ScalarEntry(name, Comparison, c => { c.expectArity(1); f(c.arg(0)) })
@@ -128,7 +139,8 @@ object FunctionCatalog {
     case _ => Or(EqualTo(x, Literal(Double.PositiveInfinity)), EqualTo(x, Literal(Double.NegativeInfinity)))
   }
 
-  private def variadic(args: Seq[Expression], empty: Expression)(f: (Expression, Expression) => Expression): Expression =
+  private def variadic(args: Seq[Expression], empty: Expression)(
+    f: (Expression, Expression) => Expression): Expression =
     if (args.isEmpty) empty else io.sparksubstrait.util.Balanced.reduce(args.toIndexedSeq)(f)
 
   private def nullIfNull(x: Expression, e: Expression): Expression = If(IsNull(x), Literal(null, BooleanType), e)
@@ -136,13 +148,15 @@ object FunctionCatalog {
     If(args.map(a => IsNull(a): Expression).reduce(Or(_, _)), Literal(null, e.dataType), e)
 
   private[functions] def numericArgs(c: FunctionCall): Seq[Expression] = {
-    if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType)) c.wrongArguments("numeric arguments")
+    if (!c.args.forall(a => NumericCoercion.isNumeric(a.dataType) || a.dataType == NullType))
+      c.wrongArguments("numeric arguments")
     // Spark's decimal arithmetic takes any two decimals and derives the result type from
     // both; widening them first would change the result's scale (and its rounding).
     if (c.args.forall(_.dataType.isInstanceOf[DecimalType])) c.args else unifyOrFail(c, c.args)
   }
   private[functions] def numericArg(c: FunctionCall): Unit =
-    if (!NumericCoercion.isNumeric(c.arg(0).dataType) && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")
+    if (!NumericCoercion.isNumeric(c.arg(0).dataType) && c.arg(0).dataType != NullType)
+      c.wrongArguments("a numeric argument")
 
   private[functions] def booleanArgs(c: FunctionCall): Seq[Expression] = {
     if (!c.args.forall(a => a.dataType == BooleanType || a.dataType == NullType)) c.wrongArguments("boolean arguments")

@@ -7,10 +7,11 @@ import org.apache.spark.sql.types._
  * Brings arguments to one type where a sloppy producer mixed them (Substrait signatures
  * take equal types, e.g. `add:i32_i32`). Only widening casts, so no value changes.
  */
-object NumericCoercion {
+private[sparksubstrait] object NumericCoercion {
   private val integralRank: Map[DataType, Int] = Map(ByteType -> 1, ShortType -> 2, IntegerType -> 3, LongType -> 4)
   private val integralAsDecimal: Map[DataType, DecimalType] =
-    Map(ByteType -> DecimalType(3, 0), ShortType -> DecimalType(5, 0), IntegerType -> DecimalType(10, 0), LongType -> DecimalType(20, 0))
+    Map(ByteType -> DecimalType(3, 0), ShortType -> DecimalType(5, 0), IntegerType -> DecimalType(10, 0),
+      LongType -> DecimalType(20, 0))
 
   def isNumeric(dt: DataType): Boolean = dt.isInstanceOf[NumericType]
 

@@ -18,7 +18,7 @@ import io.sparksubstrait.decode.PlanPath
  * mapping, which honours the few it knows (the spec's test files write `lookaround`,
  * `spaces_only` and `full_unicode`) and refuses the rest.
  */
-object OptionDomains {
+private[sparksubstrait] object OptionDomains {
   private val Resource = "/io/sparksubstrait/function-options.tsv"
 
   /** (extension, function) to option to the allowed values, in the YAML's order. */

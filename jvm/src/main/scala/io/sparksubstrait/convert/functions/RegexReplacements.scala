@@ -17,16 +17,19 @@ private[functions] object RegexReplacements {
   def checkLiterals(c: FunctionCall, pattern: Expression, replacement: Expression): Unit = {
     val groups = pattern match {
       case Literal(p, _) if p != null =>
-        try Some(Pattern.compile(p.toString).matcher("").groupCount) catch {
+        try Some(Pattern.compile(p.toString).matcher("").groupCount)
+        catch {
           case e: PatternSyntaxException => throw SubstraitErrors.invalidPlan(c.at.at("arguments", 1),
-            s"the pattern '$p', which does not compile (${e.getDescription})", "a regular expression")
+              s"the pattern '$p', which does not compile (${e.getDescription})", "a regular expression")
         }
       case _ => None
     }
     replacement match {
       case Literal(r, _) if r != null =>
         val java = RegexReplacement.toJava(r.toString).fold(
-          e => throw SubstraitErrors.invalidPlan(c.at.at("arguments", 2), s"the replacement '$r': $e", "a replacement in the spec's syntax"),
+          e =>
+            throw SubstraitErrors.invalidPlan(c.at.at("arguments", 2), s"the replacement '$r': $e",
+              "a replacement in the spec's syntax"),
           identity)
         groups.filter(_ < java.maxGroup).foreach { n =>
           throw SubstraitErrors.invalidPlan(c.at.at("arguments", 2),

@@ -1,6 +1,8 @@
 package io.sparksubstrait.convert.functions
 
-import org.apache.spark.sql.catalyst.expressions.{And, Cast, Expression, Greatest, If, IsNotNull, IsNull, Least, LessThan, Literal, Not, EqualTo}
+import org.apache.spark.sql.catalyst.expressions.{
+  And, Cast, Expression, Greatest, If, IsNotNull, IsNull, Least, LessThan, Literal, Not, EqualTo
+}
 import org.apache.spark.sql.types._
 
 /**
@@ -36,15 +38,18 @@ private[functions] object Saturation {
    * not NULL); then ±(10^p - 1) / 10^s by the sign of the exact result, which `sign` (of the
    * same sign, or a double approximation: an overflowing value is far from 0) gives.
    */
-  def decimal(l: Expression, r: Expression, sparkLegacy: Expression, sign: Expression, declared: Option[DataType]): Expression = {
+  def decimal(l: Expression, r: Expression, sparkLegacy: Expression, sign: Expression, declared: Option[DataType])
+    : Expression = {
     // Clamped to the plan's declared type (the YAML's, where Spark's rules give another): a
     // legacy cast to it is NULL exactly when the value needs more digits than it has.
     val legacy = declared match {
-      case Some(d: DecimalType) if d != sparkLegacy.dataType => Cast(sparkLegacy, d, None, org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY)
+      case Some(d: DecimalType) if d != sparkLegacy.dataType =>
+        Cast(sparkLegacy, d, None, org.apache.spark.sql.catalyst.expressions.EvalMode.LEGACY)
       case _ => sparkLegacy
     }
     val t = legacy.dataType.asInstanceOf[DecimalType]
-    val largest = java.math.BigDecimal.ONE.movePointRight(t.precision).subtract(java.math.BigDecimal.ONE).movePointLeft(t.scale)
+    val largest =
+      java.math.BigDecimal.ONE.movePointRight(t.precision).subtract(java.math.BigDecimal.ONE).movePointLeft(t.scale)
     def bound(v: java.math.BigDecimal) = Literal(org.apache.spark.sql.types.Decimal(v, t.precision, t.scale), t)
     val overflowed = And(IsNull(legacy), And(IsNotNull(l), IsNotNull(r)))
     val negative = LessThan(sign, Cast(Literal(0), sign.dataType))

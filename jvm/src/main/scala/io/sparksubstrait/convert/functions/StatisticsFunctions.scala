@@ -1,7 +1,9 @@
 package io.sparksubstrait.convert.functions
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, ApproximatePercentile, CollectList, First, Max, Mode}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{
+  AggregateExpression, ApproximatePercentile, CollectList, First, Max, Mode
+}
 import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types._
 
@@ -19,37 +21,43 @@ private[functions] object StatisticsFunctions {
 
   val entries: Seq[AggregateEntry] = Seq(
     // Any value is right; First is Spark's any_value. ignore_nulls FALSE (the default) may return NULL.
-    AggregateEntry("any_value", Generic, c => {
-      c.expectArity(1)
-      First(c.arg(0), c.option("ignore_nulls", Map("TRUE" -> true, "FALSE" -> false)).getOrElse(false))
-    }),
+    AggregateEntry("any_value", Generic,
+      c => {
+        c.expectArity(1)
+        First(c.arg(0), c.option("ignore_nulls", Map("TRUE" -> true, "FALSE" -> false)).getOrElse(false))
+      }),
     AggregateEntry("mode", Arithmetic, c => { c.expectArity(1); numeric(c); Mode(c.arg(0)) }, finish = signedZeroMode),
     // EXACT: every value collected, the middle one(s) found and their mean rounded once in the
     // plan's mode (ExactMedian). APPROXIMATE: Spark's approximate percentile, which answers with
     // one of the values (no rounding); except of i64, which it computes in double (rounding
     // values beyond 2^53): those take the exact path, a valid approximation.
-    AggregateEntry("median", Arithmetic, c => {
-      c.expectArity(1)
-      val exact = c.enumArg(0, "precision", Map("EXACT" -> true, "APPROXIMATE" -> false))
-      numeric(c)
-      val t = c.arg(0).dataType
-      if (t.isInstanceOf[DecimalType]) {
-        throw SubstraitErrors.unsupported(c.at, s"median of ${t.simpleString}",
-          "median of i8, i16, i32, i64, fp32 or fp64 (the YAML's types)")
-      }
-      c.rounding    // read: the approximate median is one of the values, which no mode changes
-      if (exact || t == LongType) CollectList(if (isFloating(t)) Cast(c.arg(0), DoubleType) else Cast(c.arg(0), LongType))
-      else new ApproximatePercentile(c.arg(0), Literal(0.5))
-    }, finish = (c, median) => median.dataType match {
-      case ArrayType(DoubleType, _) =>
-        val single = c.arg(0).dataType == FloatType
-        val value = StaticInvoke(classOf[ExactMedian], DoubleType, "ofDoubles", Seq(median, Literal(mode(c)), Literal(single)))
-        if (single) Cast(value, FloatType) else value
-      case ArrayType(_, _) =>
-        val value = StaticInvoke(classOf[ExactMedian], LongType, "ofLongs", Seq(median, Literal(mode(c))))
-        Cast(value, c.arg(0).dataType match { case NullType => LongType; case t => t })
-      case _ => median
-    })
+    AggregateEntry("median", Arithmetic,
+      c => {
+        c.expectArity(1)
+        val exact = c.enumArg(0, "precision", Map("EXACT" -> true, "APPROXIMATE" -> false))
+        numeric(c)
+        val t = c.arg(0).dataType
+        if (t.isInstanceOf[DecimalType]) {
+          throw SubstraitErrors.unsupported(c.at, s"median of ${t.simpleString}",
+            "median of i8, i16, i32, i64, fp32 or fp64 (the YAML's types)")
+        }
+        c.rounding // read: the approximate median is one of the values, which no mode changes
+        if (exact || t == LongType)
+          CollectList(if (isFloating(t)) Cast(c.arg(0), DoubleType) else Cast(c.arg(0), LongType))
+        else new ApproximatePercentile(c.arg(0), Literal(0.5))
+      },
+      finish = (c, median) =>
+        median.dataType match {
+          case ArrayType(DoubleType, _) =>
+            val single = c.arg(0).dataType == FloatType
+            val value = StaticInvoke(classOf[ExactMedian], DoubleType, "ofDoubles",
+              Seq(median, Literal(mode(c)), Literal(single)))
+            if (single) Cast(value, FloatType) else value
+          case ArrayType(_, _) =>
+            val value = StaticInvoke(classOf[ExactMedian], LongType, "ofLongs", Seq(median, Literal(mode(c))))
+            Cast(value, c.arg(0).dataType match { case NullType => LongType; case t => t })
+          case _ => median
+        })
   )
 
   private def isFloating(t: DataType): Boolean = t == FloatType || t == DoubleType
@@ -65,7 +73,8 @@ private[functions] object StatisticsFunctions {
   private def signedZeroMode(c: FunctionCall, mode: Expression): Expression = (c.arg(0).dataType, mode) match {
     case (t @ (FloatType | DoubleType), ae: AggregateExpression) =>
       val x = Cast(c.arg(0), DoubleType)
-      val positiveZero = ae.copy(aggregateFunction = Max(And(EqualTo(x, Literal(0.0)), GreaterThan(Pow(x, Literal(-1.0)), Literal(0.0)))),
+      val positiveZero = ae.copy(aggregateFunction = Max(And(EqualTo(x, Literal(0.0)),
+            GreaterThan(Pow(x, Literal(-1.0)), Literal(0.0)))),
         resultId = NamedExpression.newExprId)
       // Signs by arithmetic on the mode, not two zero literals: Spark's Literal equality has 0.0 == -0.0,
       // and the optimizer would fold If(p, 0.0, -0.0) into 0.0.
@@ -75,5 +84,6 @@ private[functions] object StatisticsFunctions {
   }
 
   private def numeric(c: FunctionCall): Unit =
-    if (!c.arg(0).dataType.isInstanceOf[NumericType] && c.arg(0).dataType != NullType) c.wrongArguments("a numeric argument")
+    if (!c.arg(0).dataType.isInstanceOf[NumericType] && c.arg(0).dataType != NullType)
+      c.wrongArguments("a numeric argument")
 }

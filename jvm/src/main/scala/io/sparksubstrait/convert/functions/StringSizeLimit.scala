@@ -3,7 +3,9 @@ package io.sparksubstrait.convert.functions
 import scala.util.Try
 
 import org.apache.spark.network.util.JavaUtils
-import org.apache.spark.sql.catalyst.expressions.{Add, And, Cast, Expression, GreaterThan, If, IntegralDivide, Literal, Multiply, OctetLength, Subtract}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, And, Cast, Expression, GreaterThan, If, IntegralDivide, Literal, Multiply, OctetLength, Subtract
+}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{LongType, StringType}
 
@@ -43,7 +45,7 @@ private[functions] object StringSizeLimit {
    * exact size: the occurrences counted as what removing them all takes away (`removed`).
    */
   def replacementGuard(c: FunctionCall, s: Expression, from: Expression, to: Expression, removed: Expression)(
-      result: Expression): Expression = {
+    result: Expression): Expression = {
     val limit = maxBytes(c.ctx.conf)
     def bytes(e: Expression) = Cast(OctetLength(e), LongType)
     val growth = Subtract(bytes(to), bytes(from))
@@ -60,6 +62,7 @@ private[functions] object StringSizeLimit {
   /** A target length (in characters) above the limit: each character is at least a byte. */
   def lengthGuard(c: FunctionCall, length: Expression)(result: Expression): Expression = {
     val limit = maxBytes(c.ctx.conf)
-    guard(c, GreaterThan(length, Literal(limit)), s"a length of more than $limit characters, over $Key ($limit bytes)")(result)
+    guard(c, GreaterThan(length, Literal(limit)), s"a length of more than $limit characters, over $Key ($limit bytes)")(
+      result)
   }
 }

@@ -20,9 +20,10 @@ private[functions] final class TimeZoneArgument private (c: FunctionCall, arg: E
   /** The literal zone's name; None for a NULL literal or a zone from the data. */
   val fixed: Option[String] = arg match {
     case Literal(z, _: StringType) if z != null =>
-      try { java.time.ZoneId.of(z.toString); Some(z.toString) } catch {
+      try { java.time.ZoneId.of(z.toString); Some(z.toString) }
+      catch {
         case _: java.time.DateTimeException => throw SubstraitErrors.invalidPlan(c.at, s"time zone '$z'",
-          "a time zone of the IANA database, e.g. Europe/Paris or Etc/GMT+1, or an offset such as +05:30")
+            "a time zone of the IANA database, e.g. Europe/Paris or Etc/GMT+1, or an offset such as +05:30")
       }
     case _ => None
   }
@@ -50,6 +51,7 @@ private[functions] final class TimeZoneArgument private (c: FunctionCall, arg: E
 }
 
 private[functions] object TimeZoneArgument {
+
   /** Argument `i` of `c`, which must be a string. */
   def apply(c: FunctionCall, i: Int): TimeZoneArgument = c.arg(i).dataType match {
     case _: StringType => new TimeZoneArgument(c, c.arg(i))

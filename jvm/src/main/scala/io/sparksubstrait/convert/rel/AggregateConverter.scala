@@ -24,16 +24,18 @@ import io.sparksubstrait.util.Options
  *
  * Several grouping sets: [[AggregateGroupingSets]].
  */
-object AggregateConverter {
+private[sparksubstrait] object AggregateConverter {
   def convert(rel: AggregateRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
+    val input = child.output.toIndexedSeq // indexed by field references: constant time per reference
     val sets = groupingSets(rel, at)
     // Distinct grouping expressions, by first appearance, each converted once.
     val distinct: Seq[(Expression, PlanPath)] = sets.flatten.foldLeft(Seq.empty[(Expression, PlanPath)]) {
       case (seen, e) => if (seen.exists(_._1 == e._1)) seen else seen :+ e
     }
-    val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) => ConstantKeys.notAnOrdinal(ExpressionConverter.convert(e, input, eAt)) }
+    val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) =>
+      ConstantKeys.notAnOrdinal(ExpressionConverter.convert(e, input, eAt))
+    }
     val aggregates: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
       val mAt = at.at("measures", i)
       if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")

@@ -1,6 +1,8 @@
 package io.sparksubstrait.convert.rel
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, CaseWhen, EqualTo, Expression, GroupingID, GroupingSets, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, CaseWhen, EqualTo, Expression, GroupingID, GroupingSets, Literal, NamedExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Union}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 
@@ -20,25 +22,28 @@ import org.apache.spark.sql.types.{IntegerType, LongType}
  * bitmask holds, or with two that Spark deems the same.
  */
 private[rel] object AggregateGroupingSets {
+
   /**
    * @param sets        each set's grouping expressions, as indices into `groupExprs`
    * @param groupExprs  the distinct grouping expressions, converted
    * @param measures    the measures, named
    */
-  def apply(sets: Seq[Seq[Int]], groupExprs: Seq[Expression], measures: Seq[NamedExpression], child: LogicalPlan): LogicalPlan = {
+  def apply(sets: Seq[Seq[Int]], groupExprs: Seq[Expression], measures: Seq[NamedExpression], child: LogicalPlan)
+    : LogicalPlan = {
     val indexed = sets.zipWithIndex
     val repeats = sets.map(_.toSet).distinct.size < sets.size
     // Spark keys the bitmask by its own distinct grouping expressions: ours must be distinct to it too.
     val alike = groupExprs.map(_.canonicalized).distinct.size < groupExprs.size
     val (grouped, global) = indexed.partition(_._1.nonEmpty)
     val parts =
-      if (repeats || alike || groupExprs.size > 62 || grouped.size < 2) indexed.map(oneSet(_, groupExprs, measures, child))
+      if (repeats || alike || groupExprs.size > 62 || grouped.size < 2)
+        indexed.map(oneSet(_, groupExprs, measures, child))
       else expanded(grouped, groupExprs, measures, child) +: global.map(oneSet(_, groupExprs, measures, child))
     if (parts.size == 1) parts.head else Union(parts)
   }
 
   private def expanded(sets: Seq[(Seq[Int], Int)], groupExprs: Seq[Expression], measures: Seq[NamedExpression],
-      child: LogicalPlan): LogicalPlan = {
+    child: LogicalPlan): LogicalPlan = {
     // Always aliased: the analyzer swaps the grouping columns for Expand's (nullable) copies,
     // and the aliases keep the attribute ids the relations above already refer to.
     val groupOutput = groupExprs.zipWithIndex.map {
@@ -50,20 +55,22 @@ private[rel] object AggregateGroupingSets {
       val bits = groupExprs.indices.filterNot(set.contains).map(k => 1L << (groupExprs.size - 1 - k)).sum
       if (gid.dataType == IntegerType) Literal(bits.toInt) else Literal.create(bits, LongType)
     }
-    val index = CaseWhen(sets.init.map { case (set, i) => EqualTo(gid, mask(set)) -> Literal(i) }, Literal(sets.last._2))
+    val index =
+      CaseWhen(sets.init.map { case (set, i) => EqualTo(gid, mask(set)) -> Literal(i) }, Literal(sets.last._2))
     Aggregate(Seq(GroupingSets(sets.map(_._1.map(groupExprs)), groupExprs)),
       groupOutput ++ measures :+ Alias(index, "grouping_set")(), child)
   }
 
   /** One set as a GROUP BY of its expressions, the others NULL. */
   private def oneSet(set: (Seq[Int], Int), groupExprs: Seq[Expression], measures: Seq[NamedExpression],
-      child: LogicalPlan): LogicalPlan = {
+    child: LogicalPlan): LogicalPlan = {
     val (keys, index) = set
     val groupOutput = groupExprs.zipWithIndex.map { case (e, k) =>
       Alias(if (keys.contains(k)) e else Literal(null, e.dataType), s"group$k")()
     }
     // Fresh measure aliases per branch: a Union's children need distinct attribute ids.
     val branchMeasures = measures.map { case a: Alias => Alias(a.child, a.name)(); case m => m }
-    Aggregate(keys.map(groupExprs), groupOutput ++ branchMeasures :+ Alias(Literal(index, IntegerType), "grouping_set")(), child)
+    Aggregate(keys.map(groupExprs),
+      groupOutput ++ branchMeasures :+ Alias(Literal(index, IntegerType), "grouping_set")(), child)
   }
 }

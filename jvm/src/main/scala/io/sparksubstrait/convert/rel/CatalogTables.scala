@@ -20,14 +20,18 @@ import org.apache.spark.sql.types.StructType
  * the name is resolved on its own, so an error names its table. Every name is looked up in a
  * catalog only, never read as a data source and a path.
  */
-final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
+private[sparksubstrait] final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
+
   /** Resolved reads not yet handed out, per name. */
   private lazy val resolvedTogether: Map[Seq[String], mutable.Queue[LogicalPlan]] =
     if (planTables.size < 2) Map.empty
     else try {
       val analyzed = SparkShim.analyze(session,
-        planTables.map(n => UnresolvedRelation(catalogOnly(n)): LogicalPlan).reduceLeft((l, r) => Join(l, r, Inner, None, JoinHint.NONE)))
-      planTables.zip(leaves(analyzed, planTables.size)).groupBy(_._1).map { case (n, reads) => n -> mutable.Queue(reads.map(_._2): _*) }
+        planTables.map(n => UnresolvedRelation(catalogOnly(n)): LogicalPlan).reduceLeft((l, r) =>
+          Join(l, r, Inner, None, JoinHint.NONE)))
+      planTables.zip(leaves(analyzed, planTables.size)).groupBy(_._1).map { case (n, reads) =>
+        n -> mutable.Queue(reads.map(_._2): _*)
+      }
     } catch { case NonFatal(_) => Map.empty }
 
   /** The resolved table (the analyzer's exceptions when looked up on its own). */

@@ -22,12 +22,13 @@ import io.sparksubstrait.decode.PlanPath
  * [[io.sparksubstrait.runtime.DelimitedText]]. Empty lines are skipped, as Spark's CSV reader
  * skips them; a line with another number of fields fails the query, naming the line.
  */
-object EscapedText {
+private[sparksubstrait] object EscapedText {
   def applies(options: DelimiterSeparatedTextReadOptions): Boolean =
     options.getEscape.nonEmpty && options.getEscape != options.getQuote
 
   /** The text's rows as strings of `schema` (the columns named as it says). */
-  def read(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+  def read(item: FileOrFiles, schema: StructType, path: String, at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val options = item.getText
     val skip = options.getHeaderLinesToSkip
     val sliced = item.getStart != 0 || item.getLength != 0
@@ -42,16 +43,20 @@ object EscapedText {
         val files = LocalFilesReader.loadFrame("text", Map.empty, Some(line), Seq(path), at).inputFiles.toSeq.sorted
         if (files.isEmpty) LocalRelation(DataTypeUtils.toAttributes(line))
         else {
-          val each = files.map(f => TextSlices.read(new org.apache.hadoop.fs.Path(new java.net.URI(f)).toString, line, Map.empty, 0L, Long.MaxValue, skip, at, new TextFileFormat()))
+          val each = files.map(f =>
+            TextSlices.read(new org.apache.hadoop.fs.Path(new java.net.URI(f)).toString, line, Map.empty, 0L,
+              Long.MaxValue, skip, at, new TextFileFormat()))
           if (each.size == 1) each.head else Union(each)
         }
       }
     val value = lines.output.head
     val nonEmpty = Filter(Not(EqualTo(value, Literal(""))), lines)
-    val fields = StaticInvoke(classOf[io.sparksubstrait.runtime.DelimitedText], ArrayType(StringType, containsNull = false), "split",
-      Seq(value, Literal(options.getFieldDelimiter), Literal(options.getQuote), Literal(options.getEscape), Literal(schema.size)))
+    val fields = StaticInvoke(classOf[io.sparksubstrait.runtime.DelimitedText],
+      ArrayType(StringType, containsNull = false), "split",
+      Seq(value, Literal(options.getFieldDelimiter), Literal(options.getQuote), Literal(options.getEscape),
+        Literal(schema.size)))
     Project(schema.fields.toSeq.zipWithIndex.map { case (f, i) =>
-      Alias(GetArrayItem(fields, Literal(i)), f.name)(): NamedExpression
-    }, nonEmpty)
+        Alias(GetArrayItem(fields, Literal(i)), f.name)(): NamedExpression
+      }, nonEmpty)
   }
 }

@@ -26,24 +26,26 @@ import io.sparksubstrait.decode.PlanPath
  * every relation, says i32, and so do we (docs/supported.md). A plan without switching
  * fields has one duplicate, index 0.
  */
-object ExpandConverter {
+private[sparksubstrait] object ExpandConverter {
   def convert(rel: ExpandRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
-    val definitions: Seq[Either[CExpression, Seq[CExpression]]] = rel.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, i) =>
-      val fAt = at.at("fields", i)
-      f.getFieldTypeCase match {
-        case ExpandRel.ExpandField.FieldTypeCase.CONSISTENT_FIELD =>
-          Left(ExpressionConverter.convert(f.getConsistentField, input, fAt / "consistent_field"))
-        case ExpandRel.ExpandField.FieldTypeCase.SWITCHING_FIELD =>
-          val duplicates = f.getSwitchingField.getDuplicatesList.asScala.toSeq.zipWithIndex.map { case (d, k) =>
-            ExpressionConverter.convert(d, input, (fAt / "switching_field").at("duplicates", k))
-          }
-          if (duplicates.isEmpty) throw SubstraitErrors.invalidPlan(fAt / "switching_field", "no duplicates", "one or more expressions")
-          Right(duplicates)
-        case _ => throw SubstraitErrors.missingField(fAt, "field_type", "a switching or consistent field")
-      }
-    } ++ input.drop(rel.getFieldsCount).map(a => Left(a))
+    val input = child.output.toIndexedSeq // indexed by field references: constant time per reference
+    val definitions: Seq[Either[CExpression, Seq[CExpression]]] =
+      rel.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, i) =>
+        val fAt = at.at("fields", i)
+        f.getFieldTypeCase match {
+          case ExpandRel.ExpandField.FieldTypeCase.CONSISTENT_FIELD =>
+            Left(ExpressionConverter.convert(f.getConsistentField, input, fAt / "consistent_field"))
+          case ExpandRel.ExpandField.FieldTypeCase.SWITCHING_FIELD =>
+            val duplicates = f.getSwitchingField.getDuplicatesList.asScala.toSeq.zipWithIndex.map { case (d, k) =>
+              ExpressionConverter.convert(d, input, (fAt / "switching_field").at("duplicates", k))
+            }
+            if (duplicates.isEmpty)
+              throw SubstraitErrors.invalidPlan(fAt / "switching_field", "no duplicates", "one or more expressions")
+            Right(duplicates)
+          case _ => throw SubstraitErrors.missingField(fAt, "field_type", "a switching or consistent field")
+        }
+      } ++ input.drop(rel.getFieldsCount).map(a => Left(a))
     val rows = (definitions.collect { case Right(d) => d.size } :+ 1).max
     // Each column: its expression in every output row, brought to one type.
     val columns: Seq[Seq[CExpression]] = definitions.zipWithIndex.map {
@@ -67,7 +69,7 @@ object ExpandConverter {
       case Seq() => exprs
       case Seq(t) => exprs.map(e => if (e.dataType == NullType) Cast(e, t) else e)
       case _ => NumericCoercion.unify(exprs).getOrElse(throw SubstraitErrors.typeMismatch(at,
-        types.map(SparkTypeNames.of).mkString(", "), "duplicates of one type"))
+            types.map(SparkTypeNames.of).mkString(", "), "duplicates of one type"))
     }
   }
 }

@@ -11,7 +11,7 @@ import io.sparksubstrait.util.Options
  * FetchRel: skip `offset_expr` records, then return at most `count_expr` ([[FetchBounds]]).
  * The decoder lifted older plans' int64 `offset` / `count` into them.
  */
-object FetchConverter {
+private[sparksubstrait] object FetchConverter {
   def convert(rel: FetchRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     FetchBounds.read(Options.when(rel.hasOffsetExpr)(rel.getOffsetExpr), at / "offset_expr",

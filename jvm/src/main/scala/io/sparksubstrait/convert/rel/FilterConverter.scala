@@ -12,7 +12,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
 
 /** FilterRel: keeps the rows whose condition is true (not false, not NULL), as SQL WHERE. */
-object FilterConverter {
+private[sparksubstrait] object FilterConverter {
   def convert(rel: FilterRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     if (!rel.hasCondition) throw SubstraitErrors.missingField(at, "condition", "a boolean expression")

@@ -2,8 +2,12 @@ package io.sparksubstrait.convert.rel
 
 import io.sparksubstrait.proto.{CrossRel, JoinRel, Rel}
 import io.sparksubstrait.proto.JoinRel.JoinType
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, CaseWhen, IsNull, Literal, NamedExpression, OuterReference, Expression => CExpression}
-import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, CaseWhen, IsNull, Literal, NamedExpression, OuterReference, Expression => CExpression
+}
+import org.apache.spark.sql.catalyst.plans.{
+  FullOuter, Inner, JoinType => CJoinType, LeftAnti, LeftOuter, LeftSemi, RightOuter
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
 
 import org.apache.spark.sql.sparksubstrait.SparkShim
@@ -19,7 +23,8 @@ import io.sparksubstrait.util.Options
  * left fields followed by the right ones; the post-join filter is read by [[PostJoinFilter]]. Right semi / anti joins are left ones with the
  * sides swapped (their output is the right input's fields).
  */
-object JoinConverter {
+private[sparksubstrait] object JoinConverter {
+
   /** A Catalyst join type, and whether the sides are swapped to express it. */
   final case class JoinKind(joinType: CJoinType, swapped: Boolean) {
     def keepsOneSide: Boolean = joinType == LeftSemi || joinType == LeftAnti
@@ -33,13 +38,15 @@ object JoinConverter {
   val LeftAntiJoin = JoinKind(LeftAnti, swapped = false)
   val RightSemiJoin = JoinKind(LeftSemi, swapped = true)
   val RightAntiJoin = JoinKind(LeftAnti, swapped = true)
+
   /**
    * Single joins: every row of one side with its at most one match on the other (NULLs when
    * none); a second match fails the query, as a scalar subquery returning two rows does.
    */
   def singleJoin(swapped: Boolean, at: PlanPath, found: String): JoinKind =
     SparkShim.singleJoin.map(JoinKind(_, swapped)).getOrElse(throw SubstraitErrors.unsupported(
-      at / "type", s"a $found join on Spark ${org.apache.spark.SPARK_VERSION}", "Spark 4.0 or later, which has single joins"))
+        at / "type", s"a $found join on Spark ${org.apache.spark.SPARK_VERSION}",
+        "Spark 4.0 or later, which has single joins"))
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     rel.getType match {
@@ -63,7 +70,8 @@ object JoinConverter {
     }
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val both = left.output ++ right.output
-    val expression = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+    val expression =
+      Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
     val postAt = at / "post_join_filter"
     if (rel.hasPostJoinFilter && PostJoinFilter.isMatchPredicate(kind.keepsOneSide, physical = false)) {
       val predicate = FilterConverter.condition(rel.getPostJoinFilter, both, postAt)
@@ -83,10 +91,12 @@ object JoinConverter {
   private def mark(rel: JoinRel, markLeft: Boolean, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val both = left.output ++ right.output
-    val expression = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+    val expression =
+      Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
     val postAt = at / "post_join_filter"
     if (rel.hasPostJoinFilter && PostJoinFilter.isMatchPredicate(keepsOneSide = true, physical = false)) {
-      markJoin(left, right, Some(PostJoinFilter.and(expression, FilterConverter.condition(rel.getPostJoinFilter, both, postAt))), markLeft)
+      markJoin(left, right,
+        Some(PostJoinFilter.and(expression, FilterConverter.condition(rel.getPostJoinFilter, both, postAt))), markLeft)
     } else {
       val marked = markJoin(left, right, expression, markLeft)
       if (rel.hasPostJoinFilter) PostJoinFilter.above(marked, rel.getPostJoinFilter, postAt) else marked
@@ -94,17 +104,20 @@ object JoinConverter {
   }
 
   /** The mark join over converted sides; no condition means every pair matches. */
-  def markJoin(left: LogicalPlan, right: LogicalPlan, condition: Option[CExpression], markLeft: Boolean): LogicalPlan = {
+  def markJoin(left: LogicalPlan, right: LogicalPlan, condition: Option[CExpression], markLeft: Boolean)
+    : LogicalPlan = {
     val (marked, other) = if (markLeft) (left, right) else (right, left)
     val correlated = condition.getOrElse(Literal.TrueLiteral).transform {
       case a: Attribute if marked.outputSet.contains(a) => OuterReference(a)
     }
     // The other side may itself reference the marked record (a lateral mark join).
-    val outer = (correlated.collect { case o: OuterReference => o.e: CExpression } ++
-      other.flatMap(_.expressions.flatMap(_.collect { case o: OuterReference => o.e: CExpression }))).distinct
-    val mark = CaseWhen(Seq(
-      SparkShim.exists(Filter(correlated, other), outer) -> Literal.TrueLiteral,
-      SparkShim.exists(Filter(IsNull(correlated), other), outer) -> Literal(null, BooleanType)),
+    val outer =
+      (correlated.collect { case o: OuterReference => o.e: CExpression } ++
+        other.flatMap(_.expressions.flatMap(_.collect { case o: OuterReference => o.e: CExpression }))).distinct
+    val mark = CaseWhen(
+      Seq(
+        SparkShim.exists(Filter(correlated, other), outer) -> Literal.TrueLiteral,
+        SparkShim.exists(Filter(IsNull(correlated), other), outer) -> Literal(null, BooleanType)),
       Some(Literal.FalseLiteral))
     Project(marked.output :+ Alias(mark, "mark")(), marked)
   }
@@ -117,20 +130,22 @@ object JoinConverter {
   }
 
   /** Both inputs converted, the right one with attribute ids distinct from the left's. */
-  def sides(hasLeft: Boolean, leftRel: => Rel, hasRight: Boolean, rightRel: => Rel, at: PlanPath)
-      (implicit ctx: ConversionContext): (LogicalPlan, LogicalPlan) = {
+  def sides(hasLeft: Boolean, leftRel: => Rel, hasRight: Boolean, rightRel: => Rel, at: PlanPath)(
+    implicit ctx: ConversionContext): (LogicalPlan, LogicalPlan) = {
     if (!hasLeft) throw SubstraitErrors.missingField(at, "left", "the left input relation")
     if (!hasRight) throw SubstraitErrors.missingField(at, "right", "the right input relation")
     val left = RelConverter.convert(leftRel, at / "left")
     (left, distinctFrom(left, RelConverter.convert(rightRel, at / "right")))
   }
 
-  def build(left: LogicalPlan, right: LogicalPlan, kind: JoinKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
+  def build(left: LogicalPlan, right: LogicalPlan, kind: JoinKind, condition: Option[CExpression], hint: JoinHint)
+    : LogicalPlan =
     if (!kind.swapped) Join(left, right, kind.joinType, condition, hint)
     else {
       val join = Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
       // A swapped join that keeps both sides outputs them swapped: back to left, then right.
-      if (kind.keepsOneSide) join else Project(join.output.drop(right.output.size) ++ join.output.take(right.output.size), join)
+      if (kind.keepsOneSide) join
+      else Project(join.output.drop(right.output.size) ++ join.output.take(right.output.size), join)
     }
 
   def unsupportedType(at: PlanPath, name: String): Throwable =

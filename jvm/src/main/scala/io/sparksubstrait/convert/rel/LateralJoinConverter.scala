@@ -21,12 +21,13 @@ import io.sparksubstrait.util.Options
  * Spark decorrelates all of them as it does the same SQL. The post-join filter applies to
  * each output record, as a FilterRel above the join would.
  */
-object LateralJoinConverter {
+private[sparksubstrait] object LateralJoinConverter {
   def convert(rel: LateralJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     if (!rel.hasLeft) throw SubstraitErrors.missingField(at, "left", "the left input relation")
     if (!rel.hasRight) throw SubstraitErrors.missingField(at, "right", "the right input relation")
     val left = RelConverter.convert(rel.getLeft, at / "left")
-    val right = JoinConverter.distinctFrom(left, ctx.withOuterScope(left.output)(RelConverter.convert(rel.getRight, at / "right")))
+    val right = JoinConverter.distinctFrom(left,
+      ctx.withOuterScope(left.output)(RelConverter.convert(rel.getRight, at / "right")))
     val condition = Options.when(rel.hasExpression)(
       FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
     val joined = rel.getType match {
@@ -35,18 +36,19 @@ object LateralJoinConverter {
       case JoinType.JOIN_TYPE_LEFT_SEMI => Filter(exists(left, right, condition), left)
       case JoinType.JOIN_TYPE_LEFT_ANTI => Filter(Not(exists(left, right, condition)), left)
       case JoinType.JOIN_TYPE_LEFT_MARK => JoinConverter.markJoin(left, right, condition, markLeft = true)
-      case JoinType.JOIN_TYPE_LEFT_SINGLE => throw SubstraitErrors.unsupported(at / "type", "a LEFT_SINGLE lateral join",
-        "INNER, LEFT, LEFT_SEMI, LEFT_ANTI or LEFT_MARK (Spark's lateral joins have no single-match form)")
+      case JoinType.JOIN_TYPE_LEFT_SINGLE =>
+        throw SubstraitErrors.unsupported(at / "type", "a LEFT_SINGLE lateral join",
+          "INNER, LEFT, LEFT_SEMI, LEFT_ANTI or LEFT_MARK (Spark's lateral joins have no single-match form)")
       case JoinType.JOIN_TYPE_UNSPECIFIED => throw SubstraitErrors.missingField(at, "type", "a join type")
       case other => throw SubstraitErrors.invalidPlan(at / "type", s"join type ${other.name()} on a lateral join",
-        "INNER, LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_SINGLE or LEFT_MARK (the right input exists only per left row)")
+          "INNER, LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_SINGLE or LEFT_MARK (the right input exists only per left row)")
     }
     if (!rel.hasPostJoinFilter) joined
     else Filter(FilterConverter.condition(rel.getPostJoinFilter, joined.output, at / "post_join_filter"), joined)
   }
 
   private def lateral(left: LogicalPlan, right: LogicalPlan, joinType: org.apache.spark.sql.catalyst.plans.JoinType,
-      condition: Option[CExpression]): LogicalPlan =
+    condition: Option[CExpression]): LogicalPlan =
     LateralJoin(left, SparkShim.lateralSubquery(right, outerOf(right)), joinType, condition)
 
   /** EXISTS (right rows matching this left row): left fields in the condition become outer references. */

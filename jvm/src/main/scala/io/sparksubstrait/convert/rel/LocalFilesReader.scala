@@ -29,7 +29,8 @@ import io.sparksubstrait.util.Options
  * tables. Text is strings: with `value_treated_as_null` exactly that value reads as NULL;
  * without it no value does (an empty field is an empty string).
  */
-object LocalFilesReader {
+private[sparksubstrait] object LocalFilesReader {
+
   /** A value no text field holds, to switch off Spark's reading of empty fields as NULL. */
   private val NoNullValue = "\u0000spark-substrait: no NULL value\u0000"
 
@@ -44,8 +45,8 @@ object LocalFilesReader {
     if (reads.size == 1) reads.head else Union(reads)
   }
 
-  private def readItem(item: FileOrFiles, schema: StructType, policy: FileAccessPolicy, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  private def readItem(item: FileOrFiles, schema: StructType, policy: FileAccessPolicy, at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val path = item.getPathTypeCase match {
       case PathTypeCase.URI_PATH => item.getUriPath
       case PathTypeCase.URI_PATH_GLOB => item.getUriPathGlob
@@ -64,23 +65,31 @@ object LocalFilesReader {
     val sliced = written && !SingleFiles.coversWholeFile(file, item.getStart, item.getLength)
     item.getFileFormatCase match {
       case FileFormatCase.PARQUET if sliced =>
-        val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, Seq(path), at), path, item.getStart, item.getLength, at)
+        val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, Seq(path), at), path, item.getStart,
+          item.getLength, at)
         NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
-      case FileFormatCase.PARQUET => NamedTableReader.layout(whole("parquet", path, file, at), schema, at, s"parquet $path")
+      case FileFormatCase.PARQUET =>
+        NamedTableReader.layout(whole("parquet", path, file, at), schema, at, s"parquet $path")
       case FileFormatCase.ORC if sliced =>
-        val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart, item.getLength, at)
+        val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart,
+          item.getLength, at)
         NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, at, s"orc $path")
       case FileFormatCase.ORC =>
-        NamedTableReader.layout(OrcTimestamps.asDeclared(whole("orc", path, file, at), schema), schema, at, s"orc $path")
+        NamedTableReader.layout(OrcTimestamps.asDeclared(whole("orc", path, file, at), schema), schema, at,
+          s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, sliced, at)
       case FileFormatCase.ARROW if sliced =>
-        throw SubstraitErrors.unsupported(at / "start", "a byte slice of an Arrow file", "the whole file (it is split by record batch)")
+        throw SubstraitErrors.unsupported(at / "start", "a byte slice of an Arrow file",
+          "the whole file (it is split by record batch)")
       case FileFormatCase.ARROW =>
-        NamedTableReader.layout(load(classOf[io.sparksubstrait.arrow.ArrowIpcSource].getName, Map.empty, None, path, at), schema, at,
+        NamedTableReader.layout(load(classOf[io.sparksubstrait.arrow.ArrowIpcSource].getName, Map.empty, None, path,
+            at), schema, at,
           s"arrow $path")
-      case FileFormatCase.FILEFORMAT_NOT_SET => throw SubstraitErrors.missingField(at, "file_format", "the files' format")
-      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"${other.name().toLowerCase} files",
-        "parquet, orc, arrow or delimiter-separated text (Spark has no reader for the others)")
+      case FileFormatCase.FILEFORMAT_NOT_SET =>
+        throw SubstraitErrors.missingField(at, "file_format", "the files' format")
+      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase,
+          s"${other.name().toLowerCase} files",
+          "parquet, orc, arrow or delimiter-separated text (Spark has no reader for the others)")
     }
   }
 
@@ -89,8 +98,8 @@ object LocalFilesReader {
    * stat ([[SingleFiles.relation]]); folders, globs, and formats the session reads with
    * another reader, through DataFrameReader.
    */
-  private def whole(format: String, path: String, file: Option[FileStatus], at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  private def whole(format: String, path: String, file: Option[FileStatus], at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val direct = file.flatMap { f =>
       try SingleFiles.relation(format, f)(ctx.session.read.format(format).load(path).schema)
       catch { case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, format, e) }
@@ -106,29 +115,36 @@ object LocalFilesReader {
   private def checkSlice(item: FileOrFiles, at: PlanPath): Unit = {
     val (start, length) = (item.getStart, item.getLength)
     if (start < 0 || length < 0) {
-      throw SubstraitErrors.invalidPlan(at / "start", s"a byte slice (start $start, length $length)", "a non-negative start and length")
+      throw SubstraitErrors.invalidPlan(at / "start", s"a byte slice (start $start, length $length)",
+        "a non-negative start and length")
     }
     if (length == 0) {
-      throw SubstraitErrors.invalidPlan(at / "length", s"a byte slice from byte $start of length 0", "a positive length (start 0 and length 0: the whole file)")
+      throw SubstraitErrors.invalidPlan(at / "length", s"a byte slice from byte $start of length 0",
+        "a positive length (start 0 and length 0: the whole file)")
     }
     if (item.getPathTypeCase != PathTypeCase.URI_FILE && item.getPathTypeCase != PathTypeCase.URI_PATH) {
-      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}", "a slice of one file (uri_file or uri_path)")
+      throw SubstraitErrors.unsupported(at / "start", s"a byte slice of a ${item.getPathTypeCase.name().toLowerCase}",
+        "a slice of one file (uri_file or uri_path)")
     }
   }
 
-  private def text(item: FileOrFiles, schema: StructType, path: String, sliced: Boolean, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  private def text(item: FileOrFiles, schema: StructType, path: String, sliced: Boolean, at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val options = item.getText
     val textAt = at / "text"
     schema.fields.zipWithIndex.find(!_._1.dataType.isInstanceOf[StringType]).foreach { case (f, i) =>
-      throw SubstraitErrors.typeMismatch(at.at("base_schema.names", i), s"${SparkTypeNames.of(f.dataType)} for column ${f.name}",
+      throw SubstraitErrors.typeMismatch(at.at("base_schema.names", i),
+        s"${SparkTypeNames.of(f.dataType)} for column ${f.name}",
         "string: delimiter-separated text is read as strings")
     }
-    if (options.getFieldDelimiter.isEmpty) throw SubstraitErrors.missingField(textAt, "field_delimiter", "the field delimiter")
+    if (options.getFieldDelimiter.isEmpty)
+      throw SubstraitErrors.missingField(textAt, "field_delimiter", "the field delimiter")
     val skip = options.getHeaderLinesToSkip
     if (skip < 0) throw SubstraitErrors.invalidPlan(textAt / "header_lines_to_skip", s"$skip header lines", "0 or more")
-    if (skip > 1 && (item.getPathTypeCase == PathTypeCase.URI_FOLDER || item.getPathTypeCase == PathTypeCase.URI_PATH_GLOB)) {
-      throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip", s"$skip header lines in each file of a folder or glob",
+    if (skip > 1 &&
+      (item.getPathTypeCase == PathTypeCase.URI_FOLDER || item.getPathTypeCase == PathTypeCase.URI_PATH_GLOB)) {
+      throw SubstraitErrors.unsupported(textAt / "header_lines_to_skip",
+        s"$skip header lines in each file of a folder or glob",
         "one file (uri_file or uri_path), or at most one header line")
     }
     // A slice, or more header lines than Spark's header option skips: TextSlices.
@@ -153,10 +169,10 @@ object LocalFilesReader {
     // Then exactly value_treated_as_null becomes NULL, as the spec says.
     val nullValue = Options.when(options.hasValueTreatedAsNull)(options.getValueTreatedAsNull)
     Project(raw.output.map { a =>
-      val text = Coalesce(Seq(a, Literal("")))
-      val value = nullValue.map(v => If(EqualTo(text, Literal(v)), Literal(null, StringType), text)).getOrElse(text)
-      Alias(value, a.name)(): NamedExpression
-    }, raw)
+        val text = Coalesce(Seq(a, Literal("")))
+        val value = nullValue.map(v => If(EqualTo(text, Literal(v)), Literal(null, StringType), text)).getOrElse(text)
+        Alias(value, a.name)(): NamedExpression
+      }, raw)
   }
 
   /**
@@ -164,8 +180,8 @@ object LocalFilesReader {
    * files whose first line is blank, which it would not take as the header ([[TextHeaders]]).
    * The files are the ones Spark's own listing of the path reads.
    */
-  private def withHeaderLines(path: String, options: Map[String, String], schema: StructType, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  private def withHeaderLines(path: String, options: Map[String, String], schema: StructType, at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val listed = loadFrame("csv", options, Some(schema), Seq(path), at)
     val files = listed.inputFiles.toSeq
     val (blank, headed) = files.partition(TextHeaders.beginningBlank(files, ctx.hadoopConf, at))
@@ -176,11 +192,12 @@ object LocalFilesReader {
       loadFrame("csv", withHeader, Some(schema), headed, at).queryExecution.analyzed)
   }
 
-  private[rel] def load(format: String, options: Map[String, String], schema: Option[StructType], path: String, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = loadFrame(format, options, schema, Seq(path), at).queryExecution.analyzed
+  private[rel] def load(format: String, options: Map[String, String], schema: Option[StructType], path: String,
+    at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan =
+    loadFrame(format, options, schema, Seq(path), at).queryExecution.analyzed
 
-  private[rel] def loadFrame(format: String, options: Map[String, String], schema: Option[StructType], paths: Seq[String], at: PlanPath)
-      (implicit ctx: ConversionContext): DataFrame = {
+  private[rel] def loadFrame(format: String, options: Map[String, String], schema: Option[StructType],
+    paths: Seq[String], at: PlanPath)(implicit ctx: ConversionContext): DataFrame = {
     try {
       val reader = ctx.session.read.format(format).options(options)
       // One Parquet or ORC file: the schema Spark infers from it, inferred once per file version.

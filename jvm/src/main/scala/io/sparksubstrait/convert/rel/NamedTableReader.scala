@@ -20,13 +20,15 @@ import io.sparksubstrait.decode.PlanPath
  * applies. Its columns are laid out as `base_schema` says, matched by name: a column
  * missing from the table, or of another type, is an error, never a silently wrong column.
  */
-object NamedTableReader {
+private[sparksubstrait] object NamedTableReader {
   def read(table: NamedTable, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val names = table.getNamesList.asScala.toSeq
     if (names.isEmpty || names.exists(_.isEmpty)) {
-      throw SubstraitErrors.invalidPlan(at / "names", s"the name [${names.mkString(", ")}]", "a non-empty multi-part table name")
+      throw SubstraitErrors.invalidPlan(at / "names", s"the name [${names.mkString(", ")}]",
+        "a non-empty multi-part table name")
     }
-    val resolved = try ctx.tables.resolve(names) catch {
+    val resolved = try ctx.tables.resolve(names)
+    catch {
       case e: AnalysisException => throw SubstraitErrors.tableNotFound(at / "names", names, e)
     }
     // A plan may only read files through LocalFiles and its allowed prefixes.
@@ -41,7 +43,8 @@ object NamedTableReader {
    * The columns of `resolved` that base_schema names, in base_schema's order, matched by
    * name as the session resolves names; a missing column or another type is an error.
    */
-  def layout(resolved: LogicalPlan, schema: StructType, at: PlanPath, what: String)(implicit ctx: ConversionContext): LogicalPlan = {
+  def layout(resolved: LogicalPlan, schema: StructType, at: PlanPath, what: String)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val resolver = ctx.conf.resolver
     val output = resolved.output
     val columns: Seq[NamedExpression] = schema.fields.toSeq.zipWithIndex.map { case (field, i) =>
@@ -55,9 +58,10 @@ object NamedTableReader {
           }
           a
         case Seq() => throw SubstraitErrors.invalidPlan(fieldAt, s"column ${field.name}",
-          s"a column of $what: ${output.map(_.name).mkString(", ")}")
-        case several => throw SubstraitErrors.invalidPlan(fieldAt, s"column ${field.name} matching ${several.size} columns",
-          "a name that identifies one column")
+            s"a column of $what: ${output.map(_.name).mkString(", ")}")
+        case several =>
+          throw SubstraitErrors.invalidPlan(fieldAt, s"column ${field.name} matching ${several.size} columns",
+            "a name that identifies one column")
       }
     }
     if (columns == output) resolved else Project(columns, resolved)

@@ -9,7 +9,7 @@ import io.sparksubstrait.decode.PlanPath
  * Substrait names the fields of a struct — and of every struct nested in it, through lists
  * and maps — in one flat list, depth first. This applies such a list to a Spark type.
  */
-object NestedNames {
+private[sparksubstrait] object NestedNames {
   def apply(t: StructType, names: Seq[String], at: PlanPath): DataType = {
     val needed = count(t)
     if (names.size != needed) throw SubstraitErrors.rootNamesMismatch(at, names.size, needed)
@@ -27,9 +27,9 @@ object NestedNames {
 
   private def rename(t: DataType, names: Iterator[String]): DataType = t match {
     case s: StructType => StructType(s.fields.map { f =>
-      val name = names.next()
-      f.copy(name = name, dataType = rename(f.dataType, names))
-    })
+        val name = names.next()
+        f.copy(name = name, dataType = rename(f.dataType, names))
+      })
     case ArrayType(e, n) => ArrayType(rename(e, names), n)
     case MapType(k, v, n) =>
       val key = rename(k, names)

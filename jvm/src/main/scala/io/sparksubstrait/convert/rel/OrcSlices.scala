@@ -25,14 +25,15 @@ import io.sparksubstrait.decode.PlanPath
  * are read directly: Spark's ORC reader, given a split, reads the stripes that start inside it,
  * and each kept stripe is given as the split it exactly covers ([[ExplicitSplits]]).
  */
-object OrcSlices {
-  def read(path: String, dataSchema: StructType, start: Long, length: Long, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+private[sparksubstrait] object OrcSlices {
+  def read(path: String, dataSchema: StructType, start: Long, length: Long, at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val conf = ctx.hadoopConf
     val file = new Path(path)
     val (size, stripes) = try {
       val reader = OrcFile.createReader(file, OrcFile.readerOptions(conf))
-      val stripes = try reader.getStripes.asScala.toSeq.map(s => (s.getOffset, s.getLength)) finally reader.close()
+      val stripes = try reader.getStripes.asScala.toSeq.map(s => (s.getOffset, s.getLength))
+      finally reader.close()
       (file.getFileSystem(conf).getFileStatus(file).getLen, stripes)
     } catch {
       case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, path, "orc", e)
@@ -41,6 +42,7 @@ object OrcSlices {
     val kept = stripes.filter { case (offset, len) => offset + len / 2 >= start && offset + len / 2 < end }
     if (kept.isEmpty) return LocalRelation(DataTypeUtils.toAttributes(dataSchema))
     // Rows, not columnar batches: the rows become a DataFrame of their own.
-    ExplicitSplits.read(new OrcFileFormat(), file, size, kept, dataSchema, Map(FileFormat.OPTION_RETURNING_BATCH -> "false"), conf)
+    ExplicitSplits.read(new OrcFileFormat(), file, size, kept, dataSchema,
+      Map(FileFormat.OPTION_RETURNING_BATCH -> "false"), conf)
   }
 }

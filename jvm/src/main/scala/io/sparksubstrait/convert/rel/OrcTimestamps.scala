@@ -16,7 +16,7 @@ import io.sparksubstrait.convert.ConversionContext
  * value is kept and only its type changes (a cast in UTC, which moves no microsecond), never
  * shifted by the session's time zone. Top-level columns; other types are left to the layout.
  */
-object OrcTimestamps {
+private[sparksubstrait] object OrcTimestamps {
   def asDeclared(read: LogicalPlan, schema: StructType)(implicit ctx: ConversionContext): LogicalPlan = {
     val resolver = ctx.conf.resolver
     var changed = false

@@ -21,16 +21,20 @@ import io.sparksubstrait.decode.PlanPath
  * kilobytes); their rows are kept by Spark's `_metadata.row_index` (the row's position in the
  * file), so Spark still reads the file in parallel.
  */
-object ParquetSlices {
-  def slice(df: DataFrame, path: String, start: Long, length: Long, at: PlanPath)(implicit ctx: ConversionContext): DataFrame = {
+private[sparksubstrait] object ParquetSlices {
+  def slice(df: DataFrame, path: String, start: Long, length: Long, at: PlanPath)(
+    implicit ctx: ConversionContext): DataFrame = {
     val end = start + length
     val groups = rowGroups(path, at)
     // Row index ranges [from, until) of the row groups whose midpoint is in the slice.
     val firstRows = groups.scanLeft(0L)(_ + _._2)
-    val ranges = groups.zip(firstRows).collect { case ((mid, rows), first) if mid >= start && mid < end && rows > 0 => (first, first + rows) }
+    val ranges = groups.zip(firstRows).collect {
+      case ((mid, rows), first) if mid >= start && mid < end && rows > 0 => (first, first + rows)
+    }
     val index = col("_metadata.row_index")
     val keep = ranges.map { case (from, until) => index >= from && index < until }.reduceOption(_ || _)
-    df.filter(keep.getOrElse(org.apache.spark.sql.functions.lit(false))).select(df.columns.toSeq.map(c => df.col(c)): _*)
+    df.filter(keep.getOrElse(org.apache.spark.sql.functions.lit(false))).select(
+      df.columns.toSeq.map(c => df.col(c)): _*)
   }
 
   /** (midpoint, row count) of each row group, in file order. */

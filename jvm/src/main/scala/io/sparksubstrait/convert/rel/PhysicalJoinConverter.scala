@@ -20,7 +20,7 @@ import io.sparksubstrait.util.Options
  * meaning before spec 0.91 in [[PostJoinFilter]]). Hash and merge joins carry their strategy
  * as a Spark join hint (shuffle-hash on the build side, sort-merge), advisory as hints are.
  */
-object PhysicalJoinConverter {
+private[sparksubstrait] object PhysicalJoinConverter {
   def convertHash(rel: HashJoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
@@ -50,8 +50,9 @@ object PhysicalJoinConverter {
    * filter then filters the join's output (before spec 0.91: one more match predicate,
    * see [[PostJoinFilter]]).
    */
-  private def keyed(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, keys: CExpression, residual: Option[Expression],
-      post: Option[Expression], hint: JoinHint, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+  private def keyed(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, keys: CExpression,
+    residual: Option[Expression],
+    post: Option[Expression], hint: JoinHint, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val both = left.output ++ right.output
     val matching = keys +: residual.map(FilterConverter.condition(_, both, at / "residual_expression")).toSeq
     val postAt = at / "post_join_filter"
@@ -67,7 +68,8 @@ object PhysicalJoinConverter {
     val kind = physicalKind(rel.getTypeValue, at)
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     // Without an expression the join is a cartesian product (the spec's default: true).
-    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
+    val condition = Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression,
+        left.output ++ right.output, at / "expression"))
     join(left, right, kind, condition, JoinHint.NONE)
   }
 
@@ -75,7 +77,8 @@ object PhysicalJoinConverter {
    * Mark joins have no Catalyst join type: they become JoinRel's EXISTS form, where a strategy
    * hint has nothing to attach to; the match condition decides the mark.
    */
-  private def join(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, condition: Option[CExpression], hint: JoinHint): LogicalPlan =
+  private def join(left: LogicalPlan, right: LogicalPlan, kind: PhysicalKind, condition: Option[CExpression],
+    hint: JoinHint): LogicalPlan =
     kind match {
       case Catalyst(k) => build(left, right, k, condition, hint)
       case Mark(markLeft) => markJoin(left, right, condition, markLeft)
@@ -105,21 +108,22 @@ object PhysicalJoinConverter {
   }
 
   /** The key comparisons (the decoder lifted older plans' left_keys / right_keys into them). */
-  private def keyCondition(keys: Seq[ComparisonJoinKey], left: LogicalPlan, right: LogicalPlan, at: PlanPath)
-      (implicit ctx: ConversionContext): CExpression = {
+  private def keyCondition(keys: Seq[ComparisonJoinKey], left: LogicalPlan, right: LogicalPlan, at: PlanPath)(
+    implicit ctx: ConversionContext): CExpression = {
     val pairs: Seq[(CExpression, CExpression, SimpleComparisonType)] =
-        keys.zipWithIndex.map { case (k, i) =>
-          val kAt = at.at("keys", i)
-          val comparison = k.getComparison.getInnerTypeCase match {
-            case ComparisonJoinKey.ComparisonType.InnerTypeCase.SIMPLE => k.getComparison.getSimple
-            case ComparisonJoinKey.ComparisonType.InnerTypeCase.CUSTOM_FUNCTION_REFERENCE =>
-              throw SubstraitErrors.unsupported(kAt / "comparison" / "custom_function_reference", "a custom key comparison function",
-                "EQ, IS_NOT_DISTINCT_FROM or MIGHT_EQUAL")
-            case _ => throw SubstraitErrors.missingField(kAt / "comparison", "inner_type", "how the keys compare")
-          }
-          (FieldReferenceConverter.convert(k.getLeft, left.output, kAt / "left"),
-            FieldReferenceConverter.convert(k.getRight, right.output, kAt / "right"), comparison)
+      keys.zipWithIndex.map { case (k, i) =>
+        val kAt = at.at("keys", i)
+        val comparison = k.getComparison.getInnerTypeCase match {
+          case ComparisonJoinKey.ComparisonType.InnerTypeCase.SIMPLE => k.getComparison.getSimple
+          case ComparisonJoinKey.ComparisonType.InnerTypeCase.CUSTOM_FUNCTION_REFERENCE =>
+            throw SubstraitErrors.unsupported(kAt / "comparison" / "custom_function_reference",
+              "a custom key comparison function",
+              "EQ, IS_NOT_DISTINCT_FROM or MIGHT_EQUAL")
+          case _ => throw SubstraitErrors.missingField(kAt / "comparison", "inner_type", "how the keys compare")
         }
+        (FieldReferenceConverter.convert(k.getLeft, left.output, kAt / "left"),
+          FieldReferenceConverter.convert(k.getRight, right.output, kAt / "right"), comparison)
+      }
     if (pairs.isEmpty) throw SubstraitErrors.missingField(at, "keys", "one or more join keys")
     and(pairs.zipWithIndex.map { case ((l, r, comparison), i) =>
       comparison match {
@@ -127,8 +131,9 @@ object PhysicalJoinConverter {
         case SimpleComparisonType.SIMPLE_COMPARISON_TYPE_IS_NOT_DISTINCT_FROM => EqualNullSafe(l, r)
         // True when equal, and when either side is NULL.
         case SimpleComparisonType.SIMPLE_COMPARISON_TYPE_MIGHT_EQUAL => Or(EqualTo(l, r), IsNull(EqualTo(l, r)))
-        case other => throw SubstraitErrors.invalidPlan(at.at("keys", i) / "comparison" / "simple", s"comparison ${other.name()}",
-          "EQ, IS_NOT_DISTINCT_FROM or MIGHT_EQUAL")
+        case other =>
+          throw SubstraitErrors.invalidPlan(at.at("keys", i) / "comparison" / "simple", s"comparison ${other.name()}",
+            "EQ, IS_NOT_DISTINCT_FROM or MIGHT_EQUAL")
       }
     })
   }

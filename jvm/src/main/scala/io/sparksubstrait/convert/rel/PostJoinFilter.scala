@@ -25,7 +25,8 @@ import io.sparksubstrait.decode.{PlanPath, SpecRelease}
  *    semi, anti and mark joins (whose output has no right-side fields to filter on), a match
  *    predicate ANDed to the join condition.
  */
-object PostJoinFilter {
+private[sparksubstrait] object PostJoinFilter {
+
   /** The release whose protos say what the field means. */
   val ClarifiedIn: SpecRelease = SpecRelease.parse("0.91")
 
@@ -44,5 +45,6 @@ object PostJoinFilter {
     Filter(FilterConverter.condition(filter, join.output, at), join)
 
   /** A match condition and a further match predicate over the same input record. */
-  def and(condition: Option[CExpression], predicate: CExpression): CExpression = condition.fold(predicate)(And(_, predicate))
+  def and(condition: Option[CExpression], predicate: CExpression): CExpression =
+    condition.fold(predicate)(And(_, predicate))
 }

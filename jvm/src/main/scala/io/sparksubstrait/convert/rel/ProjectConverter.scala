@@ -11,10 +11,10 @@ import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.decode.PlanPath
 
 /** ProjectRel: the input's columns followed by one column per expression. */
-object ProjectConverter {
+private[sparksubstrait] object ProjectConverter {
   def convert(rel: ProjectRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
+    val input = child.output.toIndexedSeq // indexed by field references: constant time per reference
     val expressions: Seq[NamedExpression] = rel.getExpressionsList.asScala.zipWithIndex.map { case (e, i) =>
       Alias(ExpressionConverter.convert(e, input, at.at("expressions", i)), s"expr$i")()
     }.toSeq

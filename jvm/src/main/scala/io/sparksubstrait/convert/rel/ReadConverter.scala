@@ -20,7 +20,7 @@ import io.sparksubstrait.util.Options
  * then `filter` and `best_effort_filter` (both over base_schema fields; applying the
  * best-effort one fully is always correct), then the `projection` mask.
  */
-object ReadConverter {
+private[sparksubstrait] object ReadConverter {
   def convert(rel: ReadRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     if (!rel.hasBaseSchema) throw SubstraitErrors.missingField(at, "base_schema", "the schema of the data read")
     val schema = baseSchema(rel.getBaseSchema, at / "base_schema")
@@ -28,9 +28,11 @@ object ReadConverter {
       case ReadTypeCase.NAMED_TABLE => NamedTableReader.read(rel.getNamedTable, schema, at / "named_table")
       case ReadTypeCase.VIRTUAL_TABLE => VirtualTableReader.read(rel.getVirtualTable, schema, at / "virtual_table")
       case ReadTypeCase.LOCAL_FILES => LocalFilesReader.read(rel.getLocalFiles, schema, at / "local_files")
-      case ReadTypeCase.READTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "read_type", "a named or virtual table")
-      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a read of kind ${other.name().toLowerCase}",
-        "a named_table, virtual_table or local_files read")
+      case ReadTypeCase.READTYPE_NOT_SET =>
+        throw SubstraitErrors.missingField(at, "read_type", "a named or virtual table")
+      case other =>
+        throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"a read of kind ${other.name().toLowerCase}",
+          "a named_table, virtual_table or local_files read")
     }
     val filters = Seq(
       Options.when(rel.hasFilter)(rel.getFilter -> (at / "filter")),
@@ -55,7 +57,8 @@ object ReadConverter {
    * The projection mask: top-level struct items, in the order the mask lists them; an item's
    * child selection masks inside that column as a masked reference would (MaskConverter).
    */
-  private def project(plan: LogicalPlan, mask: io.sparksubstrait.proto.Expression.MaskExpression, at: PlanPath): LogicalPlan = {
+  private def project(plan: LogicalPlan, mask: io.sparksubstrait.proto.Expression.MaskExpression, at: PlanPath)
+    : LogicalPlan = {
     if (!mask.hasSelect) return plan
     val output = plan.output
     val items = mask.getSelect.getStructItemsList.asScala.toSeq

@@ -19,12 +19,13 @@ import io.sparksubstrait.util.Options
  * advanced-extension *enhancement* (on RelCommon or on the relation) changes semantics we
  * cannot know, so it is refused, while an *optimization* may be ignored by the spec.
  */
-object RelCommonConverter {
-  def apply[R <: Message](rel: R, at: PlanPath)(convert: (R, PlanPath) => LogicalPlan)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+private[sparksubstrait] object RelCommonConverter {
+  def apply[R <: Message](rel: R, at: PlanPath)(convert: (R, PlanPath) => LogicalPlan)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val common = field[RelCommon](rel, "common").getOrElse(RelCommon.getDefaultInstance)
     checkEnhancement(field[AdvancedExtension](rel, "advanced_extension"), at / "advanced_extension")
-    checkEnhancement(Options.when(common.hasAdvancedExtension)(common.getAdvancedExtension), at / "common" / "advanced_extension")
+    checkEnhancement(Options.when(common.hasAdvancedExtension)(common.getAdvancedExtension),
+      at / "common" / "advanced_extension")
     val plan = ctx.withRelation(Options.when(common.hasRelAnchor)(common.getRelAnchor))(convert(rel, at))
     common.getEmitKindCase match {
       case RelCommon.EmitKindCase.EMIT =>
@@ -35,7 +36,8 @@ object RelCommonConverter {
 
   /** A message field by its proto name, when set (all relations name these fields alike). */
   private def field[T](rel: Message, name: String): Option[T] =
-    Option(rel.getDescriptorForType.findFieldByName(name)).filter(rel.hasField).map(f => rel.getField(f).asInstanceOf[T])
+    Option(rel.getDescriptorForType.findFieldByName(name)).filter(rel.hasField).map(f =>
+      rel.getField(f).asInstanceOf[T])
 
   private def checkEnhancement(ext: Option[AdvancedExtension], at: PlanPath): Unit =
     ext.filter(_.hasEnhancement).foreach { e =>
@@ -45,7 +47,7 @@ object RelCommonConverter {
 
   /** Selects (and reorders, or repeats) output columns. */
   def emit(plan: LogicalPlan, mapping: Seq[Int], at: PlanPath): LogicalPlan = {
-    val output = plan.output.toIndexedSeq  // indexed by the mapping: constant time per column
+    val output = plan.output.toIndexedSeq // indexed by the mapping: constant time per column
     if (mapping == output.indices) return plan
     val seen = scala.collection.mutable.Set.empty[Attribute]
     val selected: Seq[NamedExpression] = mapping.zipWithIndex.map { case (i, k) =>

@@ -12,7 +12,7 @@ import io.sparksubstrait.decode.PlanPath
  * Dispatches each relation kind to its converter, then applies what all relations share
  * (emit, extensions) once, in [[RelCommonConverter]].
  */
-object RelConverter {
+private[sparksubstrait] object RelConverter {
   def convert(rel: Rel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = SubstraitErrors.located(at) {
     val plan = rel.getRelTypeCase match {
       case RelTypeCase.READ => RelCommonConverter(rel.getRead, at / "read")(ReadConverter.convert)
@@ -24,18 +24,23 @@ object RelConverter {
       case RelTypeCase.JOIN => RelCommonConverter(rel.getJoin, at / "join")(JoinConverter.convert)
       case RelTypeCase.SET => RelCommonConverter(rel.getSet, at / "set")(SetConverter.convert)
       case RelTypeCase.CROSS => RelCommonConverter(rel.getCross, at / "cross")(JoinConverter.convertCross)
-      case RelTypeCase.HASH_JOIN => RelCommonConverter(rel.getHashJoin, at / "hash_join")(PhysicalJoinConverter.convertHash)
-      case RelTypeCase.MERGE_JOIN => RelCommonConverter(rel.getMergeJoin, at / "merge_join")(PhysicalJoinConverter.convertMerge)
-      case RelTypeCase.NESTED_LOOP_JOIN => RelCommonConverter(rel.getNestedLoopJoin, at / "nested_loop_join")(PhysicalJoinConverter.convertNestedLoop)
+      case RelTypeCase.HASH_JOIN =>
+        RelCommonConverter(rel.getHashJoin, at / "hash_join")(PhysicalJoinConverter.convertHash)
+      case RelTypeCase.MERGE_JOIN =>
+        RelCommonConverter(rel.getMergeJoin, at / "merge_join")(PhysicalJoinConverter.convertMerge)
+      case RelTypeCase.NESTED_LOOP_JOIN =>
+        RelCommonConverter(rel.getNestedLoopJoin, at / "nested_loop_join")(PhysicalJoinConverter.convertNestedLoop)
       case RelTypeCase.EXPAND => RelCommonConverter(rel.getExpand, at / "expand")(ExpandConverter.convert)
       case RelTypeCase.EXCHANGE => RelCommonConverter(rel.getExchange, at / "exchange")(ExchangeConverter.convert)
       case RelTypeCase.WINDOW => RelCommonConverter(rel.getWindow, at / "window")(WindowRelConverter.convert)
-      case RelTypeCase.LATERAL_JOIN => RelCommonConverter(rel.getLateralJoin, at / "lateral_join")(LateralJoinConverter.convert)
+      case RelTypeCase.LATERAL_JOIN =>
+        RelCommonConverter(rel.getLateralJoin, at / "lateral_join")(LateralJoinConverter.convert)
       case RelTypeCase.TOP_N => RelCommonConverter(rel.getTopN, at / "top_n")(TopNConverter.convert)
       case RelTypeCase.REFERENCE => RelCommonConverter(rel.getReference, at / "reference")(ctx.subtrees.reference)
       case RelTypeCase.RELTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rel_type", "a relation")
-      case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",
-        "a relation kind listed in docs/supported.md")
+      case other =>
+        throw SubstraitErrors.unsupported(at / other.name().toLowerCase, s"relation ${other.name().toLowerCase}",
+          "a relation kind listed in docs/supported.md")
     }
     // The one place relations are reported to explain (null: not explaining).
     if (ctx.trace != null) ctx.trace.relation(rel, at, plan)

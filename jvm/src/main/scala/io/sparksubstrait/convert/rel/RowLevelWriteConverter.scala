@@ -6,7 +6,9 @@ import io.sparksubstrait.proto.{NamedStruct, UpdateRel}
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
 import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, EqualNullSafe, OuterReference}
-import org.apache.spark.sql.catalyst.plans.logical.{Assignment, DeleteFromTable, Filter, LogicalPlan, Project, UpdateTable}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Assignment, DeleteFromTable, Filter, LogicalPlan, Project, UpdateTable
+}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.ConversionContext
@@ -23,7 +25,7 @@ import io.sparksubstrait.decode.PlanPath
  * cannot delete or update rows (Spark's v1 file tables, e.g. parquet in spark_catalog) is the
  * plan's error, found by analysing the command before it runs.
  */
-object RowLevelWriteConverter {
+private[sparksubstrait] object RowLevelWriteConverter {
 
   /**
    * WriteRel DELETE: `input` gives the records to remove. A table row is deleted when it equals
@@ -32,8 +34,8 @@ object RowLevelWriteConverter {
    * and as the plans producers emit for `DELETE FROM t WHERE c`: the input is t's rows
    * satisfying c, every copy included).
    */
-  def delete(names: Seq[String], tableSchema: Option[NamedStruct], input: LogicalPlan, at: PlanPath)
-      (implicit ctx: ConversionContext): LogicalPlan = {
+  def delete(names: Seq[String], tableSchema: Option[NamedStruct], input: LogicalPlan, at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val target = resolve(names, at / "named_table" / "names")
     // Input column i is the table's column i, in table_schema's order when it names them.
     val columns = tableSchema match {
@@ -65,43 +67,51 @@ object RowLevelWriteConverter {
     if (!u.hasNamedTable) throw SubstraitErrors.missingField(at, "named_table", "the table to update")
     val names = u.getNamedTable.getNamesList.asScala.toSeq
     if (names.isEmpty || names.exists(_.isEmpty)) {
-      throw SubstraitErrors.invalidPlan(at / "named_table" / "names", s"the name [${names.mkString(", ")}]", "a non-empty multi-part name")
+      throw SubstraitErrors.invalidPlan(at / "named_table" / "names", s"the name [${names.mkString(", ")}]",
+        "a non-empty multi-part name")
     }
     val target = resolve(names, at / "named_table" / "names")
     if (!u.hasTableSchema) throw SubstraitErrors.missingField(at, "table_schema", "the full schema of the table")
     val columns = fullLayout(target, u.getTableSchema, at / "table_schema", names)
     // A missing condition is not taken to mean "every row": a producer wanting that says true.
-    if (!u.hasCondition) throw SubstraitErrors.missingField(at, "condition", "the condition rows must meet (literal true for every row)")
+    if (!u.hasCondition)
+      throw SubstraitErrors.missingField(at, "condition", "the condition rows must meet (literal true for every row)")
     val condition = FilterConverter.condition(u.getCondition, columns, at / "condition")
-    if (u.getTransformationsCount == 0) throw SubstraitErrors.missingField(at, "transformations", "at least one column to set")
+    if (u.getTransformationsCount == 0)
+      throw SubstraitErrors.missingField(at, "transformations", "at least one column to set")
     val assignments = u.getTransformationsList.asScala.toSeq.zipWithIndex.map { case (t, i) =>
       val tAt = at.at("transformations", i)
       val index = t.getColumnTarget
-      if (index < 0 || index >= columns.size) throw SubstraitErrors.fieldReferenceOutOfRange(tAt / "column_target", index, columns.size)
+      if (index < 0 || index >= columns.size)
+        throw SubstraitErrors.fieldReferenceOutOfRange(tAt / "column_target", index, columns.size)
       if (!t.hasTransformation) throw SubstraitErrors.missingField(tAt, "transformation", "the column's new value")
       val column = columns(index)
       val value = ExpressionConverter.convert(t.getTransformation, columns, tAt / "transformation")
       if (value.resolved && !NamedTableReader.compatible(column.dataType, value.dataType)) {
-        throw SubstraitErrors.typeMismatch(tAt / "transformation", s"${SparkTypeNames.of(value.dataType)} for column ${column.name}",
+        throw SubstraitErrors.typeMismatch(tAt / "transformation",
+          s"${SparkTypeNames.of(value.dataType)} for column ${column.name}",
           s"${SparkTypeNames.of(column.dataType)}, the column's type")
       }
       index -> Assignment(column, value)
     }
-    assignments.groupBy(_._1).collectFirst { case (index, several) if several.size > 1 =>
-      throw SubstraitErrors.invalidPlan(at / "transformations", s"${several.size} transformations of column $index", "at most one per column")
+    assignments.groupBy(_._1).collectFirst {
+      case (index, several) if several.size > 1 =>
+        throw SubstraitErrors.invalidPlan(at / "transformations", s"${several.size} transformations of column $index",
+          "at most one per column")
     }
     checked(UpdateTable(target, assignments.map(_._2), Some(condition)), "UPDATE", names, at)
   }
 
   /** The table as the session resolves it (a missing table is the plan's error). */
   private def resolve(names: Seq[String], at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan =
-    try SparkShim.analyze(ctx.session, UnresolvedRelation(SparkShim.catalogOnlyName(ctx.session, names))) catch {
+    try SparkShim.analyze(ctx.session, UnresolvedRelation(SparkShim.catalogOnlyName(ctx.session, names)))
+    catch {
       case e: AnalysisException => throw SubstraitErrors.tableNotFound(at, names, e)
     }
 
   /** The table's columns in table_schema's order; table_schema must name every one. */
-  private def fullLayout(target: LogicalPlan, schema: NamedStruct, at: PlanPath, names: Seq[String])
-      (implicit ctx: ConversionContext): Seq[Attribute] = {
+  private def fullLayout(target: LogicalPlan, schema: NamedStruct, at: PlanPath, names: Seq[String])(
+    implicit ctx: ConversionContext): Seq[Attribute] = {
     val struct = ReadConverter.baseSchema(schema, at)
     if (struct.size != target.output.size) {
       throw SubstraitErrors.invalidPlan(at, s"a table_schema of ${struct.size} columns",
@@ -115,17 +125,23 @@ object RowLevelWriteConverter {
    * table's format while analysing, and leaves it as it is when the format cannot (Spark
    * would then refuse it only when running it, in its own words).
    */
-  private def checked(command: LogicalPlan, what: String, names: Seq[String], at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
-    val expected = s"a table whose format supports row-level $what (a DSv2 table with row-level operations, e.g. Iceberg; Delta)"
-    val analyzed = try SparkShim.analyze(ctx.session, command) catch {
+  private def checked(command: LogicalPlan, what: String, names: Seq[String], at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
+    val expected =
+      s"a table whose format supports row-level $what (a DSv2 table with row-level operations, e.g. Iceberg; Delta)"
+    val analyzed = try SparkShim.analyze(ctx.session, command)
+    catch {
       case e: AnalysisException =>
-        throw SubstraitErrors.unsupported(at, s"$what of table ${names.mkString(".")}, which Spark refuses (${SparkShim.errorCondition(e)}: ${e.getMessage})", expected)
+        throw SubstraitErrors.unsupported(at,
+          s"$what of table ${names.mkString(".")}, which Spark refuses (${SparkShim.errorCondition(e)}: ${e.getMessage})",
+          expected)
     }
     val unrewritten = analyzed.exists {
       case _: DeleteFromTable | _: UpdateTable => true
       case _ => false
     }
-    if (unrewritten) throw SubstraitErrors.unsupported(at, s"$what of table ${names.mkString(".")}, whose format cannot $what rows", expected)
+    if (unrewritten) throw SubstraitErrors.unsupported(at,
+      s"$what of table ${names.mkString(".")}, whose format cannot $what rows", expected)
     command
   }
 }

@@ -27,10 +27,11 @@ import io.sparksubstrait.decode.PlanPath
  *  - UNION_DISTINCT, UNION_ALL.
  * Output nullability follows from Spark's operators, which match the spec's rules.
  */
-object SetConverter {
+private[sparksubstrait] object SetConverter {
   def convert(rel: SetRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val inputs = rel.getInputsList.asScala.toSeq
-    if (inputs.size < 2) throw SubstraitErrors.invalidPlan(at / "inputs", s"${inputs.size} input(s)", "a primary and at least one secondary input")
+    if (inputs.size < 2) throw SubstraitErrors.invalidPlan(at / "inputs", s"${inputs.size} input(s)",
+      "a primary and at least one secondary input")
     val primary = RelConverter.convert(inputs.head, at.at("inputs", 0))
     // Catalyst rewrites INTERSECT / EXCEPT into joins: the inputs need distinct attribute ids.
     // One set of the ids seen so far (not a comparison with each earlier input: a union of
@@ -39,7 +40,8 @@ object SetConverter {
     val secondaries = inputs.zipWithIndex.tail.map { case (r, i) =>
       val converted = RelConverter.convert(r, at.at("inputs", i))
       checkTypes(primary, converted, at.at("inputs", i))
-      val plan = if (converted.output.exists(a => seen.contains(a.exprId))) JoinConverter.withNewIds(converted) else converted
+      val plan =
+        if (converted.output.exists(a => seen.contains(a.exprId))) JoinConverter.withNewIds(converted) else converted
       seen ++= plan.output.map(_.exprId)
       plan
     }.toVector
@@ -54,7 +56,8 @@ object SetConverter {
       case SetOp.SET_OP_INTERSECTION_MULTISET_ALL => secondaries.foldLeft(primary)(Intersect(_, _, isAll = true))
       case SetOp.SET_OP_MINUS_MULTISET => minusMultiset(primary, secondaries)
       case SetOp.SET_OP_UNSPECIFIED => throw SubstraitErrors.missingField(at, "op", "a set operation")
-      case other => throw SubstraitErrors.invalidPlan(at / "op", s"set operation ${other.getNumber}", "a SetOp of the spec")
+      case other =>
+        throw SubstraitErrors.invalidPlan(at / "op", s"set operation ${other.getNumber}", "a SetOp of the spec")
     }
   }
 
@@ -65,7 +68,8 @@ object SetConverter {
    */
   private def minusMultiset(primary: LogicalPlan, secondaries: Seq[LogicalPlan]): LogicalPlan = {
     val inAll = secondaries.tail.foldLeft(secondaries.head)(Intersect(_, _, isAll = false))
-    val sameRecord = primary.output.zip(inAll.output).map { case (p, s) => EqualNullSafe(p, s): Expression }.reduce(And(_, _))
+    val sameRecord =
+      primary.output.zip(inAll.output).map { case (p, s) => EqualNullSafe(p, s): Expression }.reduce(And(_, _))
     Join(primary, inAll, LeftAnti, Some(sameRecord), JoinHint.NONE)
   }
 
@@ -73,7 +77,8 @@ object SetConverter {
   private def checkTypes(primary: LogicalPlan, other: LogicalPlan, at: PlanPath): Unit = {
     val expected = primary.output.map(_.dataType)
     val found = other.output.map(_.dataType)
-    if (expected.size != found.size || expected.zip(found).exists { case (a, b) => !NamedTableReader.compatible(a, b) }) {
+    if (expected.size != found.size ||
+      expected.zip(found).exists { case (a, b) => !NamedTableReader.compatible(a, b) }) {
       throw SubstraitErrors.typeMismatch(at, found.map(SparkTypeNames.of).mkString("(", ", ", ")"),
         expected.map(SparkTypeNames.of).mkString("(", ", ", "), the primary input's field types"))
     }

@@ -24,7 +24,7 @@ import io.sparksubstrait.decode.PlanPath
  *
  * Lives for one conversion only: the memo is per plan, never shared between plans.
  */
-final class SharedSubtrees(relations: Seq[PlanRel]) {
+private[sparksubstrait] final class SharedSubtrees(relations: Seq[PlanRel]) {
   private val definitions = mutable.LinkedHashMap.empty[Int, CTERelationDef]
   private val inProgress = mutable.Set.empty[Int]
 
@@ -35,11 +35,13 @@ final class SharedSubtrees(relations: Seq[PlanRel]) {
         s"an index into the plan's ${relations.size} relations")
     }
     if (inProgress(ordinal)) {
-      throw SubstraitErrors.invalidPlan(at / "subtree_ordinal", s"a reference to relations[$ordinal] from inside itself",
+      throw SubstraitErrors.invalidPlan(at / "subtree_ordinal",
+        s"a reference to relations[$ordinal] from inside itself",
         "references that form no cycle")
     }
     val definition = definitions.getOrElse(ordinal, define(ordinal))
-    val use = CTERelationRef(definition.id, _resolved = true, output = definition.output.map(_.newInstance()), isStreaming = false)
+    val use = CTERelationRef(definition.id, _resolved = true, output = definition.output.map(_.newInstance()),
+      isStreaming = false)
     Project(use.output.init, use)
   }
 

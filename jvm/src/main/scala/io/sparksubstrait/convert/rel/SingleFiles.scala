@@ -23,7 +23,8 @@ import io.sparksubstrait.convert.ConversionContext
  *    ([[FileRelations.singleFile]]).
  * Folders and globs are listed by Spark on every read, as before.
  */
-object SingleFiles {
+private[sparksubstrait] object SingleFiles {
+
   /** The file's status when `path` names one plain file; None for folders, globs, or what cannot be read. */
   def status(path: String)(implicit ctx: ConversionContext): Option[FileStatus] =
     try {
@@ -39,22 +40,26 @@ object SingleFiles {
    * The relation of one whole Parquet or ORC file with its inferred schema (`infer`, once per
    * file version); None when the session reads the format through another reader.
    */
-  def relation(format: String, file: FileStatus)(infer: => StructType)(implicit ctx: ConversionContext): Option[LogicalPlan] =
+  def relation(format: String, file: FileStatus)(infer: => StructType)(
+    implicit ctx: ConversionContext): Option[LogicalPlan] =
     FileRelations.singleFile(ctx.session, format, file, inferredSchema(format, file)(infer))
 
-  private final case class Key(format: String, path: String, length: Long, modified: Long, settings: Seq[(String, String)])
+  private final case class Key(format: String, path: String, length: Long, modified: Long,
+    settings: Seq[(String, String)])
 
   private val MaxEntries = 1024
-  private val inferred = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap[Key, StructType](64, 0.75f, true) {
-    override def removeEldestEntry(e: java.util.Map.Entry[Key, StructType]): Boolean = size() > MaxEntries
-  })
+  private val inferred =
+    java.util.Collections.synchronizedMap(new java.util.LinkedHashMap[Key, StructType](64, 0.75f, true) {
+      override def removeEldestEntry(e: java.util.Map.Entry[Key, StructType]): Boolean = size() > MaxEntries
+    })
 
   /**
    * The inferred schema of a Parquet or ORC file: `infer` once per file version and reader
    * settings (the session's `spark.sql.parquet.*`, `spark.sql.orc.*`, `spark.sql.caseSensitive`
    * and the time zone), then the cached one.
    */
-  def inferredSchema(format: String, file: FileStatus)(infer: => StructType)(implicit ctx: ConversionContext): StructType = {
+  def inferredSchema(format: String, file: FileStatus)(infer: => StructType)(
+    implicit ctx: ConversionContext): StructType = {
     val settings = ctx.session.conf.getAll.toSeq.filter { case (k, _) =>
       k.startsWith(s"spark.sql.$format.") || k == "spark.sql.caseSensitive" || k == "spark.sql.session.timeZone"
     }.sorted

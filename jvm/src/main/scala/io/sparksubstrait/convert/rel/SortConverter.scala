@@ -13,10 +13,12 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
 
 /** SortRel: an order by the sort fields, in the four direction / null orderings, or clustered. */
-object SortConverter {
+private[sparksubstrait] object SortConverter {
   def convert(rel: SortRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val orders = rel.getSortsList.asScala.zipWithIndex.map { case (f, i) => order(f, child.output, at.at("sorts", i)) }.toSeq
+    val orders = rel.getSortsList.asScala.zipWithIndex.map { case (f, i) =>
+      order(f, child.output, at.at("sorts", i))
+    }.toSeq
     if (orders.isEmpty) return child
     val (keys, below) = WindowsBelow(orders, child)
     WindowsBelow.keepingOutput(Sort(keys.map(_.asInstanceOf[SortOrder]), global = true, below), child, below)
@@ -27,15 +29,15 @@ object SortConverter {
     val e = ConstantKeys.notAnOrdinal(ExpressionConverter.convert(f.getExpr, input, at / "expr"))
     f.getSortKindCase match {
       case SortField.SortKindCase.DIRECTION => f.getDirection match {
-        case SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST => SortOrder(e, Ascending, NullsFirst, Seq.empty)
-        case SortDirection.SORT_DIRECTION_ASC_NULLS_LAST => SortOrder(e, Ascending, NullsLast, Seq.empty)
-        case SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST => SortOrder(e, Descending, NullsFirst, Seq.empty)
-        case SortDirection.SORT_DIRECTION_DESC_NULLS_LAST => SortOrder(e, Descending, NullsLast, Seq.empty)
-        // Clustered asks only that equal values be adjacent; ascending order is one such order.
-        case SortDirection.SORT_DIRECTION_CLUSTERED => SortOrder(e, Ascending, NullsFirst, Seq.empty)
-        case other => throw SubstraitErrors.invalidPlan(at / "direction", s"sort direction ${other.name()}",
-          "ASC_NULLS_FIRST, ASC_NULLS_LAST, DESC_NULLS_FIRST or DESC_NULLS_LAST")
-      }
+          case SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST => SortOrder(e, Ascending, NullsFirst, Seq.empty)
+          case SortDirection.SORT_DIRECTION_ASC_NULLS_LAST => SortOrder(e, Ascending, NullsLast, Seq.empty)
+          case SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST => SortOrder(e, Descending, NullsFirst, Seq.empty)
+          case SortDirection.SORT_DIRECTION_DESC_NULLS_LAST => SortOrder(e, Descending, NullsLast, Seq.empty)
+          // Clustered asks only that equal values be adjacent; ascending order is one such order.
+          case SortDirection.SORT_DIRECTION_CLUSTERED => SortOrder(e, Ascending, NullsFirst, Seq.empty)
+          case other => throw SubstraitErrors.invalidPlan(at / "direction", s"sort direction ${other.name()}",
+              "ASC_NULLS_FIRST, ASC_NULLS_LAST, DESC_NULLS_FIRST or DESC_NULLS_LAST")
+        }
       case SortField.SortKindCase.COMPARISON_FUNCTION_REFERENCE =>
         throw SubstraitErrors.unsupported(at / "comparison_function_reference", "a sort by comparison function",
           "a sort direction")

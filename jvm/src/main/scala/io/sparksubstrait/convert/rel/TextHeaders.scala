@@ -20,14 +20,16 @@ import io.sparksubstrait.decode.PlanPath
  * option, and Spark's reader skips that blank first line by itself. Deciding needs the first
  * line of each file, read on the driver (one short read per file).
  */
-object TextHeaders {
+private[sparksubstrait] object TextHeaders {
+
   /** The files whose first line is blank (an empty file has no first line). */
   def beginningBlank(files: Seq[String], conf: Configuration, at: PlanPath): Set[String] = {
     val codecs = new CompressionCodecFactory(conf)
     files.filter(f => firstLineBlank(f, codecs, conf, at)).toSet
   }
 
-  private def firstLineBlank(file: String, codecs: CompressionCodecFactory, conf: Configuration, at: PlanPath): Boolean = {
+  private def firstLineBlank(file: String, codecs: CompressionCodecFactory, conf: Configuration, at: PlanPath)
+    : Boolean = {
     val path = new Path(new java.net.URI(file))
     try {
       val raw = path.getFileSystem(conf).open(path)

@@ -28,9 +28,10 @@ import io.sparksubstrait.decode.PlanPath
  * lowest line start kept. Spark's reader is then given the one split holding exactly the lines
  * kept: a split starting at byte s > 0 skips the line holding byte s.
  */
-object TextSlices {
-  def read(path: String, schema: StructType, options: Map[String, String], start: Long, end: Long, skip: Long, at: PlanPath,
-      format: FileFormat = new CSVFileFormat())(implicit ctx: ConversionContext): LogicalPlan = {
+private[sparksubstrait] object TextSlices {
+  def read(path: String, schema: StructType, options: Map[String, String], start: Long, end: Long, skip: Long,
+    at: PlanPath,
+    format: FileFormat = new CSVFileFormat())(implicit ctx: ConversionContext): LogicalPlan = {
     val conf = ctx.hadoopConf
     val file = new Path(path)
     val (size, headerEnd) = try {
@@ -41,7 +42,8 @@ object TextSlices {
           "one file (uri_file or a uri_path naming a file)")
       }
       if (new CompressionCodecFactory(conf).getCodec(file) != null) {
-        throw SubstraitErrors.unsupported(at, s"a compressed file ($path) read by byte slice or after $skip header lines",
+        throw SubstraitErrors.unsupported(at,
+          s"a compressed file ($path) read by byte slice or after $skip header lines",
           "an uncompressed file (compressed text cannot be read from the middle)")
       }
       (status.getLen, if (skip == 0) 0L else afterLines(fs.open(file), skip, conf))

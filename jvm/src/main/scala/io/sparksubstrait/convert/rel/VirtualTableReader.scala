@@ -21,7 +21,7 @@ import io.sparksubstrait.decode.PlanPath
  * per row (the decoder lifted older plans' struct literals, `values`, into them). Evaluated
  * once in the driver into a LocalRelation.
  */
-object VirtualTableReader {
+private[sparksubstrait] object VirtualTableReader {
   def read(vt: VirtualTable, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val rows: Seq[(Seq[CExpression], PlanPath)] =
       vt.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (row, i) =>
@@ -33,7 +33,8 @@ object VirtualTableReader {
     val attributes = DataTypeUtils.toAttributes(schema)
     val data: Seq[InternalRow] = rows.map { case (fields, rowAt) =>
       if (fields.size != schema.size) {
-        throw SubstraitErrors.invalidPlan(rowAt, s"a row of ${fields.size} fields", s"${schema.size} fields, as base_schema")
+        throw SubstraitErrors.invalidPlan(rowAt, s"a row of ${fields.size} fields",
+          s"${schema.size} fields, as base_schema")
       }
       InternalRow.fromSeq(fields.zip(schema.fields).zipWithIndex.map { case ((e, field), k) =>
         if (!e.foldable) {
@@ -50,13 +51,15 @@ object VirtualTableReader {
         val cast = if (e.dataType == field.dataType) e else Cast(e, field.dataType, None, EvalMode.ANSI)
         // Evaluated here, not by the analyzer: give zone-aware parts (casts) the session's zone.
         val zoned = cast.transform { case t: TimeZoneAwareExpression if t.timeZoneId.isEmpty => t.withTimeZone(zone) }
-        val value = try zoned.eval() catch {
+        val value = try zoned.eval()
+        catch {
           case NonFatal(err) => throw SubstraitErrors.invalidPlan(rowAt.at("fields", k),
-            s"a value that fails to evaluate (${firstLine(err)})",
-            s"a constant of type ${SparkTypeNames.of(field.dataType)} for column ${field.name}")
+              s"a value that fails to evaluate (${firstLine(err)})",
+              s"a constant of type ${SparkTypeNames.of(field.dataType)} for column ${field.name}")
         }
         if (value == null && !field.nullable) {
-          throw SubstraitErrors.invalidPlan(rowAt.at("fields", k), "NULL", s"a value: column ${field.name} is not nullable")
+          throw SubstraitErrors.invalidPlan(rowAt.at("fields", k), "NULL",
+            s"a value: column ${field.name} is not nullable")
         }
         value
       })

@@ -16,14 +16,16 @@ import io.sparksubstrait.decode.PlanPath
  * ConsistentPartitionWindowRel: window functions sharing one partitioning and order; the
  * output is the input fields followed by one field per function. One Catalyst Window.
  */
-object WindowRelConverter {
+private[sparksubstrait] object WindowRelConverter {
   def convert(rel: ConsistentPartitionWindowRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
-    val input = child.output.toIndexedSeq  // indexed by field references: constant time per reference
+    val input = child.output.toIndexedSeq // indexed by field references: constant time per reference
     val partitions = rel.getPartitionExpressionsList.asScala.toSeq.zipWithIndex.map { case (p, i) =>
       ExpressionConverter.convert(p, input, at.at("partition_expressions", i))
     }
-    val order = rel.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) => SortConverter.order(s, input, at.at("sorts", i)) }
+    val order = rel.getSortsList.asScala.toSeq.zipWithIndex.map { case (s, i) =>
+      SortConverter.order(s, input, at.at("sorts", i))
+    }
     if (rel.getWindowFunctionsCount == 0) {
       throw SubstraitErrors.invalidPlan(at / "window_functions", "no window function", "one or more window functions")
     }

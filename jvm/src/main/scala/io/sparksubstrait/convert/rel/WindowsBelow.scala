@@ -13,6 +13,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
  * place ("window functions inside WHERE", "a window function inside an aggregate function").
  */
 private[convert] object WindowsBelow {
+
   /**
    * `expressions` with each window replaced by a column of a projection over `child` (the
    * input's columns, then one per distinct window), and that projection; `child` itself and
@@ -23,7 +24,8 @@ private[convert] object WindowsBelow {
     if (!expressions.exists(_.exists(_.isInstanceOf[WindowExpression]))) return (expressions, child)
     val windows = mutable.LinkedHashMap.empty[CExpression, Alias]
     val rewritten = expressions.map(_.transformDown {
-      case w: WindowExpression => windows.getOrElseUpdate(w.canonicalized, Alias(w, s"window${windows.size}")()).toAttribute
+      case w: WindowExpression =>
+        windows.getOrElseUpdate(w.canonicalized, Alias(w, s"window${windows.size}")()).toAttribute
     })
     val columns: Seq[NamedExpression] = child.output ++ windows.values
     (rewritten, Project(columns, child))

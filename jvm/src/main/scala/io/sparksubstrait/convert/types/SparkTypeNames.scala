@@ -4,7 +4,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 /** Spark types written with Substrait's short names, for error messages and signatures. */
-object SparkTypeNames {
+private[sparksubstrait] object SparkTypeNames {
   def of(dt: DataType): String = dt match {
     case BooleanType => "bool"
     case ByteType => "i8"

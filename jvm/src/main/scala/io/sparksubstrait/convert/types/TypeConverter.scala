@@ -14,7 +14,8 @@ import io.sparksubstrait.decode.PlanPath
  * Substrait types to Spark types. Nullability is returned separately because Spark keeps
  * it on the field (or element / value), not on the type.
  */
-object TypeConverter {
+private[sparksubstrait] object TypeConverter {
+
   /** Spark holds timestamps and day-time intervals in microseconds. */
   val MaxSubsecondPrecision = 6
 
@@ -40,10 +41,13 @@ object TypeConverter {
       case KindCase.I64 => simple(LongType, t.getI64.getNullability, t.getI64.getTypeVariationReference, "i64")
       case KindCase.FP32 => simple(FloatType, t.getFp32.getNullability, t.getFp32.getTypeVariationReference, "fp32")
       case KindCase.FP64 => simple(DoubleType, t.getFp64.getNullability, t.getFp64.getTypeVariationReference, "fp64")
-      case KindCase.STRING => simple(StringType, t.getString.getNullability, t.getString.getTypeVariationReference, "string")
-      case KindCase.BINARY => simple(BinaryType, t.getBinary.getNullability, t.getBinary.getTypeVariationReference, "binary")
+      case KindCase.STRING =>
+        simple(StringType, t.getString.getNullability, t.getString.getTypeVariationReference, "string")
+      case KindCase.BINARY =>
+        simple(BinaryType, t.getBinary.getNullability, t.getBinary.getTypeVariationReference, "binary")
       case KindCase.DATE => simple(DateType, t.getDate.getNullability, t.getDate.getTypeVariationReference, "date")
-      case KindCase.UUID => simple(UuidType.Instance, t.getUuid.getNullability, t.getUuid.getTypeVariationReference, "uuid")
+      case KindCase.UUID =>
+        simple(UuidType.Instance, t.getUuid.getNullability, t.getUuid.getTypeVariationReference, "uuid")
       case KindCase.PRECISION_TIMESTAMP =>
         val p = t.getPrecisionTimestamp
         checkPrecision(p.getPrecision, at / "precision_timestamp", "precision_timestamp")
@@ -53,7 +57,8 @@ object TypeConverter {
         checkPrecision(p.getPrecision, at / "precision_timestamp_tz", "precision_timestamp_tz")
         simple(TimestampType, p.getNullability, p.getTypeVariationReference, "precision_timestamp_tz")
       case KindCase.INTERVAL_YEAR =>
-        simple(YearMonthIntervalType(), t.getIntervalYear.getNullability, t.getIntervalYear.getTypeVariationReference, "interval_year")
+        simple(YearMonthIntervalType(), t.getIntervalYear.getNullability, t.getIntervalYear.getTypeVariationReference,
+          "interval_year")
       case KindCase.INTERVAL_DAY =>
         val d = t.getIntervalDay
         // precision is optional (older plans): microseconds then.
@@ -67,14 +72,19 @@ object TypeConverter {
       case KindCase.PRECISION_TIME =>
         val p = t.getPrecisionTime
         checkPrecision(p.getPrecision, at / "precision_time", "precision_time")
-        simple(time(p.getPrecision, at / "precision_time"), p.getNullability, p.getTypeVariationReference, "precision_time")
+        simple(time(p.getPrecision, at / "precision_time"), p.getNullability, p.getTypeVariationReference,
+          "precision_time")
       // Spark keeps CHAR/VARCHAR as metadata on table columns only; values are strings.
-      case KindCase.FIXED_CHAR => simple(StringType, t.getFixedChar.getNullability, t.getFixedChar.getTypeVariationReference, "fixed_char")
-      case KindCase.VARCHAR => simple(StringType, t.getVarchar.getNullability, t.getVarchar.getTypeVariationReference, "varchar")
-      case KindCase.FIXED_BINARY => simple(BinaryType, t.getFixedBinary.getNullability, t.getFixedBinary.getTypeVariationReference, "fixed_binary")
+      case KindCase.FIXED_CHAR =>
+        simple(StringType, t.getFixedChar.getNullability, t.getFixedChar.getTypeVariationReference, "fixed_char")
+      case KindCase.VARCHAR =>
+        simple(StringType, t.getVarchar.getNullability, t.getVarchar.getTypeVariationReference, "varchar")
+      case KindCase.FIXED_BINARY =>
+        simple(BinaryType, t.getFixedBinary.getNullability, t.getFixedBinary.getTypeVariationReference, "fixed_binary")
       case KindCase.DECIMAL =>
         val d = t.getDecimal
-        if (d.getPrecision < 1 || d.getPrecision > DecimalType.MAX_PRECISION || d.getScale < 0 || d.getScale > d.getPrecision) {
+        if (d.getPrecision < 1 || d.getPrecision > DecimalType.MAX_PRECISION || d.getScale < 0 ||
+          d.getScale > d.getPrecision) {
           throw SubstraitErrors.invalidPlan(at / "decimal", s"decimal<${d.getPrecision},${d.getScale}>",
             s"a precision from 1 to ${DecimalType.MAX_PRECISION} and a scale from 0 to the precision")
         }
@@ -121,13 +131,15 @@ object TypeConverter {
     val declared = env.userTypes.getOrElse(anchor,
       throw SubstraitErrors.undeclaredAnchor(at / "type_reference", "type", anchor, env.userTypes.keys.map(_.toLong)))
     UnsignedTypes.of(declared).getOrElse(throw SubstraitErrors.unsupported(at,
-      s"user-defined type ${declared.name} of ${declared.extension.getOrElse("an undeclared extension")}",
-      "a user-defined type with a Spark equivalent (the unsigned integers u8, u16, u32, u64)"))
+        s"user-defined type ${declared.name} of ${declared.extension.getOrElse("an undeclared extension")}",
+        "a user-defined type with a Spark equivalent (the unsigned integers u8, u16, u32, u64)"))
   }
 
   /** Spark's TIME (4.1 and later, when the session has it on); otherwise the error says why not. */
   def time(precision: Int, at: PlanPath): DataType = SparkShim.timeType(precision).fold(
-    missing => throw SubstraitErrors.unsupported(at, s"precision_time<$precision>", s"$missing (Spark ${org.apache.spark.SPARK_VERSION})"),
+    missing =>
+      throw SubstraitErrors.unsupported(at, s"precision_time<$precision>",
+        s"$missing (Spark ${org.apache.spark.SPARK_VERSION})"),
     identity)
 
   private def checkPrecision(precision: Int, at: PlanPath, kind: String): Unit = {

@@ -3,17 +3,17 @@ package io.sparksubstrait.convert.types
 import org.apache.spark.sql.types.{DataType, DecimalType, IntegerType, LongType, ShortType}
 
 /** What converting a type or literal needs from the plan: the user-defined types it declares. */
-final case class TypeEnv(userTypes: Map[Int, UserType] = Map.empty)
+private[sparksubstrait] final case class TypeEnv(userTypes: Map[Int, UserType] = Map.empty)
 
 /** A user-defined type declaration: its extension (canonical name, as for functions) and name. */
-final case class UserType(extension: Option[String], name: String)
+private[sparksubstrait] final case class UserType(extension: Option[String], name: String)
 
 /**
  * The unsigned integers of the `unsigned_integers` extension, held in the next wider
  * signed Spark type (u64 in DECIMAL(20,0)), so every value is exact. The functions of that
  * extension keep results within the unsigned range.
  */
-object UnsignedTypes {
+private[sparksubstrait] object UnsignedTypes {
   val Extension = "unsigned_integers"
 
   final case class Unsigned(name: String, bits: Int, sparkType: DataType) {

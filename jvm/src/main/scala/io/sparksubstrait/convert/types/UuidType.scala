@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.{BinaryType, DataType, UserDefinedType}
  * bytes: equality is byte equality and the order is the unsigned byte order, the spec's.
  * Rows give java.util.UUID in Scala and Java, uuid.UUID in Python (spark_substrait.types).
  */
-class UuidType extends UserDefinedType[UUID] {
+private[sparksubstrait] class UuidType extends UserDefinedType[UUID] {
   override def sqlType: DataType = BinaryType
   override def pyUDT: String = "spark_substrait.types.UuidType"
   override def userClass: Class[UUID] = classOf[UUID]
@@ -25,7 +25,8 @@ class UuidType extends UserDefinedType[UUID] {
   }
 }
 
-object UuidType {
+private[sparksubstrait] object UuidType {
+
   /** The one instance converters use; Spark makes others from schemas (all equal: same class). */
   val Instance: UuidType = {
     // Spark 3.5's row encoder finds the type of a java.util.UUID value only by registration.

@@ -13,16 +13,18 @@ import io.sparksubstrait.proto.Expression.Literal.IntervalDayToSecond
  * for, and stays as written (refused). Only function arguments are read: a bare interval
  * column keeps the compound type the plan declares.
  */
-object CompoundIntervalParts extends Reading {
+private[sparksubstrait] object CompoundIntervalParts extends Reading {
   val name = "datafusion-compound-interval-arithmetic"
   val releases = "DataFusion 43 to 55 (spec 0.58 to 0.85)"
-  val meaning = "interval literals written as interval_compound with one part zero; read as interval_year (months only) or interval_day (days only)"
+  val meaning =
+    "interval literals written as interval_compound with one part zero; read as interval_year (months only) or interval_day (days only)"
 
   def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("datafusion", "0.58", ProducerStamp.Newest)
 
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite(plan) {
-    case a: FunctionArgument if a.hasValue && a.getValue.hasLiteral && a.getValue.getLiteral.hasIntervalCompound &&
-        oneKind(a.getValue.getLiteral).isDefined =>
+    case a: FunctionArgument
+        if a.hasValue && a.getValue.hasLiteral && a.getValue.getLiteral.hasIntervalCompound &&
+          oneKind(a.getValue.getLiteral).isDefined =>
       val lit = oneKind(a.getValue.getLiteral).get
       found(s"interval_compound literal as ${lit.getLiteralTypeCase.name.toLowerCase}")
       a.toBuilder.setValue(Expression.newBuilder().setLiteral(lit)).build()
@@ -36,7 +38,8 @@ object CompoundIntervalParts extends Reading {
     val wholeDays = ds.getSeconds == 0 && ds.getSubseconds == 0
     val b = lit.toBuilder.clearIntervalCompound()
     if (ds.getDays == 0 && wholeDays && !noMonths) Some(b.setIntervalYearToMonth(ym).build())
-    else if (noMonths && wholeDays && ds.getDays != 0) Some(b.setIntervalDayToSecond(IntervalDayToSecond.newBuilder().setDays(ds.getDays)).build())
+    else if (noMonths && wholeDays && ds.getDays != 0)
+      Some(b.setIntervalDayToSecond(IntervalDayToSecond.newBuilder().setDays(ds.getDays)).build())
     else None
   }
 }

@@ -19,7 +19,7 @@ import io.sparksubstrait.proto.{Expression, Plan}
  * Where the numbers differ (Q20, Q22) the plan is a valid, different question no shape
  * reveals (docs/producers.md lists them).
  */
-object CorrelationAsLocalReference extends FoundBug(Releases.Ibis) {
+private[sparksubstrait] object CorrelationAsLocalReference extends FoundBug(Releases.Ibis) {
   val name = "ibis-correlation-as-local-reference"
   val meaning = "a subquery's correlated column written as one of its own columns, so the subquery compares a " +
     "column with itself and is not correlated; run as written"
@@ -27,7 +27,8 @@ object CorrelationAsLocalReference extends FoundBug(Releases.Ibis) {
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] =
     callsOf(plan, Set("equal")) { (f, at) =>
       if (sameRootColumn(f) && at.toString.contains(".subquery.")) {
-        found(s"$at: equal(field ${f.getArguments(0).getValue.getSelection.getDirectReference.getStructField.getField}, itself)")
+        found(
+          s"$at: equal(field ${f.getArguments(0).getValue.getSelection.getDirectReference.getStructField.getField}, itself)")
       }
     }
 
@@ -36,7 +37,7 @@ object CorrelationAsLocalReference extends FoundBug(Releases.Ibis) {
     case Seq(a, b) if a.hasValue && b.hasValue && a.getValue.hasSelection =>
       val s = a.getValue.getSelection
       s.hasRootReference && s.hasDirectReference && s.getDirectReference.hasStructField &&
-        !s.getDirectReference.getStructField.hasChild && a.getValue == b.getValue
+      !s.getDirectReference.getStructField.hasChild && a.getValue == b.getValue
     case _ => false
   }
 }

@@ -13,7 +13,7 @@ import io.sparksubstrait.proto.{Expression, FunctionArgument, Plan, Type}
  * Any other string (or a column whose type cannot be told before conversion) is left alone,
  * and refused by the function table as before.
  */
-object DateStringComparison extends ReadingOf(Releases.Ibis) {
+private[sparksubstrait] object DateStringComparison extends ReadingOf(Releases.Ibis) {
   val name = "ibis-date-string-comparison"
   val meaning = "a date compared with a string literal; the literal read as the ISO date it spells"
 
@@ -23,8 +23,9 @@ object DateStringComparison extends ReadingOf(Releases.Ibis) {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Comparisons)
     if (anchors.isEmpty) plan
     else InputTypes.rewrite(plan) {
-      case (e, in, at) if e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&
-          e.getScalarFunction.getArgumentsCount == 2 =>
+      case (e, in, at)
+          if e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&
+            e.getScalarFunction.getArgumentsCount == 2 =>
         val f = e.getScalarFunction
         val args = f.getArgumentsList.asScala.toSeq.map(a => if (a.hasValue) Some(a.getValue) else None)
         val isDate = args.map(_.flatMap(InputTypes.typeOf(_, in)).exists(_.getKindCase == Type.KindCase.DATE))

@@ -20,9 +20,10 @@ import io.sparksubstrait.proto.{Expression, Plan, Rel, Type}
  * to more than 19: a product declared DECIMAL(19,s) of a DECIMAL(10,2) and a DECIMAL(9,0) is
  * exact, and not capped.
  */
-object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
+private[sparksubstrait] object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
   val name = "isthmus-decimal-precision-19"
-  val meaning = "a product of decimals declared with at most 19 digits where the spec's type has more, so it overflows on larger values; run as written"
+  val meaning =
+    "a product of decimals declared with at most 19 digits where the spec's type has more, so it overflows on larger values; run as written"
 
   private val Capped = 19
 
@@ -31,17 +32,19 @@ object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val anchors = DeclaredFunctions.anchorsNamed(plan, Set("multiply"))
     def capped(e: Expression): Boolean = e.hasScalarFunction && anchors(e.getScalarFunction.getFunctionReference) &&
-      e.getScalarFunction.getOutputType.hasDecimal && e.getScalarFunction.getOutputType.getDecimal.getPrecision == Capped
+      e.getScalarFunction.getOutputType.hasDecimal &&
+      e.getScalarFunction.getOutputType.getDecimal.getPrecision == Capped
     def holdsCapped(e: Expression): Boolean = InputTypes.existsWithin(e)(capped)
-    def look(e: Expression, in: InputTypes.Types, at: PlanPath): Unit = InputTypes.foreachWithin(e, at) { (sub, subAt) =>
-      if (capped(sub)) sub.getScalarFunction.getArgumentsList.asScala.toSeq
-        .map(a => if (a.hasValue) InputTypes.typeOf(a.getValue, in).flatMap(digits) else None) match {
-        case Seq(Some((p1, s1)), Some((p2, s2))) if p1 + p2 > Capped =>
-          val (p, s) = specProduct(p1, s1, p2, s2)
-          found(s"$subAt: multiply of DECIMAL($p1,$s1) and DECIMAL($p2,$s2) declared DECIMAL($Capped," +
-            s"${sub.getScalarFunction.getOutputType.getDecimal.getScale}), the spec's type DECIMAL($p,$s)")
-        case _ =>
-      }
+    def look(e: Expression, in: InputTypes.Types, at: PlanPath): Unit = InputTypes.foreachWithin(e, at) {
+      (sub, subAt) =>
+        if (capped(sub)) sub.getScalarFunction.getArgumentsList.asScala.toSeq
+          .map(a => if (a.hasValue) InputTypes.typeOf(a.getValue, in).flatMap(digits) else None) match {
+          case Seq(Some((p1, s1)), Some((p2, s2))) if p1 + p2 > Capped =>
+            val (p, s) = specProduct(p1, s1, p2, s2)
+            found(s"$subAt: multiply of DECIMAL($p1,$s1) and DECIMAL($p2,$s2) declared DECIMAL($Capped," +
+              s"${sub.getScalarFunction.getOutputType.getDecimal.getScale}), the spec's type DECIMAL($p,$s)")
+          case _ =>
+        }
     }
     def each(exprs: Seq[(Expression, PlanPath)], input: Rel): Unit = {
       val suspects = exprs.filter { case (e, _) => holdsCapped(e) }
@@ -53,7 +56,9 @@ object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
     if (anchors.isEmpty) None
     else Some {
       case (rel: Rel, at) if rel.hasProject =>
-        each(rel.getProject.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (e, i) => e -> (at / "project").at("expressions", i) },
+        each(rel.getProject.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (e, i) =>
+            e -> (at / "project").at("expressions", i)
+          },
           rel.getProject.getInput)
       case (rel: Rel, at) if rel.hasFilter && rel.getFilter.hasCondition =>
         each(Seq(rel.getFilter.getCondition -> at / "filter" / "condition"), rel.getFilter.getInput)
@@ -62,7 +67,8 @@ object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
         if (holdsCapped(join.getExpression)) {
           // The right input's columns follow the left's: only where the left's number is known.
           val left = InputTypes.output(join.getLeft)
-          if (left.nonEmpty) look(join.getExpression, left ++ InputTypes.output(join.getRight), at / "join" / "expression")
+          if (left.nonEmpty)
+            look(join.getExpression, left ++ InputTypes.output(join.getRight), at / "join" / "expression")
         }
     }
   }
@@ -82,7 +88,8 @@ object DecimalPrecision19 extends FoundBug(Releases.Isthmus) {
     val initScale = s1 + s2
     val initPrecision = p1 + p2 + 1
     val precision = math.min(initPrecision, 38)
-    val scale = if (initPrecision > 38) math.max(initScale - (initPrecision - 38), math.min(initScale, 6)) else initScale
+    val scale =
+      if (initPrecision > 38) math.max(initScale - (initPrecision - 38), math.min(initScale, 6)) else initScale
     (precision, scale)
   }
 }

@@ -13,9 +13,10 @@ import io.sparksubstrait.proto.{Plan, Type}
  * keeps every digit, so sums of such products (TPC-H Q1, Q3, Q5, Q6, Q10) differ by cents.
  * Run as written, with a warning at each such multiply.
  */
-object DecimalProductType extends FoundBug(Releases.Ibis) {
+private[sparksubstrait] object DecimalProductType extends FoundBug(Releases.Ibis) {
   val name = "ibis-decimal-product-type"
-  val meaning = "a product of decimals declared with its wider argument's type, so rounded to that scale; run as written"
+  val meaning =
+    "a product of decimals declared with its wider argument's type, so rounded to that scale; run as written"
 
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] =
     callsOf(plan, Set("multiply")) { (f, at) =>

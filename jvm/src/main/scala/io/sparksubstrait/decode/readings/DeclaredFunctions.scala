@@ -5,7 +5,8 @@ import scala.jdk.CollectionConverters._
 import io.sparksubstrait.proto.Plan
 
 /** The plan's extension function declarations, as readings look them up before conversion. */
-object DeclaredFunctions {
+private[sparksubstrait] object DeclaredFunctions {
+
   /** A declared name without its signature (`divide:i64_i64` is `divide`). */
   def baseName(name: String): String = name.takeWhile(_ != ':')
 
@@ -16,5 +17,6 @@ object DeclaredFunctions {
 
   /** An anchor no function declaration of the plan uses, for a function a reading adds. */
   def freeAnchor(plan: Plan): Int =
-    (plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getFunctionAnchor) :+ 0).max + 1
+    (plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getFunctionAnchor) :+
+      0).max + 1
 }

@@ -12,7 +12,8 @@ import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
  * output_type, a cast's type, and relations that pass columns through (filter, sort,
  * fetch, project, joins, sets, an aggregate of one grouping set). Anything else is None, and a reading leaves it alone.
  */
-object DeclaredTypes {
+private[sparksubstrait] object DeclaredTypes {
+
   /** The integer kinds (casts to them and divisions of them are what readings look for). */
   val Integers: Set[Type.KindCase] = Set(Type.KindCase.I8, Type.KindCase.I16, Type.KindCase.I32, Type.KindCase.I64)
 
@@ -28,7 +29,8 @@ object DeclaredTypes {
           else {
             val items = read.getProjection.getSelect.getStructItemsList.asScala.toSeq
             // An item out of range is the converter's error to name (ReadConverter), not this reading's.
-            if (items.exists(i => i.hasChild || !all.indices.contains(i.getField))) None else Some(items.map(i => all(i.getField)))
+            if (items.exists(i => i.hasChild || !all.indices.contains(i.getField))) None
+            else Some(items.map(i => all(i.getField)))
           }
         }
       case Rel.RelTypeCase.FILTER => of(rel.getFilter.getInput)
@@ -63,12 +65,14 @@ object DeclaredTypes {
   /** An expression's type given its input columns' types, where the plan declares it. */
   def of(e: Expression, input: Seq[Option[Type]]): Option[Type] = e.getRexTypeCase match {
     case Expression.RexTypeCase.LITERAL => literal(e.getLiteral)
-    case Expression.RexTypeCase.SCALAR_FUNCTION if e.getScalarFunction.hasOutputType => Some(e.getScalarFunction.getOutputType)
+    case Expression.RexTypeCase.SCALAR_FUNCTION if e.getScalarFunction.hasOutputType =>
+      Some(e.getScalarFunction.getOutputType)
     case Expression.RexTypeCase.CAST => Some(e.getCast.getType)
     case Expression.RexTypeCase.SELECTION =>
       val s = e.getSelection
       val root = !s.hasOuterReference && !s.hasExpression
-      if (root && s.hasDirectReference && s.getDirectReference.hasStructField && !s.getDirectReference.getStructField.hasChild)
+      if (root && s.hasDirectReference && s.getDirectReference.hasStructField &&
+        !s.getDirectReference.getStructField.hasChild)
         input.lift(s.getDirectReference.getStructField.getField).flatten
       else None
     case _ => None
@@ -84,8 +88,9 @@ object DeclaredTypes {
       case LiteralTypeCase.I64 => Some(t.setI64(Type.I64.newBuilder().setNullability(n)).build())
       case LiteralTypeCase.FP32 => Some(t.setFp32(Type.FP32.newBuilder().setNullability(n)).build())
       case LiteralTypeCase.FP64 => Some(t.setFp64(Type.FP64.newBuilder().setNullability(n)).build())
-      case LiteralTypeCase.DECIMAL => Some(t.setDecimal(Type.Decimal.newBuilder().setPrecision(l.getDecimal.getPrecision)
-        .setScale(l.getDecimal.getScale).setNullability(n)).build())
+      case LiteralTypeCase.DECIMAL =>
+        Some(t.setDecimal(Type.Decimal.newBuilder().setPrecision(l.getDecimal.getPrecision)
+              .setScale(l.getDecimal.getScale).setNullability(n)).build())
       case LiteralTypeCase.NULL => Some(l.getNull)
       case _ => None
     }

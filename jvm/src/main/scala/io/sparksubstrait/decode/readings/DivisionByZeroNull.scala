@@ -10,17 +10,19 @@ import io.sparksubstrait.proto.{FunctionOption, Expression, Plan}
  * named in the standard options: on_division_by_zero NULL, overflow ERROR. Floating-point
  * division is not touched: DuckDB's `/` gives IEEE infinities there.
  */
-object DivisionByZeroNull extends ReadingOf(Releases.DuckDb) {
+private[sparksubstrait] object DivisionByZeroNull extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-integer-division-by-zero"
-  val meaning = "integer division names no options, and divides by zero to NULL; read as divide with on_division_by_zero NULL, overflow ERROR"
+  val meaning =
+    "integer division names no options, and divides by zero to NULL; read as divide with on_division_by_zero NULL, overflow ERROR"
 
   def lift(plan: Plan, found: String => Unit): Plan = {
     val divides = DeclaredFunctions.anchorsNamed(plan, Set("divide"))
     // No declaration, no call: the walk is skipped.
     if (divides.isEmpty) plan
     else MessageRewrite.skippingLeaves(plan) {
-      case f: Expression.ScalarFunction if divides(f.getFunctionReference) && f.getOptionsCount == 0 &&
-          f.hasOutputType && DeclaredTypes.Integers(f.getOutputType.getKindCase) =>
+      case f: Expression.ScalarFunction
+          if divides(f.getFunctionReference) && f.getOptionsCount == 0 &&
+            f.hasOutputType && DeclaredTypes.Integers(f.getOutputType.getKindCase) =>
         found(s"divide to ${f.getOutputType.getKindCase.name.toLowerCase} without options")
         f.toBuilder.addOptions(option("on_division_by_zero", "NULL")).addOptions(option("overflow", "ERROR")).build()
     }

@@ -15,13 +15,15 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * warning at each such literal (a float column cast so cannot be told from one the user
  * asked for: no warning).
  */
-object FloatLiteralDecimalCast extends FoundBug(Releases.Ibis) {
+private[sparksubstrait] object FloatLiteralDecimalCast extends FoundBug(Releases.Ibis) {
   val name = "ibis-float-literal-decimal-cast"
-  val meaning = "a float literal beside a decimal cast to the decimal's type, whose scale drops its digits; run as written"
+  val meaning =
+    "a float literal beside a decimal cast to the decimal's type, whose scale drops its digits; run as written"
 
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = Some {
-    case (c: Expression.Cast, at) if c.getType.getKindCase == Type.KindCase.DECIMAL && c.getInput.hasLiteral &&
-        dropsDigits(c.getInput.getLiteral, c.getType.getDecimal.getScale) =>
+    case (c: Expression.Cast, at)
+        if c.getType.getKindCase == Type.KindCase.DECIMAL && c.getInput.hasLiteral &&
+          dropsDigits(c.getInput.getLiteral, c.getType.getDecimal.getScale) =>
       val d = c.getType.getDecimal
       found(s"$at: ${literalText(c.getInput.getLiteral)} cast to DECIMAL(${d.getPrecision},${d.getScale})")
   }

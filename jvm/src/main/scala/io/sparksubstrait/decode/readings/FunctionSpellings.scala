@@ -14,11 +14,13 @@ import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument,
  * whose declared output type says so (DuckDB's `//` on integers is `divide`; on doubles it
  * is no standard function) to a declaration of the standard name added to the plan.
  */
-final case class FunctionSpellings(name: String, releases: String, applies: ProducerStamp => Boolean,
-    renames: Map[String, String], defaults: Seq[FunctionSpellings.Default],
-    retargets: Seq[FunctionSpellings.Retarget] = Nil) extends Reading {
+private[sparksubstrait] final case class FunctionSpellings(name: String, releases: String,
+  applies: ProducerStamp => Boolean,
+  renames: Map[String, String], defaults: Seq[FunctionSpellings.Default],
+  retargets: Seq[FunctionSpellings.Retarget] = Nil) extends Reading {
   val meaning: String = "functions outside the standard extensions, read as the standard ones: " +
-    (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ retargets.map(_.describe) ++ defaults.map(_.describe)).mkString(", ")
+    (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ retargets.map(_.describe) ++
+      defaults.map(_.describe)).mkString(", ")
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
@@ -63,7 +65,8 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
     var next = (declarations.map(_.getFunctionAnchor) :+ 0).max
     val added = scala.collection.mutable.LinkedHashMap.empty[(Int, String), Int]
     val calls = MessageRewrite.skippingLeaves(plan.build()) {
-      case f: Expression.ScalarFunction if retargets.exists(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)) =>
+      case f: Expression.ScalarFunction
+          if retargets.exists(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)) =>
         val r = retargets.find(r => names.get(f.getFunctionReference).contains(r.function) && r.when(f)).get
         found(r.describe)
         val anchor = added.getOrElseUpdate((f.getFunctionReference, r.to), { next += 1; next })
@@ -74,15 +77,18 @@ final case class FunctionSpellings(name: String, releases: String, applies: Prod
     added.foreach { case ((from, to), anchor) =>
       // The same extension reference as the producer's declaration: DuckDB's folder URI resolves names among the standard ones.
       val original = declarations.find(_.getFunctionAnchor == from).get
-      b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(original.toBuilder.setFunctionAnchor(anchor).setName(to)))
+      b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
+          original.toBuilder.setFunctionAnchor(anchor).setName(to)))
     }
     b.build()
   }
 }
 
-object FunctionSpellings {
+private[sparksubstrait] object FunctionSpellings {
+
   /** `function` called with `arity` arguments means the standard call with `complete`'s arguments. */
-  final case class Default(function: String, arity: Int, describe: String, complete: Seq[FunctionArgument] => Seq[FunctionArgument])
+  final case class Default(function: String, arity: Int, describe: String,
+    complete: Seq[FunctionArgument] => Seq[FunctionArgument])
 
   /** Calls of `function` for which `when` holds mean the standard `to`. */
   final case class Retarget(function: String, describe: String, to: String, when: Expression.ScalarFunction => Boolean)
@@ -95,17 +101,20 @@ object FunctionSpellings {
     FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(e.setNullable(false))).build()
   private def enumArg(v: String): FunctionArgument = FunctionArgument.newBuilder().setEnum(v).build()
 
-  val roundToInteger: Default = Default("round", 1, "round(x) as round(x, 0)", args => args :+ value(Expression.Literal.newBuilder().setI32(0)))
+  val roundToInteger: Default =
+    Default("round", 1, "round(x) as round(x, 0)", args => args :+ value(Expression.Literal.newBuilder().setI32(0)))
   val exactMedian: Default = Default("median", 1, "median(x) as median(EXACT, x)", args => enumArg("EXACT") +: args)
   val commaStringAgg: Default = Default("string_agg", 1, "string_agg(x) as string_agg(x, ',')",
     args => args :+ value(Expression.Literal.newBuilder().setString(",")))
 
-  val dataFusion: FunctionSpellings = FunctionSpellings("datafusion-function-spellings", "DataFusion, every release (spec 0.33 to 0.85)",
+  val dataFusion: FunctionSpellings = FunctionSpellings("datafusion-function-spellings",
+    "DataFusion, every release (spec 0.33 to 0.85)",
     _.within("datafusion", "0.0", ProducerStamp.Newest),
     Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim"),
     Seq(roundToInteger, exactMedian))
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
     Releases.DuckDb.describe, Releases.DuckDb.applies,
-    Map("||" -> "concat", "sum_no_overflow" -> "sum"), Seq(roundToInteger, exactMedian, commaStringAgg), Seq(integerDivide))
+    Map("||" -> "concat", "sum_no_overflow" -> "sum"), Seq(roundToInteger, exactMedian, commaStringAgg),
+    Seq(integerDivide))
 }

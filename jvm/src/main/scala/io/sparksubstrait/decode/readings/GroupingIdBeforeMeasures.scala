@@ -14,7 +14,7 @@ import io.sparksubstrait.proto.Expression.{FieldReference, Literal, ReferenceSeg
  * same way), so the aggregate is lifted into a projection that gives them that order from
  * the spec's columns, the id computed from the index.
  */
-object GroupingIdBeforeMeasures extends Reading {
+private[sparksubstrait] object GroupingIdBeforeMeasures extends Reading {
   val name = "datafusion-grouping-id-before-measures"
   val releases = "DataFusion 43 to 55 (spec 0.58 to 0.85)"
   val meaning = "an aggregate of several grouping sets outputs its distinct keys, a grouping id bit mask, then the " +
@@ -31,12 +31,14 @@ object GroupingIdBeforeMeasures extends Reading {
   private def applies(agg: AggregateRel): Boolean =
     agg.getGroupingsCount > 1 && agg.getGroupingExpressionsCount > 0 && !agg.getCommon.hasEmit &&
       // A reference out of range is the plan's error, which AggregateConverter names.
-      agg.getGroupingsList.asScala.forall(_.getExpressionReferencesList.asScala.forall(r => r >= 0 && r < agg.getGroupingExpressionsCount))
+      agg.getGroupingsList.asScala.forall(
+        _.getExpressionReferencesList.asScala.forall(r => r >= 0 && r < agg.getGroupingExpressionsCount))
 
   private def reorder(rel: Rel): Rel = {
     val agg = rel.getAggregate
     val keys = agg.getGroupingExpressionsList.asScala.toSeq
-    val sets = agg.getGroupingsList.asScala.toSeq.map(_.getExpressionReferencesList.asScala.toSeq.map(i => keys(i.intValue)))
+    val sets =
+      agg.getGroupingsList.asScala.toSeq.map(_.getExpressionReferencesList.asScala.toSeq.map(i => keys(i.intValue)))
     // The aggregate's output (AggregateConverter): the distinct expressions the sets name, the measures, the set's index.
     val distinct = sets.flatten.distinct
     val measures = agg.getMeasuresCount
@@ -46,7 +48,8 @@ object GroupingIdBeforeMeasures extends Reading {
     }
     val id = SwitchExpression.newBuilder().setMatch(field(setIndex))
     masks.init.zipWithIndex.foreach { case (mask, s) =>
-      id.addIfs(SwitchExpression.IfValue.newBuilder().setIf(Literal.newBuilder().setI32(s)).setThen(maskLiteral(mask, distinct.size)))
+      id.addIfs(SwitchExpression.IfValue.newBuilder().setIf(Literal.newBuilder().setI32(s)).setThen(maskLiteral(mask,
+            distinct.size)))
     }
     id.setElse(maskLiteral(masks.last, distinct.size))
     val expressions = distinct.indices.map(field) ++
@@ -56,7 +59,7 @@ object GroupingIdBeforeMeasures extends Reading {
     val emit = RelCommon.Emit.newBuilder()
     expressions.indices.foreach(i => emit.addOutputMapping(width + i))
     Rel.newBuilder().setProject(ProjectRel.newBuilder().setInput(rel).addAllExpressions(expressions.asJava)
-      .setCommon(RelCommon.newBuilder().setEmit(emit))).build()
+        .setCommon(RelCommon.newBuilder().setEmit(emit))).build()
   }
 
   /**
@@ -70,6 +73,7 @@ object GroupingIdBeforeMeasures extends Reading {
   }
 
   private def field(i: Int): Expression = Expression.newBuilder().setSelection(FieldReference.newBuilder()
-    .setDirectReference(ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))
-    .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
+      .setDirectReference(
+        ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(i)))
+      .setRootReference(FieldReference.RootReference.getDefaultInstance)).build()
 }

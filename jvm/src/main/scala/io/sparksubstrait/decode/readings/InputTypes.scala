@@ -12,7 +12,7 @@ import io.sparksubstrait.decode.PlanPath
  * meaning depends on an argument's type. Where a type cannot be told, it is None and the
  * reading leaves the expression alone (the converter then decides, as without the reading).
  */
-object InputTypes {
+private[sparksubstrait] object InputTypes {
   type Types = Seq[Option[Type]]
 
   /** `plan` with `f` applied to each expression of a filter, projection or join, bottom-up, with its input's types. */
@@ -38,17 +38,20 @@ object InputTypes {
     }
 
   /** Function arguments and cast inputs first, then the expression itself; subqueries are left alone. */
-  private def expr(e: Expression, in: Types, at: PlanPath, f: PartialFunction[(Expression, Types, PlanPath), Expression]): Expression = {
+  private def expr(e: Expression, in: Types, at: PlanPath,
+    f: PartialFunction[(Expression, Types, PlanPath), Expression]): Expression = {
     val inner = e.getRexTypeCase match {
       case Expression.RexTypeCase.SCALAR_FUNCTION =>
         val b = e.getScalarFunction.toBuilder
         e.getScalarFunction.getArgumentsList.asScala.zipWithIndex.foreach { case (a, i) =>
-          if (a.hasValue) b.setArguments(i, FunctionArgument.newBuilder(a)
-            .setValue(expr(a.getValue, in, (at / "scalar_function").at("arguments", i) / "value", f)))
+          if (a.hasValue) b.setArguments(i,
+            FunctionArgument.newBuilder(a)
+              .setValue(expr(a.getValue, in, (at / "scalar_function").at("arguments", i) / "value", f)))
         }
         e.toBuilder.setScalarFunction(b).build()
       case Expression.RexTypeCase.CAST =>
-        e.toBuilder.setCast(e.getCast.toBuilder.setInput(expr(e.getCast.getInput, in, at / "cast" / "input", f))).build()
+        e.toBuilder.setCast(e.getCast.toBuilder.setInput(expr(e.getCast.getInput, in, at / "cast" / "input",
+              f))).build()
       case _ => e
     }
     f.applyOrElse((inner, in, at), (_: (Expression, Types, PlanPath)) => inner)
@@ -71,12 +74,13 @@ object InputTypes {
   }
 
   /** Whether `p` holds for an expression within `e` that [[rewrite]] visits (no places worked out). */
-  def existsWithin(e: Expression)(p: Expression => Boolean): Boolean = p(e) || (e.getRexTypeCase match {
-    case Expression.RexTypeCase.SCALAR_FUNCTION =>
-      e.getScalarFunction.getArgumentsList.asScala.exists(a => a.hasValue && existsWithin(a.getValue)(p))
-    case Expression.RexTypeCase.CAST => existsWithin(e.getCast.getInput)(p)
-    case _ => false
-  })
+  def existsWithin(e: Expression)(p: Expression => Boolean): Boolean = p(e) ||
+    (e.getRexTypeCase match {
+      case Expression.RexTypeCase.SCALAR_FUNCTION =>
+        e.getScalarFunction.getArgumentsList.asScala.exists(a => a.hasValue && existsWithin(a.getValue)(p))
+      case Expression.RexTypeCase.CAST => existsWithin(e.getCast.getInput)(p)
+      case _ => false
+    })
 
   /** The type of `e` over input columns `in`, when the plan declares it. */
   def typeOf(e: Expression, in: Types): Option[Type] = DeclaredTypes.of(e, in)

@@ -11,10 +11,11 @@ import io.sparksubstrait.proto.Expression.Literal.LiteralTypeCase
  * literal, DataFusion's variation 1 means unsigned: such a literal becomes the next wider
  * signed integer of the same value (a u8 200 is an i16 200, never an i8 -56).
  */
-object LayoutVariations extends Reading {
+private[sparksubstrait] object LayoutVariations extends Reading {
   val name = "datafusion-layout-variations"
   val releases = "DataFusion, every release (spec 0.33 to 0.85)"
-  val meaning = "undeclared type variations 1 and 2 name Arrow layouts (large, view) of the same values; read as variation 0"
+  val meaning =
+    "undeclared type variations 1 and 2 name Arrow layouts (large, view) of the same values; read as variation 0"
 
   def appliesTo(stamp: ProducerStamp): Boolean = stamp.within("datafusion", "0.0", ProducerStamp.Newest)
 
@@ -45,7 +46,7 @@ object LayoutVariations extends Reading {
         val value = new java.math.BigDecimal(java.lang.Long.toUnsignedString(lit.getI64))
         val bytes = value.unscaledValue.toByteArray.reverse.padTo(16, 0.toByte) // little-endian two's complement
         b.setDecimal(Expression.Literal.Decimal.newBuilder().setPrecision(20).setScale(0)
-          .setValue(com.google.protobuf.ByteString.copyFrom(bytes)))
+            .setValue(com.google.protobuf.ByteString.copyFrom(bytes)))
     }
     b.build()
   }

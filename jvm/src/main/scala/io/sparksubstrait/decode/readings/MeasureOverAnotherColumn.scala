@@ -18,7 +18,7 @@ import io.sparksubstrait.proto.{Plan, Rel, Type}
  * were meant is not in the plan. Where the column's type is one the function cannot take
  * (Q7's `sum` over a string) the conversion refuses it as before.
  */
-object MeasureOverAnotherColumn extends FoundBug(Releases.Ibis) {
+private[sparksubstrait] object MeasureOverAnotherColumn extends FoundBug(Releases.Ibis) {
   val name = "ibis-measure-over-another-column"
   val meaning = "an aggregate declared for one argument type over a column of another (its references numbered by a " +
     "select list the plan does not write); run as written"
@@ -26,7 +26,8 @@ object MeasureOverAnotherColumn extends FoundBug(Releases.Ibis) {
   // The signature tokens ibis-substrait writes for argument types, by the kind each names.
   private val kinds: Map[String, Type.KindCase] = Map("i8" -> Type.KindCase.I8, "i16" -> Type.KindCase.I16,
     "i32" -> Type.KindCase.I32, "i64" -> Type.KindCase.I64, "fp32" -> Type.KindCase.FP32, "fp64" -> Type.KindCase.FP64,
-    "dec" -> Type.KindCase.DECIMAL, "str" -> Type.KindCase.STRING, "date" -> Type.KindCase.DATE, "bool" -> Type.KindCase.BOOL)
+    "dec" -> Type.KindCase.DECIMAL, "str" -> Type.KindCase.STRING, "date" -> Type.KindCase.DATE,
+    "bool" -> Type.KindCase.BOOL)
 
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = {
     val signatures = plan.getExtensionsList.asScala.filter(_.hasExtensionFunction).map(_.getExtensionFunction)
@@ -42,7 +43,8 @@ object MeasureOverAnotherColumn extends FoundBug(Releases.Ibis) {
             if (tokens.size == args.size) tokens.zip(args).foreach { case (token, arg) =>
               (kinds.get(token), if (arg.hasValue) DeclaredTypes.of(arg.getValue, input) else None) match {
                 case (Some(expected), Some(t)) if t.getKindCase != expected =>
-                  found(s"${at / "aggregate" at ("measures", i)}.measure: $declared over ${t.getKindCase.name.toLowerCase}")
+                  found(
+                    s"${at / "aggregate" at ("measures", i)}.measure: $declared over ${t.getKindCase.name.toLowerCase}")
                 case _ =>
               }
             }

@@ -15,7 +15,7 @@ import io.sparksubstrait.proto.{Expression, NamedStruct, Type}
  * places), after its children were rewritten; subtrees it leaves alone are kept (no copy),
  * so a plan no reading touches costs one walk.
  */
-object MessageRewrite {
+private[sparksubstrait] object MessageRewrite {
   def apply[M <: Message](root: M)(f: PartialFunction[Message, Message]): M = until(root, _ => false)(f)
 
   def located[M <: Message](root: M)(f: PartialFunction[(Message, PlanPath), Message]): M =
@@ -51,18 +51,20 @@ object MessageRewrite {
    */
   def liftAll[M <: Message](root: M, rewrites: Seq[PartialFunction[(Message, PlanPath), Message]]): M =
     if (rewrites.isEmpty) root
-    else walk(root, PlanPath.root, { case (m, at) =>
-      rewrites.foldLeft(m)((current, f) => f.applyOrElse((current, at), (_: (Message, PlanPath)) => current))
-    }, isLeaf, located = true).asInstanceOf[M]
+    else walk(root, PlanPath.root,
+      { case (m, at) =>
+        rewrites.foldLeft(m)((current, f) => f.applyOrElse((current, at), (_: (Message, PlanPath)) => current))
+      }, isLeaf, located = true).asInstanceOf[M]
 
   /**
    * Each finder at every message but the leaves, with its location, in the order `located`
    * visits them; nothing is rewritten. One walk for all of them.
    */
   def findAll(root: Message, finders: Seq[PartialFunction[(Message, PlanPath), Unit]]): Unit =
-    if (finders.nonEmpty) walk(root, PlanPath.root, { case (m, at) =>
-      finders.foreach(_.applyOrElse((m, at), (_: (Message, PlanPath)) => ())); m
-    }, isLeaf, located = true)
+    if (finders.nonEmpty) walk(root, PlanPath.root,
+      { case (m, at) =>
+        finders.foreach(_.applyOrElse((m, at), (_: (Message, PlanPath)) => ())); m
+      }, isLeaf, located = true)
 
   /**
    * A message type's message-typed fields: those outside a oneof (repeated ones and map
@@ -71,12 +73,16 @@ object MessageRewrite {
   private final class Shape(val plain: Array[MessageFields.Field], val oneofs: Array[MessageFields.Oneof])
 
   private val shapes = new java.util.concurrent.ConcurrentHashMap[Descriptor, Shape]()
-  private def shapeOf(msg: Message): Shape = shapes.computeIfAbsent(msg.getDescriptorForType, { d =>
-    def isMessage(f: FieldDescriptor) = f.getJavaType == FieldDescriptor.JavaType.MESSAGE
-    // A proto3 `optional` is a oneof of one (synthetic, not a "real" one): a plain field here.
-    new Shape(d.getFields.asScala.filter(f => isMessage(f) && f.getRealContainingOneof == null).map(MessageFields.field(_, msg.getClass)).toArray,
-      d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(isMessage)).map(MessageFields.oneof(_, msg.getClass)).toArray)
-  })
+  private def shapeOf(msg: Message): Shape = shapes.computeIfAbsent(msg.getDescriptorForType,
+    { d =>
+      def isMessage(f: FieldDescriptor) = f.getJavaType == FieldDescriptor.JavaType.MESSAGE
+      // A proto3 `optional` is a oneof of one (synthetic, not a "real" one): a plain field here.
+      new Shape(
+        d.getFields.asScala.filter(f => isMessage(f) && f.getRealContainingOneof == null).map(MessageFields.field(_,
+            msg.getClass)).toArray,
+        d.getRealOneofs.asScala.filter(_.getFields.asScala.exists(isMessage)).map(MessageFields.oneof(_,
+            msg.getClass)).toArray)
+    })
 
   // Every reading walks the whole plan, so the walk reads only the message-typed fields its
   // type has (by descriptor, cached), a oneof (a relation's, expression's, literal's or type's
@@ -86,8 +92,9 @@ object MessageRewrite {
   // getAllFields (a sorted map of every set field, per message) the walk had cost DuckDB's
   // TPC-H plans more than their conversion; testing each field of a oneof, half of it still.
   // Without `located`, `f` ignores places: every message gets the root's, allocating none.
-  private def walk(msg: Message, at: PlanPath, f: PartialFunction[(Message, PlanPath), Message], stop: Message => Boolean,
-      located: Boolean): Message = {
+  private def walk(msg: Message, at: PlanPath, f: PartialFunction[(Message, PlanPath), Message],
+    stop: Message => Boolean,
+    located: Boolean): Message = {
     var builder: Message.Builder = null
     def edit(): Message.Builder = { if (builder == null) builder = msg.toBuilder; builder }
     def visit(field: MessageFields.Field): Unit = {
@@ -124,7 +131,8 @@ object MessageRewrite {
     val set: Array[MessageFields.Field] =
       if (shape.oneofs.isEmpty) shape.plain
       else {
-        val chosen = shape.oneofs.flatMap(o => Option(o.set(msg)).filter(_.descriptor.getJavaType == FieldDescriptor.JavaType.MESSAGE))
+        val chosen = shape.oneofs.flatMap(o =>
+          Option(o.set(msg)).filter(_.descriptor.getJavaType == FieldDescriptor.JavaType.MESSAGE))
         if (chosen.isEmpty) shape.plain
         else if (shape.plain.isEmpty) chosen
         else (shape.plain ++ chosen).sortBy(_.descriptor.getIndex)

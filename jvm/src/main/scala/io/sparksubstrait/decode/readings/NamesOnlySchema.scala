@@ -14,7 +14,7 @@ import io.sparksubstrait.decode.PlanPath
  * table's column types (the same names, in the same order, or the plan's error), so it
  * needs the session: PlanConverter lifts it before converting (`withCatalog`).
  */
-object NamesOnlySchema extends Reading {
+private[sparksubstrait] object NamesOnlySchema extends Reading {
   val name = "datafusion-names-only-schema"
   val releases = "DataFusion 31 to 41 (spec 0.33 to 0.51)"
   val meaning = "a named table's base_schema has names and no types; read with the catalog table's types"
@@ -27,7 +27,8 @@ object NamesOnlySchema extends Reading {
   /** At decode time: only finds the places (the types come from the catalog, later). */
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite(plan) {
     case read: ReadRel if namesOnly(read) =>
-      found(s"table ${read.getNamedTable.getNamesList.asScala.mkString(".")}: ${read.getBaseSchema.getNamesCount} names")
+      found(
+        s"table ${read.getNamedTable.getNamesList.asScala.mkString(".")}: ${read.getBaseSchema.getNamesCount} names")
       read
   }
 
@@ -39,11 +40,14 @@ object NamesOnlySchema extends Reading {
       val names = read.getBaseSchema.getNamesList.asScala.toSeq
       val at = readAt / "base_schema"
       val types = names.zipWithIndex.map { case (n, i) =>
-        val field = schema.fields.find(_.name.equalsIgnoreCase(n)).getOrElse(throw SubstraitErrors.invalidPlan(at.at("names", i),
-          s"column $n of table ${table.mkString(".")} ($name)", s"a column of the table: ${schema.fieldNames.mkString(", ")}"))
+        val field = schema.fields.find(_.name.equalsIgnoreCase(n)).getOrElse(
+          throw SubstraitErrors.invalidPlan(at.at("names", i),
+            s"column $n of table ${table.mkString(".")} ($name)",
+            s"a column of the table: ${schema.fieldNames.mkString(", ")}"))
         substraitType(field, at.at("names", i))
       }
-      val struct = Type.Struct.newBuilder().addAllTypes(types.asJava).setNullability(Type.Nullability.NULLABILITY_REQUIRED)
+      val struct =
+        Type.Struct.newBuilder().addAllTypes(types.asJava).setNullability(Type.Nullability.NULLABILITY_REQUIRED)
       read.toBuilder.setBaseSchema(NamedStruct.newBuilder(read.getBaseSchema).setStruct(struct)).build()
   }
 
@@ -61,11 +65,16 @@ object NamesOnlySchema extends Reading {
       case _: StringType => b.setString(Type.String.newBuilder().setNullability(n))
       case BinaryType => b.setBinary(Type.Binary.newBuilder().setNullability(n))
       case DateType => b.setDate(Type.Date.newBuilder().setNullability(n))
-      case TimestampType => b.setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(6).setNullability(n))
-      case TimestampNTZType => b.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(6).setNullability(n))
-      case d: DecimalType => b.setDecimal(Type.Decimal.newBuilder().setPrecision(d.precision).setScale(d.scale).setNullability(n))
-      case other => throw SubstraitErrors.unsupported(at, s"column ${field.name} of type ${other.simpleString} " +
-        s"in a names-only base_schema ($name)", "a column of a flat type (names-only schemas name no nested fields)")
+      case TimestampType =>
+        b.setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(6).setNullability(n))
+      case TimestampNTZType =>
+        b.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(6).setNullability(n))
+      case d: DecimalType =>
+        b.setDecimal(Type.Decimal.newBuilder().setPrecision(d.precision).setScale(d.scale).setNullability(n))
+      case other => throw SubstraitErrors.unsupported(at,
+          s"column ${field.name} of type ${other.simpleString} " +
+            s"in a names-only base_schema ($name)",
+          "a column of a flat type (names-only schemas name no nested fields)")
     }
     b.build()
   }

@@ -17,14 +17,15 @@ import io.sparksubstrait.proto.{Expression, Plan}
  * wildcard that a value compared with `<>` rarely holds; `_`, common in plain values such as
  * 'IN_PROGRESS', is not taken as a sign).
  */
-object NotLikeAsNotEqual extends FoundBug(Releases.DuckDb) {
+private[sparksubstrait] object NotLikeAsNotEqual extends FoundBug(Releases.DuckDb) {
   val name = "duckdb-not-like-as-not-equal"
   val meaning = "x NOT LIKE 'pattern' written as not_equal(x, 'pattern'), which compares with the pattern's text; " +
     "a not_equal with a string literal holding % is run as written"
 
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] =
     callsOf(plan, Set("not_equal")) { (f, at) =>
-      f.getArgumentsList.asScala.flatMap(a => if (a.hasValue && a.getValue.hasLiteral) wildcardText(a.getValue.getLiteral) else None)
+      f.getArgumentsList.asScala.flatMap(a =>
+        if (a.hasValue && a.getValue.hasLiteral) wildcardText(a.getValue.getLiteral) else None)
         .headOption.foreach(text => found(s"$at: not_equal with '$text' (NOT LIKE '$text' in DuckDB's SQL?)"))
     }
 

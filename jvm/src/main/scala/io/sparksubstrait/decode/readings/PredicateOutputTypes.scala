@@ -12,7 +12,7 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * declared `date?`). A comparison or boolean connective returns a boolean whatever the plan
  * declares, so the declared type is lifted to boolean (same nullability).
  */
-object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) with LiftsOneAtATime {
+private[sparksubstrait] object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) with LiftsOneAtATime {
   val name = "duckdb-predicate-output-type"
   val meaning = "predicates declare their arguments' type as output_type; read as boolean"
 
@@ -27,11 +27,12 @@ object PredicateOutputTypes extends ReadingOf(Releases.DuckDb) with LiftsOneAtAT
       d.getExtensionFunction.getFunctionAnchor -> DeclaredFunctions.baseName(d.getExtensionFunction.getName)
     }.toMap
     Some {
-      case (f: Expression.ScalarFunction, _) if f.hasOutputType && f.getOutputType.getKindCase != Type.KindCase.BOOL &&
-          names.get(f.getFunctionReference).exists(Predicates) =>
+      case (f: Expression.ScalarFunction, _)
+          if f.hasOutputType && f.getOutputType.getKindCase != Type.KindCase.BOOL &&
+            names.get(f.getFunctionReference).exists(Predicates) =>
         found(s"${names(f.getFunctionReference)} declared ${f.getOutputType.getKindCase.name.toLowerCase}")
         f.toBuilder.setOutputType(Type.newBuilder().setBool(Type.Boolean.newBuilder()
-          .setNullability(nullability(f.getOutputType)))).build()
+              .setNullability(nullability(f.getOutputType)))).build()
     }
   }
 

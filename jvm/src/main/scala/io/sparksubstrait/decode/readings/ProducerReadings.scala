@@ -16,7 +16,7 @@ import io.sparksubstrait.decode.PlanPath
  * (DecodedPlan.readings): explain lists it, the DataFrame's plan string names it, and a
  * known producer bug is logged as a warning.
  */
-object ProducerReadings {
+private[sparksubstrait] object ProducerReadings {
   val all: Seq[Reading] = Seq(
     NamesOnlySchema,
     ProjectWithoutEmit("datafusion-project-without-emit", "DataFusion 31 to 42 (spec 0.33 to 0.55)",
@@ -56,7 +56,8 @@ object ProducerReadings {
     val applied = ArrayBuffer.empty[AppliedReading]
     val walked = all.filter(r => r.appliesTo(stamp) && (r.needs.isEmpty || r.needs.exists(holds)))
     def record(reading: Reading, where: ArrayBuffer[String]): Unit =
-      if (where.nonEmpty) applied += AppliedReading(reading.name, reading.releases, reading.meaning, reading.kind, where.toSeq)
+      if (where.nonEmpty) applied +=
+        AppliedReading(reading.name, reading.releases, reading.meaning, reading.kind, where.toSeq)
     // The lifting readings in order, each a walk; then the bugs found as written, all in one walk of the lifted plan.
     val (finding, lifting) = walked.partition(_.isInstanceOf[FoundBug])
     val lifted = runs(lifting).foldLeft(plan) {

@@ -10,7 +10,8 @@ import io.sparksubstrait.proto.Plan
  * built with, so a range of stamps is a range of releases (the table in docs/producers.md,
  * measured by dev/producer-matrix).
  */
-final case class ProducerStamp(producer: String, release: SpecRelease) {
+private[sparksubstrait] final case class ProducerStamp(producer: String, release: SpecRelease) {
+
   /** Stamped by `name` with a spec version from `from` to `to` (inclusive, "0.51" or "0.63.1"). */
   def within(name: String, from: String, to: String): Boolean =
     producer == name && release >= SpecRelease.parse(from) && release <= SpecRelease.parse(to)
@@ -25,8 +26,9 @@ final case class ProducerStamp(producer: String, release: SpecRelease) {
   override def toString: String = s"${if (producer.isEmpty) "(no producer)" else producer} (spec $release)"
 }
 
-object ProducerStamp {
-  def of(plan: Plan): ProducerStamp = ProducerStamp(plan.getVersion.getProducer.trim.toLowerCase, SpecRelease.of(plan.getVersion))
+private[sparksubstrait] object ProducerStamp {
+  def of(plan: Plan): ProducerStamp =
+    ProducerStamp(plan.getVersion.getProducer.trim.toLowerCase, SpecRelease.of(plan.getVersion))
 
   /** The newest spec version a producer may stamp (an open upper end). */
   val Newest: String = SpecRelease.Newest.toString

@@ -11,7 +11,9 @@ import io.sparksubstrait.errors.SubstraitErrors
  * A ProjectRel without emit meaning "only its expressions" (the spec: the input's columns,
  * then the expressions). Lifted into the spec's shape: an emit naming the expressions.
  */
-final case class ProjectWithoutEmit(name: String, releases: String, applies: ProducerStamp => Boolean) extends LiftsOneAtATime {
+private[sparksubstrait] final case class ProjectWithoutEmit(name: String, releases: String,
+  applies: ProducerStamp => Boolean)
+    extends LiftsOneAtATime {
   val meaning = "a ProjectRel without emit outputs only its expressions (the spec: input columns, then expressions); " +
     "read as an emit of the expressions"
 
@@ -21,8 +23,8 @@ final case class ProjectWithoutEmit(name: String, releases: String, applies: Pro
     case (rel: Rel, at) if rel.hasProject && !rel.getProject.getCommon.hasEmit =>
       val project = rel.getProject
       val width = RelArity.of(project.getInput).getOrElse(throw SubstraitErrors.unsupported(at / "project" / "input",
-        s"a ProjectRel without emit over an input whose width the plan does not state ($name)",
-        "an input whose column count the messages give (ReadRel, FilterRel, JoinRel, AggregateRel, …)"))
+          s"a ProjectRel without emit over an input whose width the plan does not state ($name)",
+          "an input whose column count the messages give (ReadRel, FilterRel, JoinRel, AggregateRel, …)"))
       val emit = RelCommon.Emit.newBuilder()
       (0 until project.getExpressionsCount).foreach(i => emit.addOutputMapping(width + i))
       found(s"ProjectRel of ${project.getExpressionsCount} expressions over $width input columns")

@@ -3,7 +3,7 @@ package io.sparksubstrait.decode.readings
 import org.slf4j.LoggerFactory
 
 /** A plan that asks another question than its query (a known producer bug) runs as written: the driver log says so. */
-object ReadingWarnings {
+private[sparksubstrait] object ReadingWarnings {
   private val logger = LoggerFactory.getLogger("io.sparksubstrait.ProducerReadings")
 
   def log(readings: Seq[AppliedReading]): Unit = readings.filter(_.isWarning).foreach { r =>

@@ -11,7 +11,7 @@ import io.sparksubstrait.proto.Rel.RelTypeCase
  * expressions). None where the messages do not say (a reference to a shared subtree, an
  * extension relation); the reading then reports that it cannot be applied.
  */
-object RelArity {
+private[sparksubstrait] object RelArity {
   def of(rel: Rel): Option[Int] = {
     val common = commonOf(rel)
     if (common.exists(_.hasEmit)) return common.map(_.getEmit.getOutputMappingCount)
@@ -33,7 +33,8 @@ object RelArity {
         // As AggregateConverter: the distinct expressions the grouping sets name, in either form.
         val shared = agg.getGroupingExpressionsList.asScala
         val keys = agg.getGroupingsList.asScala.flatMap { g =>
-          if (g.getExpressionReferencesCount > 0) g.getExpressionReferencesList.asScala.flatMap(r => shared.lift(r.intValue))
+          if (g.getExpressionReferencesCount > 0)
+            g.getExpressionReferencesList.asScala.flatMap(r => shared.lift(r.intValue))
           else g.getGroupingExpressionsList.asScala
         }.distinct.size
         Some(keys + agg.getMeasuresCount + (if (agg.getGroupingsCount > 1) 1 else 0))

@@ -3,8 +3,9 @@ package io.sparksubstrait.decode.readings
 import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
-import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Plan, Rel, SimpleExtensionDeclaration,
-  SimpleExtensionURN, Type}
+import io.sparksubstrait.proto.{
+  Expression, FunctionArgument, FunctionOption, Plan, Rel, SimpleExtensionDeclaration, SimpleExtensionURN, Type
+}
 
 /**
  * A producer whose engine casts a fractional number to an integer by rounding, where the
@@ -17,8 +18,10 @@ import io.sparksubstrait.proto.{Expression, FunctionArgument, FunctionOption, Pl
  * drops nothing. Where the plan does not type the input (a window's column, an outer
  * reference, a CASE) the cast stays as written: still Spark's truncation (docs/producers.md).
  */
-final case class RoundingCast(name: String, range: Releases, rules: Map[Type.KindCase, String]) extends ReadingOf(range) {
-  val meaning: String = "casts of " + rules.toSeq.map { case (k, r) => s"${k.name.toLowerCase}: ${r.toLowerCase}" }.sorted.mkString(", ") +
+private[sparksubstrait] final case class RoundingCast(name: String, range: Releases, rules: Map[Type.KindCase, String])
+    extends ReadingOf(range) {
+  val meaning: String = "casts of " +
+    rules.toSeq.map { case (k, r) => s"${k.name.toLowerCase}: ${r.toLowerCase}" }.sorted.mkString(", ") +
     " to integers round; read as the cast of round(x, 0) with that rule where the plan types the input"
 
   override val needs: Set[com.google.protobuf.Descriptors.Descriptor] = Set(Expression.Cast.getDescriptor)
@@ -31,22 +34,25 @@ final case class RoundingCast(name: String, range: Releases, rules: Map[Type.Kin
       found(s"cast of ${t.getKindCase.name.toLowerCase} to an integer, rounded ${rule.toLowerCase}")
       val call = Expression.ScalarFunction.newBuilder().setFunctionReference(anchor).setOutputType(t)
         .addArguments(FunctionArgument.newBuilder().setValue(x))
-        .addArguments(FunctionArgument.newBuilder().setValue(Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI32(0))))
+        .addArguments(FunctionArgument.newBuilder().setValue(
+            Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI32(0))))
         .addOptions(FunctionOption.newBuilder().setName("rounding").addPreference(rule))
       Expression.newBuilder().setScalarFunction(call).build()
     }
     // Each relation's own expressions, typed by its inputs; nested relations (inputs, subqueries) have their turn.
     val lifted = MessageRewrite.skippingLeaves(plan) {
       case rel: Rel => scope(rel) match {
-        case Some(input) => MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel] || MessageRewrite.isLeaf(m)) {
-          case c: Expression.Cast if DeclaredTypes.Integers(c.getType.getKindCase) =>
-            DeclaredTypes.of(c.getInput, input) match {
-              case Some(t) if rules.contains(t.getKindCase) => c.toBuilder.setInput(rounded(c.getInput, t, rules(t.getKindCase))).build()
-              case _ => c
+          case Some(input) =>
+            MessageRewrite.until(rel, (m: Message) => (m ne rel) && m.isInstanceOf[Rel] || MessageRewrite.isLeaf(m)) {
+              case c: Expression.Cast if DeclaredTypes.Integers(c.getType.getKindCase) =>
+                DeclaredTypes.of(c.getInput, input) match {
+                  case Some(t) if rules.contains(t.getKindCase) =>
+                    c.toBuilder.setInput(rounded(c.getInput, t, rules(t.getKindCase))).build()
+                  case _ => c
+                }
             }
+          case None => rel
         }
-        case None => rel
-      }
     }
     if (!used) plan else declared(lifted, anchor)
   }
@@ -66,14 +72,16 @@ final case class RoundingCast(name: String, range: Releases, rules: Map[Type.Kin
   private def declared(plan: Plan, anchor: Int): Plan = {
     val urn = (plan.getExtensionUrnsList.asScala.map(_.getExtensionUrnAnchor) :+ 0).max + 1
     plan.toBuilder
-      .addExtensionUrns(SimpleExtensionURN.newBuilder().setExtensionUrnAnchor(urn).setUrn("extension:io.substrait:functions_rounding"))
-      .addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(SimpleExtensionDeclaration.ExtensionFunction.newBuilder()
-        .setExtensionUrnReference(urn).setFunctionAnchor(anchor).setName("round")))
+      .addExtensionUrns(
+        SimpleExtensionURN.newBuilder().setExtensionUrnAnchor(urn).setUrn("extension:io.substrait:functions_rounding"))
+      .addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
+          SimpleExtensionDeclaration.ExtensionFunction.newBuilder()
+            .setExtensionUrnReference(urn).setFunctionAnchor(anchor).setName("round")))
       .build()
   }
 }
 
-object RoundingCast {
+private[sparksubstrait] object RoundingCast {
   private val ToEven = "TIE_TO_EVEN"
   val duckDb: RoundingCast = RoundingCast("duckdb-rounding-cast", Releases.DuckDb,
     Map(Type.KindCase.FP32 -> ToEven, Type.KindCase.FP64 -> ToEven, Type.KindCase.DECIMAL -> "TIE_AWAY_FROM_ZERO"))

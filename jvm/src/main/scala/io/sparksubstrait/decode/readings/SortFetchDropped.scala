@@ -8,7 +8,7 @@ import io.sparksubstrait.proto.{Plan, Rel}
  * asks for every row where the query asked for n. Nothing in the plan tells the two apart:
  * it runs as written, with a warning at each SortRel not under a FetchRel.
  */
-object SortFetchDropped extends Reading {
+private[sparksubstrait] object SortFetchDropped extends Reading {
   val name = "datafusion-sort-fetch-dropped"
   val releases = "DataFusion 42 and 43 (spec 0.55 to 0.58)"
   val meaning = "a LIMIT merged into a sort is not written (the plan returns every row); run as written"

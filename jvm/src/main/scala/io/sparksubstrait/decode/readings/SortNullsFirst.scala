@@ -12,13 +12,14 @@ import io.sparksubstrait.proto.{Plan, SortField}
  * question than its expression whenever a key holds NULLs: it runs as written, with a
  * warning at each such key.
  */
-object SortNullsFirst extends FoundBug(Releases.Ibis) {
+private[sparksubstrait] object SortNullsFirst extends FoundBug(Releases.Ibis) {
   val name = "ibis-sort-nulls-first"
   val meaning = "every sort key written NULLS FIRST where ibis' engine puts NULLs last; run as written"
 
   def finder(plan: Plan, found: String => Unit): Option[PartialFunction[(Message, PlanPath), Unit]] = Some {
-    case (s: SortField, at) if s.getDirection == SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST ||
-        s.getDirection == SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST =>
+    case (s: SortField, at)
+        if s.getDirection == SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST ||
+          s.getDirection == SortField.SortDirection.SORT_DIRECTION_DESC_NULLS_FIRST =>
       found(s"$at: ${s.getDirection.name.stripPrefix("SORT_DIRECTION_")}")
   }
 }

@@ -11,7 +11,7 @@ import io.sparksubstrait.proto.{AggregateFunction, Plan}
  * FunctionSpellings reads as DuckDB's default ','). The plan asks for the values in any
  * order: it runs as written, with a warning at each such call.
  */
-object StringAggOrderDropped extends FoundBug(Releases.DuckDb) {
+private[sparksubstrait] object StringAggOrderDropped extends FoundBug(Releases.DuckDb) {
   val name = "duckdb-string-agg-order-dropped"
   val meaning = "string_agg's ORDER BY is not written (the values come in any order); run as written"
 

@@ -9,15 +9,16 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * literal is read as NULL of T. A typeless NULL anywhere else (`SELECT NULL`, a folded
  * `x + NULL`) names no type the plan fixes, so it stays the plan's error.
  */
-object TypelessNullInCast extends ReadingOf(Releases.DuckDb) {
+private[sparksubstrait] object TypelessNullInCast extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-typeless-null-in-cast"
   val meaning = "a null literal without a type as a cast's input; read as NULL of the cast's type"
   override val needs: Set[com.google.protobuf.Descriptors.Descriptor] = Set(Expression.Cast.getDescriptor)
 
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.skippingLeaves(plan) {
-    case c: Expression.Cast if c.getInput.hasLiteral && c.getInput.getLiteral.hasNull &&
-        c.getInput.getLiteral.getNull.getKindCase == Type.KindCase.KIND_NOT_SET &&
-        c.getType.getKindCase != Type.KindCase.KIND_NOT_SET =>
+    case c: Expression.Cast
+        if c.getInput.hasLiteral && c.getInput.getLiteral.hasNull &&
+          c.getInput.getLiteral.getNull.getKindCase == Type.KindCase.KIND_NOT_SET &&
+          c.getType.getKindCase != Type.KindCase.KIND_NOT_SET =>
       found(s"NULL cast to ${c.getType.getKindCase.name.toLowerCase}")
       val typed = c.getInput.getLiteral.toBuilder.setNull(c.getType)
       c.toBuilder.setInput(Expression.newBuilder().setLiteral(typed)).build()

@@ -13,7 +13,7 @@ import io.sparksubstrait.errors.SubstraitErrors
  * refused rather than guessed: a start computed at run time would need ibis' own rule for
  * negative starts, which no plan states.
  */
-object ZeroBasedSubstring extends ReadingOf(Releases.Ibis) {
+private[sparksubstrait] object ZeroBasedSubstring extends ReadingOf(Releases.Ibis) {
   val name = "ibis-zero-based-substring"
   val meaning = "substring's start written 0-based (ibis' position); a constant start n read as n + 1"
 
@@ -25,8 +25,8 @@ object ZeroBasedSubstring extends ReadingOf(Releases.Ibis) {
         val startAt = at.at("arguments", 1) / "value"
         val start = f.getArguments(1)
         val shifted = plusOne(start.getValue).getOrElse(throw SubstraitErrors.unsupported(startAt,
-          "a substring start that is not a non-negative integer constant, written 0-based by ibis-substrait",
-          "a constant start n >= 0 (read as the 1-based position n + 1)"))
+            "a substring start that is not a non-negative integer constant, written 0-based by ibis-substrait",
+            "a constant start n >= 0 (read as the 1-based position n + 1)"))
         found(s"$startAt: substring start ${describe(start.getValue)} read as ${describe(shifted)}")
         f.toBuilder.setArguments(1, FunctionArgument.newBuilder(start).setValue(shifted)).build()
     }
@@ -46,9 +46,12 @@ object ZeroBasedSubstring extends ReadingOf(Releases.Ibis) {
     // A NULL start stays NULL: the result is NULL whichever base it is counted from.
     l.getLiteralTypeCase match {
       case NULL => Some(l)
-      case I8 if l.getI8 >= 0 => Some(if (l.getI8 < Byte.MaxValue) b.setI8(l.getI8 + 1).build() else b.setI16(l.getI8 + 1).build())
-      case I16 if l.getI16 >= 0 => Some(if (l.getI16 < Short.MaxValue) b.setI16(l.getI16 + 1).build() else b.setI32(l.getI16 + 1).build())
-      case I32 if l.getI32 >= 0 => Some(if (l.getI32 < Int.MaxValue) b.setI32(l.getI32 + 1).build() else b.setI64(l.getI32 + 1L).build())
+      case I8 if l.getI8 >= 0 =>
+        Some(if (l.getI8 < Byte.MaxValue) b.setI8(l.getI8 + 1).build() else b.setI16(l.getI8 + 1).build())
+      case I16 if l.getI16 >= 0 =>
+        Some(if (l.getI16 < Short.MaxValue) b.setI16(l.getI16 + 1).build() else b.setI32(l.getI16 + 1).build())
+      case I32 if l.getI32 >= 0 =>
+        Some(if (l.getI32 < Int.MaxValue) b.setI32(l.getI32 + 1).build() else b.setI64(l.getI32 + 1L).build())
       case I64 if l.getI64 >= 0 && l.getI64 < Long.MaxValue => Some(b.setI64(l.getI64 + 1).build())
       case _ => None
     }
@@ -56,5 +59,7 @@ object ZeroBasedSubstring extends ReadingOf(Releases.Ibis) {
 
   private def describe(e: Expression): String =
     if (e.hasCast) s"cast(${describe(e.getCast.getInput)})"
-    else e.getLiteral.getAllFields.asScala.collectFirst { case (fd, v) if fd.getName != "nullable" => v.toString }.getOrElse("?")
+    else e.getLiteral.getAllFields.asScala.collectFirst {
+      case (fd, v) if fd.getName != "nullable" => v.toString
+    }.getOrElse("?")
 }

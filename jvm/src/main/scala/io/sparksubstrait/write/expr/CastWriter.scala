@@ -15,29 +15,32 @@ import io.sparksubstrait.write.types.TypeWriter
  * (from strings, to decimals) or where it cannot fail (widening casts, casts to strings);
  * elsewhere it wraps or truncates (300 to TINYINT is 44), which no Substrait cast does.
  */
-object CastWriter {
+private[sparksubstrait] object CastWriter {
   def write(c: Cast, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
     val from = c.child.dataType
     val behavior = c.evalMode match {
       case EvalMode.ANSI => FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION
       case EvalMode.TRY => FailureBehavior.FAILURE_BEHAVIOR_RETURN_NULL
       case _ if cannotFail(from, c.dataType) => FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION
-      case _ if from.isInstanceOf[StringType] || (c.dataType.isInstanceOf[DecimalType] && from.isInstanceOf[NumericType]) =>
+      case _
+          if from.isInstanceOf[StringType] ||
+            (c.dataType.isInstanceOf[DecimalType] && from.isInstanceOf[NumericType]) =>
         FailureBehavior.FAILURE_BEHAVIOR_RETURN_NULL
       case _ => throw SubstraitErrors.unwritable(at.toString, s"the legacy cast ${c.sql}",
-        s"a non-ANSI cast from ${from.simpleString} to ${c.dataType.simpleString} wraps or truncates values that do not fit, " +
-          "which no Substrait failure behaviour does", "spark.sql.ansi.enabled=true, try_cast, or a widening cast")
+          s"a non-ANSI cast from ${from.simpleString} to ${c.dataType.simpleString} wraps or truncates values that do not fit, " +
+            "which no Substrait failure behaviour does", "spark.sql.ansi.enabled=true, try_cast, or a widening cast")
     }
     SExpression.newBuilder().setCast(SExpression.Cast.newBuilder()
-      .setInput(ExpressionWriter.write(c.child, input, at / "child"))
-      .setType(TypeWriter.write(c.dataType, c.nullable, at))
-      .setFailureBehavior(behavior)).build()
+        .setInput(ExpressionWriter.write(c.child, input, at / "child"))
+        .setType(TypeWriter.write(c.dataType, c.nullable, at))
+        .setFailureBehavior(behavior)).build()
   }
 
   /** Casts whose every input has a value of the target type (the throwing behaviour never fires). */
   private def cannotFail(from: DataType, to: DataType): Boolean = (from, to) match {
     case (f, t) if f == t => true
-    case (_: NumericType | BooleanType | DateType | TimestampType | TimestampNTZType | _: StringType, _: StringType) => true
+    case (_: NumericType | BooleanType | DateType | TimestampType | TimestampNTZType | _: StringType, _: StringType) =>
+      true
     case (f, t) => Cast.canUpCast(f, t)
   }
 }

@@ -4,7 +4,9 @@ import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.proto.{AggregateFunction => SAggregateFunction, AggregationPhase, FunctionArgument, FunctionOption}
+import io.sparksubstrait.proto.{
+  AggregateFunction => SAggregateFunction, AggregationPhase, FunctionArgument, FunctionOption
+}
 import io.sparksubstrait.proto.{Expression => SExpression}
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
 import io.sparksubstrait.write.expr.FunctionWrites.{Call, Enum, Value}
@@ -15,11 +17,12 @@ import io.sparksubstrait.write.types.TypeWriter
  * arguments, options, and the declared output type (Spark's, which the reader keeps; for
  * decimals it is the contract, as Substrait producers' decimal rules differ).
  */
-object FunctionWriter {
+private[sparksubstrait] object FunctionWriter {
   def scalar(e: Expression, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
     val row = FunctionWrites.row(e).filter(_.kind == FunctionWrites.Scalar).getOrElse(throw noForm(e, at,
-      "it has no entry in the function table", "a function docs/writing.md lists"))
-    val call = forTarget(row.write(e).getOrElse(throw noForm(e, at, s"Spark's ${row.name} semantics here have no exact Substrait form", row.why)))
+        "it has no entry in the function table", "a function docs/writing.md lists"))
+    val call = forTarget(row.write(e).getOrElse(throw noForm(e, at,
+          s"Spark's ${row.name} semantics here have no exact Substrait form", row.why)))
     val out = call.result.getOrElse(e.dataType)
     val b = SExpression.ScalarFunction.newBuilder()
       .setFunctionReference(ctx.functionAnchor(call.extension, compoundName(call)))
@@ -37,16 +40,19 @@ object FunctionWriter {
       .setFunctionReference(ctx.functionAnchor("functions_comparison", "coalesce:bool_bool"))
       .setOutputType(TypeWriter.write(org.apache.spark.sql.types.BooleanType, nullable = false, at))
       .addArguments(FunctionArgument.newBuilder().setValue(predicate))
-      .addArguments(FunctionArgument.newBuilder().setValue(LiteralWriter.write(org.apache.spark.sql.catalyst.expressions.Literal.FalseLiteral, at)))
+      .addArguments(FunctionArgument.newBuilder().setValue(
+          LiteralWriter.write(org.apache.spark.sql.catalyst.expressions.Literal.FalseLiteral, at)))
     SExpression.newBuilder().setScalarFunction(b).build()
   }
 
   /** An aggregate call (a measure): DISTINCT and the phase; the filter is the measure's. */
-  def aggregate(a: AggregateExpression, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SAggregateFunction = {
+  def aggregate(a: AggregateExpression, input: InputRecord, at: CatalystPath)(
+    implicit ctx: WriteContext): SAggregateFunction = {
     val fn = a.aggregateFunction
     val row = FunctionWrites.aggregateRow(fn).getOrElse(throw noForm(fn, at, "it has no entry in the function table",
-      "an aggregate function docs/writing.md lists"))
-    val call = row.write(fn).getOrElse(throw noForm(fn, at, s"Spark's ${row.name} semantics here have no exact Substrait form", row.why))
+        "an aggregate function docs/writing.md lists"))
+    val call = row.write(fn).getOrElse(throw noForm(fn, at,
+        s"Spark's ${row.name} semantics here have no exact Substrait form", row.why))
     val b = SAggregateFunction.newBuilder()
       .setFunctionReference(ctx.functionAnchor(call.extension, compoundName(call)))
       .setOutputType(TypeWriter.write(fn.dataType, fn.nullable, at))
@@ -61,8 +67,9 @@ object FunctionWriter {
   /** A window-only function (ranking, offsets) as the call parts a WindowFunction takes. */
   def window(f: Expression, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SAggregateFunction = {
     val row = FunctionWrites.windowRow(f).getOrElse(throw noForm(f, at, "it has no entry in the function table",
-      "a window function docs/writing.md lists"))
-    val call = row.write(f).getOrElse(throw noForm(f, at, s"Spark's ${row.name} semantics here have no exact Substrait form", row.why))
+        "a window function docs/writing.md lists"))
+    val call = row.write(f).getOrElse(throw noForm(f, at,
+        s"Spark's ${row.name} semantics here have no exact Substrait form", row.why))
     val b = SAggregateFunction.newBuilder().setFunctionReference(ctx.functionAnchor(call.extension, compoundName(call)))
     arguments(call, input, at).foreach(b.addArguments)
     options(call).foreach(b.addOptions)
@@ -72,10 +79,11 @@ object FunctionWriter {
   /** A target's own spelling of a call (DataFusion's date_part for extract). */
   private def forTarget(call: Call)(implicit ctx: WriteContext): Call =
     if (ctx.target.dateParts && call.name == "extract") {
-      call.copy(extension = "", name = "date_part", args = call.args.map {
-        case Enum(part) => Value(org.apache.spark.sql.catalyst.expressions.Literal(part))
-        case other => other
-      })
+      call.copy(extension = "", name = "date_part",
+        args = call.args.map {
+          case Enum(part) => Value(org.apache.spark.sql.catalyst.expressions.Literal(part))
+          case other => other
+        })
     } else call
 
   /** `name:arg1_arg2`, the compound name the YAMLs give (enumerations are `req`). */
@@ -86,9 +94,11 @@ object FunctionWriter {
       case Enum(_) => "req"
     }.mkString("_")
 
-  private def arguments(call: Call, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): Seq[FunctionArgument] =
+  private def arguments(call: Call, input: InputRecord, at: CatalystPath)(
+    implicit ctx: WriteContext): Seq[FunctionArgument] =
     call.args.zipWithIndex.map {
-      case (Value(e), i) => FunctionArgument.newBuilder().setValue(ExpressionWriter.write(e, input, at / s"argument $i")).build()
+      case (Value(e), i) =>
+        FunctionArgument.newBuilder().setValue(ExpressionWriter.write(e, input, at / s"argument $i")).build()
       case (Enum(v), _) => FunctionArgument.newBuilder().setEnum(v).build()
     }
 
@@ -98,8 +108,8 @@ object FunctionWriter {
   /** The Substrait result in Spark's type (an i64 date part back to int): every value fits. */
   private def castBack(written: SExpression, e: Expression, at: CatalystPath): SExpression =
     SExpression.newBuilder().setCast(SExpression.Cast.newBuilder().setInput(written)
-      .setType(TypeWriter.write(e.dataType, e.nullable, at))
-      .setFailureBehavior(SExpression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION)).build()
+        .setType(TypeWriter.write(e.dataType, e.nullable, at))
+        .setFailureBehavior(SExpression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION)).build()
 
   private def noForm(e: Expression, at: CatalystPath, reason: String, expected: String) =
     SubstraitErrors.unwritable((at / e).toString, s"${e.prettyName} (${e.getClass.getSimpleName})", reason,

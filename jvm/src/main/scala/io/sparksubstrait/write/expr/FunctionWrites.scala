@@ -17,7 +17,7 @@ import org.apache.spark.sql.types._
  * the expression's Spark semantics have no exact Substrait form (the writer then refuses it
  * with `why`): a wrong answer is worse than an error.
  */
-object FunctionWrites {
+private[sparksubstrait] object FunctionWrites {
   sealed trait Arg
   final case class Value(e: Expression) extends Arg
   final case class Enum(value: String) extends Arg
@@ -29,16 +29,17 @@ object FunctionWrites {
    * the writer wraps the call in coalesce(call, false).
    */
   final case class Call(extension: String, name: String, args: Seq[Arg], options: Seq[(String, String)] = Nil,
-      result: Option[DataType] = None, nullIsFalse: Boolean = false)
+    result: Option[DataType] = None, nullIsFalse: Boolean = false)
 
   sealed trait Kind
   case object Scalar extends Kind
   case object Aggregate extends Kind
+
   /** Window-only functions (ranking, offsets); aggregates over windows are Aggregate rows. */
   case object Window extends Kind
 
   final case class Row(catalyst: Class[_], kind: Kind, extensions: Set[String], name: String, why: String)(
-      val write: Expression => Option[Call])
+    val write: Expression => Option[Call])
 
   private val Arithmetic = "functions_arithmetic"
   private val Decimal = "functions_arithmetic_decimal"
@@ -50,8 +51,10 @@ object FunctionWrites {
 
   private def numeric(t: DataType): Boolean = t.isInstanceOf[NumericType]
   private def integral(t: DataType): Boolean = Set[DataType](ByteType, ShortType, IntegerType, LongType)(t)
+
   /** Decimal arguments use the decimal YAML (its output type rules); other numbers the plain one. */
-  private def arithmeticOf(e: Expression): String = if (e.children.exists(_.dataType.isInstanceOf[DecimalType])) Decimal else Arithmetic
+  private def arithmeticOf(e: Expression): String =
+    if (e.children.exists(_.dataType.isInstanceOf[DecimalType])) Decimal else Arithmetic
 
   /** The YAML defining min/max for a type: numbers, decimals, date-times; others (strings) none. */
   private def orderedOf(t: DataType): Option[String] = t match {
@@ -67,6 +70,7 @@ object FunctionWrites {
     case EvalMode.LEGACY => Some("SILENT")
     case _ => None
   }
+
   /** Division by zero: ANSI raises, legacy gives NULL. */
   private def byZero(mode: EvalMode.Value): Option[String] = mode match {
     case EvalMode.ANSI => Some("ERROR")
@@ -75,18 +79,24 @@ object FunctionWrites {
   }
 
   private def binaryArithmetic[T <: BinaryArithmetic](cls: Class[T], name: String): Row =
-    Row(cls, Scalar, Set(Arithmetic, Decimal), name, "try_ arithmetic (NULL on overflow) and non-numeric operands have no Substrait form") {
+    Row(cls, Scalar, Set(Arithmetic, Decimal), name,
+      "try_ arithmetic (NULL on overflow) and non-numeric operands have no Substrait form") {
       case b: BinaryArithmetic if numeric(b.dataType) =>
-        overflow(SparkShim.arithmeticMode(b)).map(o => Call(arithmeticOf(b), name, Seq(Value(b.left), Value(b.right)),
-          if (b.dataType == DoubleType || b.dataType == FloatType) Nil else Seq("overflow" -> o)))
+        overflow(SparkShim.arithmeticMode(b)).map(o =>
+          Call(arithmeticOf(b), name, Seq(Value(b.left), Value(b.right)),
+            if (b.dataType == DoubleType || b.dataType == FloatType) Nil else Seq("overflow" -> o)))
       case _ => None
     }
 
   private def comparison[T <: Expression](cls: Class[T], name: String): Row =
-    Row(cls, Scalar, Set(Comparison), name, "") { case b: BinaryExpression => Some(Call(Comparison, name, Seq(Value(b.left), Value(b.right)))) }
+    Row(cls, Scalar, Set(Comparison), name, "") { case b: BinaryExpression =>
+      Some(Call(Comparison, name, Seq(Value(b.left), Value(b.right))))
+    }
 
   private def predicate[T <: Expression](cls: Class[T], name: String): Row =
-    Row(cls, Scalar, Set(Comparison), name, "") { case u: UnaryExpression => Some(Call(Comparison, name, Seq(Value(u.child)))) }
+    Row(cls, Scalar, Set(Comparison), name, "") { case u: UnaryExpression =>
+      Some(Call(Comparison, name, Seq(Value(u.child))))
+    }
 
   private def stringTest[T <: Expression](cls: Class[T], name: String): Row =
     Row(cls, Scalar, Set(Strings), name, "") { case b: BinaryExpression =>
@@ -108,17 +118,23 @@ object FunctionWrites {
     // Spark divides doubles and decimals; by zero ANSI raises, legacy gives NULL. The decimal
     // YAML has no by-zero option: its overflow option carries the mode (our reader's reading).
     Row(classOf[Divide], Scalar, Set(Arithmetic, Decimal), "divide", "try_divide has no Substrait form") {
-      case d: Divide if d.dataType == DoubleType => byZero(SparkShim.arithmeticMode(d)).map(z => Call(Arithmetic, "divide",
-        Seq(Value(d.left), Value(d.right)), Seq("on_division_by_zero" -> z)))
-      case d: Divide if d.dataType.isInstanceOf[DecimalType] => overflow(SparkShim.arithmeticMode(d)).map(o => Call(Decimal, "divide",
-        Seq(Value(d.left), Value(d.right)), Seq("overflow" -> o)))
+      case d: Divide if d.dataType == DoubleType =>
+        byZero(SparkShim.arithmeticMode(d)).map(z =>
+          Call(Arithmetic, "divide",
+            Seq(Value(d.left), Value(d.right)), Seq("on_division_by_zero" -> z)))
+      case d: Divide if d.dataType.isInstanceOf[DecimalType] =>
+        overflow(SparkShim.arithmeticMode(d)).map(o =>
+          Call(Decimal, "divide",
+            Seq(Value(d.left), Value(d.right)), Seq("overflow" -> o)))
       case _ => None
     },
     // div: Substrait's integer division truncates, as Spark's; Spark's result is a long.
-    Row(classOf[IntegralDivide], Scalar, Set(Arithmetic), "divide", "only of two longs; try_ forms have no Substrait form") {
+    Row(classOf[IntegralDivide], Scalar, Set(Arithmetic), "divide",
+      "only of two longs; try_ forms have no Substrait form") {
       case d: IntegralDivide if d.left.dataType == LongType && d.right.dataType == LongType =>
         for (z <- byZero(SparkShim.arithmeticMode(d)); o <- overflow(SparkShim.arithmeticMode(d)))
-          yield Call(Arithmetic, "divide", Seq(Value(d.left), Value(d.right)), Seq("on_division_by_zero" -> z, "overflow" -> o))
+          yield Call(Arithmetic, "divide", Seq(Value(d.left), Value(d.right)),
+            Seq("on_division_by_zero" -> z, "overflow" -> o))
       case _ => None
     },
     // %: the truncating remainder (the dividend's sign); by zero ANSI raises, legacy gives NULL.
@@ -130,14 +146,16 @@ object FunctionWrites {
       case _ => None
     },
     Row(classOf[UnaryMinus], Scalar, Set(Arithmetic, Decimal), "negate", "only of numbers") {
-      case u: UnaryMinus if integral(u.dataType) => Some(Call(Arithmetic, "negate", Seq(Value(u.child)),
-        Seq("overflow" -> (if (u.failOnError) "ERROR" else "SILENT"))))
+      case u: UnaryMinus if integral(u.dataType) =>
+        Some(Call(Arithmetic, "negate", Seq(Value(u.child)),
+            Seq("overflow" -> (if (u.failOnError) "ERROR" else "SILENT"))))
       case u: UnaryMinus if numeric(u.dataType) => Some(Call(arithmeticOf(u), "negate", Seq(Value(u.child))))
       case _ => None
     },
     Row(classOf[Abs], Scalar, Set(Arithmetic, Decimal), "abs", "only of numbers") {
-      case a: Abs if integral(a.dataType) => Some(Call(Arithmetic, "abs", Seq(Value(a.child)),
-        Seq("overflow" -> (if (a.failOnError) "ERROR" else "SILENT"))))
+      case a: Abs if integral(a.dataType) =>
+        Some(Call(Arithmetic, "abs", Seq(Value(a.child)),
+            Seq("overflow" -> (if (a.failOnError) "ERROR" else "SILENT"))))
       case a: Abs if numeric(a.dataType) => Some(Call(arithmeticOf(a), "abs", Seq(Value(a.child))))
       case _ => None
     },
@@ -150,36 +168,58 @@ object FunctionWrites {
     comparison(classOf[EqualNullSafe], "is_not_distinct_from"),
     predicate(classOf[IsNull], "is_null"),
     predicate(classOf[IsNotNull], "is_not_null"),
-    Row(classOf[IsNaN], Scalar, Set(Comparison), "is_nan", "") { case n: IsNaN => Some(Call(Comparison, "is_nan", Seq(Value(n.child)), nullIsFalse = true)) },
-    Row(classOf[Coalesce], Scalar, Set(Comparison), "coalesce", "") { case c: Coalesce => Some(Call(Comparison, "coalesce", c.children.map(Value))) },
+    Row(classOf[IsNaN], Scalar, Set(Comparison), "is_nan", "") { case n: IsNaN =>
+      Some(Call(Comparison, "is_nan", Seq(Value(n.child)), nullIsFalse = true))
+    },
+    Row(classOf[Coalesce], Scalar, Set(Comparison), "coalesce", "") { case c: Coalesce =>
+      Some(Call(Comparison, "coalesce", c.children.map(Value)))
+    },
     // Spark's greatest/least skip NULLs: the _skip_null forms.
-    Row(classOf[Greatest], Scalar, Set(Comparison), "greatest_skip_null", "") { case g: Greatest => Some(Call(Comparison, "greatest_skip_null", g.children.map(Value))) },
-    Row(classOf[Least], Scalar, Set(Comparison), "least_skip_null", "") { case l: Least => Some(Call(Comparison, "least_skip_null", l.children.map(Value))) },
+    Row(classOf[Greatest], Scalar, Set(Comparison), "greatest_skip_null", "") { case g: Greatest =>
+      Some(Call(Comparison, "greatest_skip_null", g.children.map(Value)))
+    },
+    Row(classOf[Least], Scalar, Set(Comparison), "least_skip_null", "") { case l: Least =>
+      Some(Call(Comparison, "least_skip_null", l.children.map(Value)))
+    },
 
-    Row(classOf[And], Scalar, Set(Boolean), "and", "") { case a: And => Some(Call(Boolean, "and", Seq(Value(a.left), Value(a.right)))) },
-    Row(classOf[Or], Scalar, Set(Boolean), "or", "") { case o: Or => Some(Call(Boolean, "or", Seq(Value(o.left), Value(o.right)))) },
-    Row(classOf[Not], Scalar, Set(Boolean), "not", "") { case n: Not => Some(Call(Boolean, "not", Seq(Value(n.child)))) },
+    Row(classOf[And], Scalar, Set(Boolean), "and", "") { case a: And =>
+      Some(Call(Boolean, "and", Seq(Value(a.left), Value(a.right))))
+    },
+    Row(classOf[Or], Scalar, Set(Boolean), "or", "") { case o: Or =>
+      Some(Call(Boolean, "or", Seq(Value(o.left), Value(o.right))))
+    },
+    Row(classOf[Not], Scalar, Set(Boolean), "not", "") { case n: Not =>
+      Some(Call(Boolean, "not", Seq(Value(n.child))))
+    },
 
     // LIKE, and the forms the optimizer simplifies LIKE patterns into (LikeSimplification).
     Row(classOf[Like], Scalar, Set(Strings), "like", "only with the escape character \\ (the reader's default)") {
-      case l: Like if l.escapeChar == '\\' => Some(Call(Strings, "like", Seq(Value(l.left), Value(l.right)),
-        Seq("case_sensitivity" -> "CASE_SENSITIVE")))
+      case l: Like if l.escapeChar == '\\' =>
+        Some(Call(Strings, "like", Seq(Value(l.left), Value(l.right)),
+            Seq("case_sensitivity" -> "CASE_SENSITIVE")))
       case _ => None
     },
     stringTest(classOf[StartsWith], "starts_with"),
     stringTest(classOf[EndsWith], "ends_with"),
     stringTest(classOf[Contains], "contains"),
     // Spark's substring counts a start of 0 as 1; Substrait's from 1: written for starts of 1 or more.
-    Row(classOf[Substring], Scalar, Set(Strings), "substring", "only with a literal start of 1 or more and a literal length") {
+    Row(classOf[Substring], Scalar, Set(Strings), "substring",
+      "only with a literal start of 1 or more and a literal length") {
       case s @ Substring(str, pos @ Literal(p: Int, IntegerType), len @ Literal(n: Int, IntegerType))
           if p >= 1 && n >= 0 && str.dataType.isInstanceOf[StringType] =>
-        Some(Call(Strings, "substring", Seq(Value(str), Value(pos), Value(len)), Seq("negative_start" -> "WRAP_FROM_END")))
+        Some(Call(Strings, "substring", Seq(Value(str), Value(pos), Value(len)),
+            Seq("negative_start" -> "WRAP_FROM_END")))
       case _ => None
     },
-    Row(classOf[Upper], Scalar, Set(Strings), "upper", "") { case u: Upper => Some(Call(Strings, "upper", Seq(Value(u.child)), Seq("char_set" -> "UTF8"))) },
-    Row(classOf[Lower], Scalar, Set(Strings), "lower", "") { case l: Lower => Some(Call(Strings, "lower", Seq(Value(l.child)), Seq("char_set" -> "UTF8"))) },
+    Row(classOf[Upper], Scalar, Set(Strings), "upper", "") { case u: Upper =>
+      Some(Call(Strings, "upper", Seq(Value(u.child)), Seq("char_set" -> "UTF8")))
+    },
+    Row(classOf[Lower], Scalar, Set(Strings), "lower", "") { case l: Lower =>
+      Some(Call(Strings, "lower", Seq(Value(l.child)), Seq("char_set" -> "UTF8")))
+    },
     Row(classOf[Length], Scalar, Set(Strings), "char_length", "only of strings") {
-      case l: Length if l.child.dataType.isInstanceOf[StringType] => Some(Call(Strings, "char_length", Seq(Value(l.child)), result = Some(LongType)))
+      case l: Length if l.child.dataType.isInstanceOf[StringType] =>
+        Some(Call(Strings, "char_length", Seq(Value(l.child)), result = Some(LongType)))
       case _ => None
     },
     Row(classOf[Concat], Scalar, Set(Strings), "concat", "only of strings") {
@@ -195,7 +235,8 @@ object FunctionWrites {
 
     // Aggregates. A count is a long whatever the overflow choice; sum and avg keep Spark's mode.
     Row(classOf[Sum], Aggregate, Set(Arithmetic, Decimal), "sum", "try_sum has no Substrait form") {
-      case s: Sum => overflow(SparkShim.sumMode(s)).map(o => Call(arithmeticOf(s), "sum", Seq(Value(s.child)), Seq("overflow" -> o)))
+      case s: Sum =>
+        overflow(SparkShim.sumMode(s)).map(o => Call(arithmeticOf(s), "sum", Seq(Value(s.child)), Seq("overflow" -> o)))
     },
     Row(classOf[Average], Aggregate, Set(Arithmetic, Decimal), "avg", "try_avg has no Substrait form") {
       // Spark averages integers and floats as doubles; the YAML's avg of i32 is an i32 (it
@@ -245,7 +286,9 @@ object FunctionWrites {
     ranking(classOf[DenseRank], "dense_rank"),
     ranking(classOf[PercentRank], "percent_rank"),
     ranking(classOf[CumeDist], "cume_dist"),
-    Row(classOf[NTile], Window, Set(Arithmetic), "ntile", "") { case n: NTile => Some(Call(Arithmetic, "ntile", Seq(Value(n.buckets)))) },
+    Row(classOf[NTile], Window, Set(Arithmetic), "ntile", "") { case n: NTile =>
+      Some(Call(Arithmetic, "ntile", Seq(Value(n.buckets))))
+    },
     offsetFunction(classOf[Lead], "lead"),
     offsetFunction(classOf[Lag], "lag"))
 

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
  * aggregate it may be a grouping expression or an aggregate call (matched semantically),
  * which is how Catalyst's aggregate expressions refer to them.
  */
-final class InputRecord(val columns: Seq[Expression]) {
+private[sparksubstrait] final class InputRecord(val columns: Seq[Expression]) {
   private val byId = columns.zipWithIndex.collect { case (a: Attribute, i) => a.exprId -> i }.reverse.toMap
   private val computed = columns.zipWithIndex.filterNot(_._1.isInstanceOf[Attribute])
 
@@ -20,6 +20,6 @@ final class InputRecord(val columns: Seq[Expression]) {
   def size: Int = columns.size
 }
 
-object InputRecord {
+private[sparksubstrait] object InputRecord {
   def apply(columns: Seq[Expression]): InputRecord = new InputRecord(columns)
 }

@@ -17,7 +17,7 @@ import io.sparksubstrait.write.types.TypeWriter
  * type; timestamps and day-time intervals are microseconds; decimals their unscaled value as
  * 16 bytes, little-endian two's complement.
  */
-object LiteralWriter {
+private[sparksubstrait] object LiteralWriter {
   def write(l: Literal, at: CatalystPath): SExpression =
     SExpression.newBuilder().setLiteral(value(l.value, l.dataType, l.nullable, at)).build()
 
@@ -42,12 +42,14 @@ object LiteralWriter {
       case BinaryType => b.setBinary(ByteString.copyFrom(v.asInstanceOf[Array[Byte]]))
       case DateType => b.setDate(v.asInstanceOf[Int])
       case TimestampType =>
-        b.setPrecisionTimestampTz(SLiteral.PrecisionTimestamp.newBuilder().setPrecision(TypeWriter.Micros).setValue(v.asInstanceOf[Long]))
+        b.setPrecisionTimestampTz(
+          SLiteral.PrecisionTimestamp.newBuilder().setPrecision(TypeWriter.Micros).setValue(v.asInstanceOf[Long]))
       case TimestampNTZType =>
-        b.setPrecisionTimestamp(SLiteral.PrecisionTimestamp.newBuilder().setPrecision(TypeWriter.Micros).setValue(v.asInstanceOf[Long]))
+        b.setPrecisionTimestamp(
+          SLiteral.PrecisionTimestamp.newBuilder().setPrecision(TypeWriter.Micros).setValue(v.asInstanceOf[Long]))
       case d: DecimalType =>
         b.setDecimal(SLiteral.Decimal.newBuilder().setPrecision(d.precision).setScale(d.scale)
-          .setValue(ByteString.copyFrom(decimalBytes(v.asInstanceOf[Decimal].toJavaBigDecimal.unscaledValue()))))
+            .setValue(ByteString.copyFrom(decimalBytes(v.asInstanceOf[Decimal].toJavaBigDecimal.unscaledValue()))))
       case _: YearMonthIntervalType =>
         val months = v.asInstanceOf[Int]
         b.setIntervalYearToMonth(SLiteral.IntervalYearToMonth.newBuilder().setYears(months / 12).setMonths(months % 12))
@@ -55,8 +57,10 @@ object LiteralWriter {
       case CalendarIntervalType =>
         val c = v.asInstanceOf[CalendarInterval]
         b.setIntervalCompound(SLiteral.IntervalCompound.newBuilder()
-          .setIntervalYearToMonth(SLiteral.IntervalYearToMonth.newBuilder().setYears(c.months / 12).setMonths(c.months % 12))
-          .setIntervalDayToSecond(daySecond(c.microseconds).toBuilder.setDays(c.days + (c.microseconds / MicrosPerDay).toInt)))
+            .setIntervalYearToMonth(
+              SLiteral.IntervalYearToMonth.newBuilder().setYears(c.months / 12).setMonths(c.months % 12))
+            .setIntervalDayToSecond(
+              daySecond(c.microseconds).toBuilder.setDays(c.days + (c.microseconds / MicrosPerDay).toInt)))
       case ArrayType(e, containsNull) =>
         val a = v.asInstanceOf[ArrayData]
         if (a.numElements() == 0) b.setEmptyList(TypeWriter.write(dt, nullable, at).getList)
@@ -72,14 +76,17 @@ object LiteralWriter {
           val lm = SLiteral.Map.newBuilder()
           (0 until m.numElements()).foreach { i =>
             lm.addKeyValues(SLiteral.Map.KeyValue.newBuilder()
-              .setKey(value(m.keyArray().get(i, k), k, false, at)).setValue(value(m.valueArray().get(i, vt), vt, valueNull, at)))
+                .setKey(value(m.keyArray().get(i, k), k, false, at)).setValue(value(m.valueArray().get(i, vt), vt,
+                    valueNull, at)))
           }
           b.setMap(lm)
         }
       case s: StructType =>
         val row = v.asInstanceOf[InternalRow]
         val ls = SLiteral.Struct.newBuilder()
-        s.fields.zipWithIndex.foreach { case (f, i) => ls.addFields(value(row.get(i, f.dataType), f.dataType, f.nullable, at)) }
+        s.fields.zipWithIndex.foreach { case (f, i) =>
+          ls.addFields(value(row.get(i, f.dataType), f.dataType, f.nullable, at))
+        }
         b.setStruct(ls)
       case other => TypeWriter.write(other, nullable, at) // raises the unwritable-type error
     }

@@ -15,14 +15,15 @@ import io.sparksubstrait.write.{CatalystPath, WriteContext}
  * THEN NaN ELSE x END (-0.0 = 0.0 holds; NULL falls through to x). Of floats and doubles only:
  * Spark normalizes inside structs and arrays with lambdas, refused.
  */
-object NormalizationWriter {
+private[sparksubstrait] object NormalizationWriter {
   def write(n: NormalizeNaNAndZero, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
     val x = n.child
     val (zero, nan): (Expression, Expression) = x.dataType match {
       case DoubleType => (Literal(0.0d), Literal(Double.NaN))
       case FloatType => (Literal(0.0f), Literal(Float.NaN))
       case other => throw SubstraitErrors.unwritable(at.toString, s"float normalization of a ${other.simpleString}",
-        "Spark normalizes floats inside nested values element by element", "grouping and join keys of float or double type")
+          "Spark normalizes floats inside nested values element by element",
+          "grouping and join keys of float or double type")
     }
     ExpressionWriter.write(CaseWhen(Seq(EqualTo(x, zero) -> zero, IsNaN(x) -> nan), x), input, at)
   }

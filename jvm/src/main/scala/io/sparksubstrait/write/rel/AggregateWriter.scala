@@ -14,7 +14,7 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputReco
  * computing Catalyst's aggregate expressions over the keys and calls (`sum(x) + 1`). Grouping
  * sets (an Expand below) are [[GroupingSetsWriter]]'s.
  */
-object AggregateWriter {
+private[sparksubstrait] object AggregateWriter {
   def write(a: Aggregate, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val calls = distinctCalls(a.aggregateExpressions)
     if (GroupingSetsWriter.isGroupingSets(a)) return GroupingSetsWriter.write(a, calls, at)
@@ -23,10 +23,11 @@ object AggregateWriter {
   }
 
   /** DISTINCT (analyzed plans; the optimizer makes it an Aggregate): grouping by every column. */
-  def distinct(d: Distinct, at: CatalystPath)(implicit ctx: WriteContext): Rel = aggregate(d.child, d.child.output, Nil, at)
+  def distinct(d: Distinct, at: CatalystPath)(implicit ctx: WriteContext): Rel =
+    aggregate(d.child, d.child.output, Nil, at)
 
-  private def aggregate(child: LogicalPlan, keys: Seq[Expression], calls: Seq[AggregateExpression], at: CatalystPath)
-      (implicit ctx: WriteContext): Rel = {
+  private def aggregate(child: LogicalPlan, keys: Seq[Expression], calls: Seq[AggregateExpression], at: CatalystPath)(
+    implicit ctx: WriteContext): Rel = {
     val input = RelWriter.write(child, at)
     val record = InputRecord(child.output)
     val b = AggregateRel.newBuilder().setInput(input)
@@ -50,7 +51,9 @@ object AggregateWriter {
 
   private def distinctCalls(exprs: Seq[Expression]): Seq[AggregateExpression] = {
     val all = exprs.flatMap(_.collect { case ae: AggregateExpression => ae })
-    all.foldLeft(Vector.empty[AggregateExpression]) { (seen, ae) => if (seen.exists(_.semanticEquals(ae))) seen else seen :+ ae }
+    all.foldLeft(Vector.empty[AggregateExpression]) { (seen, ae) =>
+      if (seen.exists(_.semanticEquals(ae))) seen else seen :+ ae
+    }
   }
 
 }

@@ -7,13 +7,13 @@ import io.sparksubstrait.write.CatalystPath
 import io.sparksubstrait.write.types.TypeWriter
 
 /** A read's base_schema: the columns' names (nested struct fields too, depth first) and types. */
-object BaseSchemas {
+private[sparksubstrait] object BaseSchemas {
   def of(output: Seq[Attribute], at: CatalystPath): NamedStruct = {
     val struct = Type.Struct.newBuilder().setNullability(Type.Nullability.NULLABILITY_REQUIRED)
     output.foreach(a => struct.addTypes(TypeWriter.write(a.dataType, a.nullable, at / s"column ${a.name}")))
     val b = NamedStruct.newBuilder().setStruct(struct)
     TypeWriter.nestedNames(org.apache.spark.sql.types.StructType(output.map(a =>
-      org.apache.spark.sql.types.StructField(a.name, a.dataType, a.nullable)))).foreach(b.addNames)
+          org.apache.spark.sql.types.StructField(a.name, a.dataType, a.nullable)))).foreach(b.addNames)
     b.build()
   }
 }

@@ -15,7 +15,7 @@ import io.sparksubstrait.write.expr.LiteralWriter
  * depend on the partitioning, and with one partition a local limit is that fetch. A LocalLimit
  * alone (a per-partition limit) has no Substrait meaning.
  */
-object FetchWriter {
+private[sparksubstrait] object FetchWriter {
   def globalLimit(l: GlobalLimit, at: CatalystPath)(implicit ctx: WriteContext): Rel =
     fetch(ctx.withGlobalLimit(true)(RelWriter.write(l.child, at)), None, Some(count(l.limitExpr, at)), at)
 
@@ -33,10 +33,14 @@ object FetchWriter {
   private def count(e: Expression, at: CatalystPath): Long =
     if (e.foldable) e.eval() match {
       case n: java.lang.Number => n.longValue
-      case other => throw SubstraitErrors.unwritable(at.toString, s"the limit ${e.sql}", s"it evaluates to $other", "an integer")
-    } else throw SubstraitErrors.unwritable(at.toString, s"the limit ${e.sql}", "it is not a constant", "a constant limit")
+      case other =>
+        throw SubstraitErrors.unwritable(at.toString, s"the limit ${e.sql}", s"it evaluates to $other", "an integer")
+    }
+    else
+      throw SubstraitErrors.unwritable(at.toString, s"the limit ${e.sql}", "it is not a constant", "a constant limit")
 
-  private def fetch(input: Rel, offset: Option[Long], count: Option[Long], at: CatalystPath)(implicit ctx: WriteContext): Rel = {
+  private def fetch(input: Rel, offset: Option[Long], count: Option[Long], at: CatalystPath)(
+    implicit ctx: WriteContext): Rel = {
     val b = FetchRel.newBuilder().setInput(input)
     def literal(n: Long): SExpression = LiteralWriter.write(org.apache.spark.sql.catalyst.expressions.Literal(n), at)
     if (ctx.target.legacyFetch) {

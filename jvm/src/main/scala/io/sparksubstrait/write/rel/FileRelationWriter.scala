@@ -16,7 +16,8 @@ import io.sparksubstrait.write.{CatalystPath, WriteContext}
  * whose typed columns LocalFiles cannot express (CSV, JSON: Substrait's text format is strings
  * with a delimiter) are refused.
  */
-object FileRelationWriter {
+private[sparksubstrait] object FileRelationWriter {
+
   /** Options that only say where the files are, or restate the default. */
   private val Harmless = Set("path", "paths", "basepath")
 
@@ -25,27 +26,32 @@ object FileRelationWriter {
     val fs = l.relation match {
       case h: HadoopFsRelation => h
       case other => throw SubstraitErrors.unwritable(at.toString, s"a ${other.getClass.getSimpleName} relation",
-        "it is neither a catalog table nor files", "catalog tables, temp views or Parquet / ORC files")
+          "it is neither a catalog table nor files", "catalog tables, temp views or Parquet / ORC files")
     }
     val format = fs.fileFormat match {
-      case _: ParquetFileFormat => (b: FileOrFiles.Builder) => b.setParquet(FileOrFiles.ParquetReadOptions.getDefaultInstance)
+      case _: ParquetFileFormat =>
+        (b: FileOrFiles.Builder) => b.setParquet(FileOrFiles.ParquetReadOptions.getDefaultInstance)
       case _: OrcFileFormat => (b: FileOrFiles.Builder) => b.setOrc(FileOrFiles.OrcReadOptions.getDefaultInstance)
       case other => throw SubstraitErrors.unwritable(at.toString, s"files in format ${other.toString}",
-        "Substrait's LocalFiles reads delimiter-separated text as strings and has no JSON format: typed columns of these files cannot be expressed",
-        "Parquet or ORC files, or a catalog table")
+          "Substrait's LocalFiles reads delimiter-separated text as strings and has no JSON format: typed columns of these files cannot be expressed",
+          "Parquet or ORC files, or a catalog table")
     }
     val options = fs.options.keys.map(_.toLowerCase).filterNot(Harmless)
     if (options.nonEmpty) {
       throw SubstraitErrors.unwritable(at.toString, s"a file read with options ${options.toSeq.sorted.mkString(", ")}",
-        "LocalFiles has no place for reader options, and they may change the values read", "a file read without options")
+        "LocalFiles has no place for reader options, and they may change the values read",
+        "a file read without options")
     }
     if (fs.partitionSchema.nonEmpty) {
-      throw SubstraitErrors.unwritable(at.toString, s"a partitioned file read (partition columns ${fs.partitionSchema.fieldNames.mkString(", ")})",
-        "partition column values come from directory names, which LocalFiles cannot express", "files without partition columns")
+      throw SubstraitErrors.unwritable(at.toString,
+        s"a partitioned file read (partition columns ${fs.partitionSchema.fieldNames.mkString(", ")})",
+        "partition column values come from directory names, which LocalFiles cannot express",
+        "files without partition columns")
     }
     val files = fs.location.inputFiles.toSeq.sorted
     if (files.isEmpty) {
-      throw SubstraitErrors.unwritable(at.toString, "a file read of no files", "LocalFiles needs at least one file", "a read of one or more files")
+      throw SubstraitErrors.unwritable(at.toString, "a file read of no files", "LocalFiles needs at least one file",
+        "a read of one or more files")
     }
     val lf = ReadRel.LocalFiles.newBuilder()
     files.foreach { f =>

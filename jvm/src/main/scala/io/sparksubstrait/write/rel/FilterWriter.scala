@@ -7,7 +7,7 @@ import io.sparksubstrait.write.{CatalystPath, WriteContext}
 import io.sparksubstrait.write.expr.{ExpressionWriter, InputRecord}
 
 /** Filter: its condition over the child's record (subqueries in it see that record). */
-object FilterWriter {
+private[sparksubstrait] object FilterWriter {
   def write(f: Filter, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val input = RelWriter.write(f.child, at)
     val condition = ExpressionWriter.write(f.condition, InputRecord(f.child.output), at / "condition")

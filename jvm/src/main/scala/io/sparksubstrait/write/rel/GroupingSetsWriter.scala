@@ -20,7 +20,7 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputReco
  * rule). Queries that read the grouping id (grouping(), grouping_id()), or aggregate a grouping
  * key, are refused.
  */
-object GroupingSetsWriter {
+private[sparksubstrait] object GroupingSetsWriter {
   def isGroupingSets(a: Aggregate): Boolean = a.child match {
     case e: Expand => gidIndex(e) >= 0
     case _ => false
@@ -37,7 +37,8 @@ object GroupingSetsWriter {
       case other => throw refuse(here, s"the grouping expression ${other.sql}", "a grouping key the Expand computes")
     }.filterNot(_.exprId == gid.exprId)
     if (a.aggregateExpressions.exists(_.references.contains(gid))) {
-      throw refuse(here, "grouping() or grouping_id()", "queries that do not read Spark's grouping id (a bitmask Substrait does not have)")
+      throw refuse(here, "grouping() or grouping_id()",
+        "queries that do not read Spark's grouping id (a bitmask Substrait does not have)")
     }
     if (calls.exists(_.references.exists(r => keys.exists(_.exprId == r.exprId)))) {
       throw refuse(here, "an aggregate of a grouping key", "aggregates of columns that are not grouping keys")
@@ -49,9 +50,10 @@ object GroupingSetsWriter {
         case Seq(one) => one
         // Spark tells repeated sets apart by a key of its own holding each set's position.
         case several if several.forall(_.isInstanceOf[Literal]) =>
-          throw refuse(here, "a repeated grouping set (Spark numbers the repeats)", "grouping sets that are all different")
+          throw refuse(here, "a repeated grouping set (Spark numbers the repeats)",
+            "grouping sets that are all different")
         case several => throw refuse(here, s"a grouping key computed as ${several.map(_.sql).mkString(" or ")}",
-          "one expression per grouping key")
+            "one expression per grouping key")
       }
     }
     val kept = e.projections.map(proj => positions.indices.filter(i => !isNull(proj(positions(i)))))
@@ -86,7 +88,8 @@ object GroupingSetsWriter {
     // (several sets) the set index.
     def placeholder(name: String) = AttributeReference(name, IntegerType)()
     val index = if (sets.size > 1) Seq(placeholder("spark_substrait_grouping_set")) else Nil
-    ProjectWriter.project(rel, InputRecord((placeholder("spark_substrait_constant_group") +: order.map(keys)) ++ calls ++ index),
+    ProjectWriter.project(rel,
+      InputRecord((placeholder("spark_substrait_constant_group") +: order.map(keys)) ++ calls ++ index),
       a.aggregateExpressions, at)
   }
 

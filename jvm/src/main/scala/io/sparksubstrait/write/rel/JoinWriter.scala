@@ -15,7 +15,7 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, InputRecord}
  * on TRUE). Semi and anti joins (the optimizer's form of EXISTS, IN, INTERSECT and EXCEPT,
  * NOT IN's null-aware condition included) output the left record only, as Catalyst's.
  */
-object JoinWriter {
+private[sparksubstrait] object JoinWriter {
   def write(j: Join, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val kind = j.joinType match {
       case Inner | Cross => JoinType.JOIN_TYPE_INNER
@@ -25,13 +25,14 @@ object JoinWriter {
       case LeftSemi => JoinType.JOIN_TYPE_LEFT_SEMI
       case LeftAnti => JoinType.JOIN_TYPE_LEFT_ANTI
       case other => throw SubstraitErrors.unwritable(at.toString, s"a ${other.sql} join",
-        s"${other.sql} (Spark's existence join marks a row false where a mark join may give NULL) has no exact Substrait join type",
-        "inner, left, right, full, semi or anti joins")
+          s"${other.sql} (Spark's existence join marks a row false where a mark join may give NULL) has no exact Substrait join type",
+          "inner, left, right, full, semi or anti joins")
     }
     val left = RelWriter.write(j.left, at / "left")
     val right = RelWriter.write(j.right, at / "right")
     val condition = ExpressionWriter.write(j.condition.getOrElse(Literal.TrueLiteral),
       InputRecord(j.left.output ++ j.right.output), at / "condition")
-    Rel.newBuilder().setJoin(JoinRel.newBuilder().setLeft(left).setRight(right).setType(kind).setExpression(condition)).build()
+    Rel.newBuilder().setJoin(
+      JoinRel.newBuilder().setLeft(left).setRight(right).setType(kind).setExpression(condition)).build()
   }
 }

@@ -16,7 +16,7 @@ import io.sparksubstrait.write.{CatalystPath, WriteContext}
  * its own catalog. Views appear in analyzed plans only: the optimizer inlines them, and the
  * optimized plan is then written from what the view reads (docs/writing.md).
  */
-object NamedTableWriter {
+private[sparksubstrait] object NamedTableWriter {
   def view(v: View, at: CatalystPath)(implicit ctx: WriteContext): Rel = named(nameOf(v.desc), v.output, at)
 
   def isCatalogTable(p: LogicalPlan): Boolean = p match {
@@ -32,7 +32,8 @@ object NamedTableWriter {
     case d: DataSourceV2Relation =>
       val id = d.identifier.get
       named(d.catalog.get.name +: id.namespace.toSeq :+ id.name, d.output, at)
-    case other => throw SubstraitErrors.unwritable(at.toString, other.nodeName, "it is not a catalog table", "a catalog table")
+    case other =>
+      throw SubstraitErrors.unwritable(at.toString, other.nodeName, "it is not a catalog table", "a catalog table")
   }
 
   private def nameOf(t: CatalogTable): Seq[String] = t.identifier.database.toSeq :+ t.identifier.table
@@ -40,6 +41,7 @@ object NamedTableWriter {
   private def named(names: Seq[String], output: Seq[Attribute], at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val table = ReadRel.NamedTable.newBuilder()
     names.foreach(table.addNames)
-    Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(BaseSchemas.of(output, at)).setNamedTable(table)).build()
+    Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(BaseSchemas.of(output, at)).setNamedTable(
+        table)).build()
   }
 }

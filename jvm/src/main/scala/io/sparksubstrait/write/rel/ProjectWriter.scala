@@ -11,13 +11,15 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, InputRecord}
  * Project: a ProjectRel appends its expressions to the input record; the emit keeps only
  * them, in order, which is Catalyst's projection.
  */
-object ProjectWriter {
+private[sparksubstrait] object ProjectWriter {
   def write(p: Project, at: CatalystPath)(implicit ctx: WriteContext): Rel =
     project(RelWriter.write(p.child, at), InputRecord(p.child.output), p.projectList, at)
 
   /** `input` (a relation whose record is `record`) with `columns` computed over it, as the only output. */
-  def project(input: Rel, record: InputRecord, columns: Seq[Expression], at: CatalystPath)(implicit ctx: WriteContext): Rel = {
-    val b = ProjectRel.newBuilder().setInput(input).setCommon(RelCommons.emit(record.size until record.size + columns.size))
+  def project(input: Rel, record: InputRecord, columns: Seq[Expression], at: CatalystPath)(
+    implicit ctx: WriteContext): Rel = {
+    val b =
+      ProjectRel.newBuilder().setInput(input).setCommon(RelCommons.emit(record.size until record.size + columns.size))
     columns.zipWithIndex.foreach { case (e, i) =>
       val name = e match { case n: NamedExpression => n.name; case _ => s"#$i" }
       b.addExpressions(ExpressionWriter.write(e, record, at / s"column $name"))

@@ -3,7 +3,7 @@ package io.sparksubstrait.write.rel
 import io.sparksubstrait.proto.RelCommon
 
 /** RelCommon: direct output, or an emit choosing (and ordering) the fields a relation outputs. */
-object RelCommons {
+private[sparksubstrait] object RelCommons {
   val direct: RelCommon = RelCommon.newBuilder().setDirect(RelCommon.Direct.getDefaultInstance).build()
 
   def emit(fields: Seq[Int]): RelCommon = {

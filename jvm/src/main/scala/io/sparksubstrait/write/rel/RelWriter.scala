@@ -12,7 +12,7 @@ import io.sparksubstrait.write.{CatalystPath, WriteContext}
  * whose record is the operator's `output`, in order, so a parent writes its expressions
  * against its children's `output`.
  */
-object RelWriter {
+private[sparksubstrait] object RelWriter {
   def write(plan: LogicalPlan, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val here = at / plan
     // Only the limits, and the operators LimitPushDown pushes LocalLimits through, keep the
@@ -49,8 +49,8 @@ object RelWriter {
         case r: RepartitionOperation => write(r.child, at)
         case other if NamedTableWriter.isCatalogTable(other) => NamedTableWriter.table(other, here)
         case other => throw SubstraitErrors.unwritable(here.toString, s"the operator ${other.nodeName}",
-          s"the Catalyst operator ${other.nodeName} has no Substrait relation in this writer",
-          "a plan of the operators docs/writing.md lists")
+            s"the Catalyst operator ${other.nodeName} has no Substrait relation in this writer",
+            "a plan of the operators docs/writing.md lists")
       }
     }
   }

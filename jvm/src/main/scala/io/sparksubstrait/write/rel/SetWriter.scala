@@ -11,11 +11,12 @@ import io.sparksubstrait.write.{CatalystPath, WriteContext}
  * with or without ALL (analyzed plans; the optimizer rewrites them as joins). The record is
  * the first input's, as Catalyst's output is.
  */
-object SetWriter {
+private[sparksubstrait] object SetWriter {
   def union(u: Union, at: CatalystPath)(implicit ctx: WriteContext): Rel = set(u.children, SetOp.SET_OP_UNION_ALL, at)
 
   def intersect(i: Intersect, at: CatalystPath)(implicit ctx: WriteContext): Rel =
-    set(Seq(i.left, i.right), if (i.isAll) SetOp.SET_OP_INTERSECTION_MULTISET_ALL else SetOp.SET_OP_INTERSECTION_MULTISET, at)
+    set(Seq(i.left, i.right),
+      if (i.isAll) SetOp.SET_OP_INTERSECTION_MULTISET_ALL else SetOp.SET_OP_INTERSECTION_MULTISET, at)
 
   def except(e: Except, at: CatalystPath)(implicit ctx: WriteContext): Rel =
     set(Seq(e.left, e.right), if (e.isAll) SetOp.SET_OP_MINUS_PRIMARY_ALL else SetOp.SET_OP_MINUS_PRIMARY, at)

@@ -12,11 +12,13 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, InputRecord}
  * Sort: each key with its direction and NULL placement. A sort within partitions is written
  * as a full sort: its rows are the same, and a total order is one order Spark could give.
  */
-object SortWriter {
+private[sparksubstrait] object SortWriter {
   def write(s: Sort, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val input = RelWriter.write(s.child, at)
     val b = SortRel.newBuilder().setInput(input)
-    s.order.zipWithIndex.foreach { case (o, i) => b.addSorts(field(o, InputRecord(s.child.output), at / s"sort key $i")) }
+    s.order.zipWithIndex.foreach { case (o, i) =>
+      b.addSorts(field(o, InputRecord(s.child.output), at / s"sort key $i"))
+    }
     Rel.newBuilder().setSort(b).build()
   }
 

@@ -10,7 +10,7 @@ import io.sparksubstrait.write.expr.LiteralWriter
  * Local data (VALUES, createDataFrame of a local Seq) as a VirtualTable: one struct of
  * literals per row (the `expressions` form; older consumers read the `values` structs).
  */
-object VirtualTableWriter {
+private[sparksubstrait] object VirtualTableWriter {
   def write(l: LocalRelation, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val vt = ReadRel.VirtualTable.newBuilder()
     l.data.zipWithIndex.foreach { case (row, r) =>
@@ -27,6 +27,7 @@ object VirtualTableWriter {
         vt.addExpressions(s)
       }
     }
-    Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(BaseSchemas.of(l.output, at)).setVirtualTable(vt)).build()
+    Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(BaseSchemas.of(l.output, at)).setVirtualTable(
+        vt)).build()
   }
 }

@@ -12,7 +12,7 @@ import io.sparksubstrait.write.CatalystPath
  * comes from the field (or the array's elements, the map's values), as Spark keeps it.
  * Timestamps and day-time intervals are microseconds (precision 6), as Spark holds them.
  */
-object TypeWriter {
+private[sparksubstrait] object TypeWriter {
   val Micros = 6
 
   def write(dt: DataType, nullable: Boolean, at: CatalystPath): Type = {
@@ -31,14 +31,19 @@ object TypeWriter {
       case _: CharType | _: VarcharType => t.setString(Type.String.newBuilder().setNullability(n))
       case BinaryType => t.setBinary(Type.Binary.newBuilder().setNullability(n))
       case DateType => t.setDate(Type.Date.newBuilder().setNullability(n))
-      case TimestampType => t.setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(Micros).setNullability(n))
-      case TimestampNTZType => t.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(Micros).setNullability(n))
-      case d: DecimalType => t.setDecimal(Type.Decimal.newBuilder().setPrecision(d.precision).setScale(d.scale).setNullability(n))
+      case TimestampType =>
+        t.setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder().setPrecision(Micros).setNullability(n))
+      case TimestampNTZType =>
+        t.setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder().setPrecision(Micros).setNullability(n))
+      case d: DecimalType =>
+        t.setDecimal(Type.Decimal.newBuilder().setPrecision(d.precision).setScale(d.scale).setNullability(n))
       case _: YearMonthIntervalType => t.setIntervalYear(Type.IntervalYear.newBuilder().setNullability(n))
-      case _: DayTimeIntervalType => t.setIntervalDay(Type.IntervalDay.newBuilder().setPrecision(Micros).setNullability(n))
+      case _: DayTimeIntervalType =>
+        t.setIntervalDay(Type.IntervalDay.newBuilder().setPrecision(Micros).setNullability(n))
       case CalendarIntervalType =>
         t.setIntervalCompound(Type.IntervalCompound.newBuilder().setPrecision(Micros).setNullability(n))
-      case ArrayType(e, containsNull) => t.setList(Type.List.newBuilder().setType(write(e, containsNull, at)).setNullability(n))
+      case ArrayType(e, containsNull) =>
+        t.setList(Type.List.newBuilder().setType(write(e, containsNull, at)).setNullability(n))
       case MapType(k, v, valueNull) =>
         t.setMap(Type.Map.newBuilder().setKey(write(k, false, at)).setValue(write(v, valueNull, at)).setNullability(n))
       case s: StructType =>
@@ -46,7 +51,7 @@ object TypeWriter {
         s.fields.foreach(f => b.addTypes(write(f.dataType, f.nullable, at)))
         t.setStruct(b)
       case other => throw SubstraitErrors.unwritable(at.toString, s"a value of type ${other.simpleString}",
-        "Substrait has no such type", "a type with a Substrait equivalent (docs/writing.md)")
+          "Substrait has no such type", "a type with a Substrait equivalent (docs/writing.md)")
     }
     t.build()
   }

@@ -25,12 +25,12 @@ class SubstraitRelationPlugin extends RelationPlugin {
     SubstraitRelationPayload.unpack(relation) match {
       case Some(payload) => Optional.of(SubstraitPlans.logicalPlan(planner.session, payload))
       case None => SubstraitRelationPayload.unpackWrite(relation) match {
-        // Writing: the client's DataFrame arrives as its Connect relation, planned here as
-        // Spark Connect plans any relation; the result is one row holding the written plan.
-        case Some(request) =>
-          val input = planner.transformRelation(org.apache.spark.connect.proto.Relation.parseFrom(request.relation))
-          Optional.of(SubstraitPlans.writtenPlanRow(planner.session, input, request))
-        case None => Optional.empty()
-      }
+          // Writing: the client's DataFrame arrives as its Connect relation, planned here as
+          // Spark Connect plans any relation; the result is one row holding the written plan.
+          case Some(request) =>
+            val input = planner.transformRelation(org.apache.spark.connect.proto.Relation.parseFrom(request.relation))
+            Optional.of(SubstraitPlans.writtenPlanRow(planner.session, input, request))
+          case None => Optional.empty()
+        }
     }
 }

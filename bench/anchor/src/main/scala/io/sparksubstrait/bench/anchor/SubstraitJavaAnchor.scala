@@ -22,7 +22,8 @@ import io.substrait.spark.logical.{ToLogicalPlan, ToSubstraitRel}
  * (the files' paths); a catalog table would be a NamedTable.
  */
 final class SubstraitJavaAnchor extends Anchor {
-  def name: String = s"substrait-java spark ${Option(classOf[ProtoPlanConverter].getPackage.getImplementationVersion).getOrElse("")}".trim
+  def name: String =
+    s"substrait-java spark ${Option(classOf[ProtoPlanConverter].getPackage.getImplementationVersion).getOrElse("")}".trim
 
   def read(spark: SparkSession, plan: Array[Byte]): DataFrame = {
     val proto = io.substrait.proto.Plan.parseFrom(plan)

@@ -5,7 +5,9 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.datasources.{FileFormat, FileIndex, HadoopFsRelation, LogicalRelation, PartitionDirectory}
+import org.apache.spark.sql.execution.datasources.{
+  FileFormat, FileIndex, HadoopFsRelation, LogicalRelation, PartitionDirectory
+}
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.internal.SQLConf
@@ -22,14 +24,17 @@ import org.apache.spark.sql.types.StructType
  * rows are the same.
  */
 object FileRelations {
+
   /**
    * The relation of `file` in `format` ("parquet", or "orc" with the native reader) with
    * `dataSchema`; None when the session reads that format otherwise (a data source v2
    * reader, Hive's ORC), which the caller then reads through DataFrameReader.
    */
-  def singleFile(session: SparkSession, format: String, file: FileStatus, dataSchema: StructType): Option[LogicalPlan] = {
+  def singleFile(session: SparkSession, format: String, file: FileStatus, dataSchema: StructType)
+    : Option[LogicalPlan] = {
     val conf = SparkShim.sqlConf(session)
-    val readsV1 = conf.getConf(SQLConf.USE_V1_SOURCE_LIST).toLowerCase(java.util.Locale.ROOT).split(",").map(_.trim).contains(format)
+    val readsV1 = conf.getConf(SQLConf.USE_V1_SOURCE_LIST).toLowerCase(java.util.Locale.ROOT).split(",").map(
+      _.trim).contains(format)
     val fileFormat: Option[FileFormat] = format match {
       case "parquet" if readsV1 => Some(new ParquetFileFormat())
       case "orc" if readsV1 && conf.getConf(SQLConf.ORC_IMPLEMENTATION) == "native" => Some(new OrcFileFormat())
@@ -37,7 +42,8 @@ object FileRelations {
     }
     fileFormat.map { fileFormat =>
       val index = new OneFileIndex(file)
-      LogicalRelation(HadoopFsRelation(index, index.partitionSchema, dataSchema.asNullable, None, fileFormat, Map.empty)(session),
+      LogicalRelation(HadoopFsRelation(index, index.partitionSchema, dataSchema.asNullable, None, fileFormat,
+          Map.empty)(session),
         isStreaming = false)
     }
   }
@@ -59,7 +65,8 @@ object FileRelations {
     override def sizeInBytes: Long = file.getLen
     override def partitionSchema: StructType = new StructType()
     override def equals(other: Any): Boolean = other match {
-      case o: OneFileIndex => o.path == path && o.file.getLen == file.getLen && o.file.getModificationTime == file.getModificationTime
+      case o: OneFileIndex => o.path == path && o.file.getLen == file.getLen &&
+        o.file.getModificationTime == file.getModificationTime
       case _ => false
     }
     override def hashCode(): Int = path.hashCode

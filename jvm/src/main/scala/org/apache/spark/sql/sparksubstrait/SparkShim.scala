@@ -2,7 +2,9 @@ package org.apache.spark.sql.sparksubstrait
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LocalRelation, LogicalPlan, SubqueryAlias, View, WithCTE}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  CTERelationRef, LocalRelation, LogicalPlan, SubqueryAlias, View, WithCTE
+}
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.DataType
@@ -15,6 +17,7 @@ import org.apache.spark.sql.types.DataType
  * members (the way Delta Lake and others do).
  */
 object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with ExchangeShim {
+
   /**
    * The analyzed plan of a plan, e.g. a table lookup: the session's analyzer and checks,
    * without building a DataFrame (its row encoder costs more than analysing a table lookup).
@@ -51,9 +54,9 @@ object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with E
     strip(analyzed) match {
       case _: View => false
       case p => p.exists {
-        case l: LogicalRelation => l.catalogTable.isEmpty
-        case _ => false
-      }
+          case l: LogicalRelation => l.catalogTable.isEmpty
+          case _ => false
+        }
     }
   }
 

@@ -19,6 +19,7 @@ private[sparksubstrait] trait ArithmeticShim {
   def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, mode)
   def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, mode)
   def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+
   /** An arithmetic operator's overflow / division-by-zero mode (protected on the base class in Spark 3.5). */
   def arithmeticMode(b: BinaryArithmetic): EvalMode.Value = b match {
     case a: Add => a.evalMode
@@ -31,6 +32,7 @@ private[sparksubstrait] trait ArithmeticShim {
     // Others (bitwise operators) have no overflow: TRY is never written (the writer refuses it).
     case _ => EvalMode.TRY
   }
+
   /** A sum's overflow mode (what writing it needs). */
   def sumMode(s: Sum): EvalMode.Value = s.evalMode
 

@@ -15,6 +15,7 @@ import org.apache.spark.sql.types.DataType
  * and no listagg.
  */
 private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
+
   /** Writing: Spark 3.5 has no common-expression `With`. */
   def inlineCommonExpressions(e: Expression): Option[Expression] = None
 
@@ -37,8 +38,9 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   }
 
   /** A DataFrame of rows Spark's readers produced (internal rows of `schema`). */
-  def internalCreateDataFrame(session: SparkSession, rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
-      schema: org.apache.spark.sql.types.StructType): DataFrame = session.internalCreateDataFrame(rows, schema)
+  def internalCreateDataFrame(session: SparkSession,
+    rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
+    schema: org.apache.spark.sql.types.StructType): DataFrame = session.internalCreateDataFrame(rows, schema)
 
   /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
   def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame = Dataset.ofRows(session, plan)
@@ -49,7 +51,7 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   def raiseError(message: String, dataType: DataType): Expression = RaiseError(Literal(message), dataType)
 
   def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
-      child: LogicalPlan): LogicalPlan =
+    child: LogicalPlan): LogicalPlan =
     Window(expressions, partition, order, child)
 
   /** Spark 3.5 has no single join: left/right SINGLE joins are the project's error there. */

@@ -13,17 +13,23 @@ private[sparksubstrait] trait ArithmeticShim {
     NumericEvalContext(mode, conf.decimalOperationsAllowPrecisionLoss)
 
   def add(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Add(l, r, ctx(mode, conf))
-  def subtract(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Subtract(l, r, ctx(mode, conf))
-  def multiply(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Multiply(l, r, ctx(mode, conf))
-  def divide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Divide(l, r, ctx(mode, conf))
+  def subtract(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
+    Subtract(l, r, ctx(mode, conf))
+  def multiply(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
+    Multiply(l, r, ctx(mode, conf))
+  def divide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
+    Divide(l, r, ctx(mode, conf))
   def integralDivide(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
     IntegralDivide(l, r, ctx(mode, conf))
-  def remainder(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Remainder(l, r, ctx(mode, conf))
+  def remainder(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression =
+    Remainder(l, r, ctx(mode, conf))
   def pmod(l: Expression, r: Expression, mode: EvalMode.Value, conf: SQLConf): Expression = Pmod(l, r, ctx(mode, conf))
   def sum(child: Expression, mode: EvalMode.Value, conf: SQLConf): AggregateFunction = Sum(child, ctx(mode, conf))
   def average(child: Expression, mode: EvalMode.Value): AggregateFunction = Average(child, mode)
+
   /** An arithmetic operator's overflow / division-by-zero mode (what writing it needs). */
   def arithmeticMode(b: BinaryArithmetic): EvalMode.Value = b.evalMode
+
   /** A sum's overflow mode (what writing it needs). */
   def sumMode(s: Sum): EvalMode.Value = s.evalContext.evalMode
 

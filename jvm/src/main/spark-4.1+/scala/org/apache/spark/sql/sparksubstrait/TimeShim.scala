@@ -18,7 +18,8 @@ private[sparksubstrait] trait TimeShim {
   def timeType(precision: Int): Either[String, DataType] = enabled.map(_ => TimeType(precision))
 
   /** A TIME literal, `nanos` nanoseconds after midnight. */
-  def timeLiteral(nanos: Long, precision: Int): Either[String, Expression] = enabled.map(_ => Literal(nanos, TimeType(precision)))
+  def timeLiteral(nanos: Long, precision: Int): Either[String, Expression] =
+    enabled.map(_ => Literal(nanos, TimeType(precision)))
 
   /** A TIME's nanoseconds since midnight, as a long (the value as Spark holds it). */
   def timeNanos(e: Expression): Expression = PreciseTimestampConversion(e, e.dataType, LongType)

@@ -19,7 +19,7 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   private def classicSession(session: SparkSession): classic.SparkSession = session match {
     case c: classic.SparkSession => c
     case other => throw new IllegalArgumentException(
-      s"spark-substrait needs a classic (non-Connect) SparkSession here, got ${other.getClass.getName}")
+        s"spark-substrait needs a classic (non-Connect) SparkSession here, got ${other.getClass.getName}")
   }
 
   /**
@@ -49,8 +49,10 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
 
   /** A DataFrame for an (unresolved or resolved) logical plan; analysis happens here. */
   /** A DataFrame of rows Spark's readers produced (internal rows of `schema`). */
-  def internalCreateDataFrame(session: SparkSession, rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
-      schema: org.apache.spark.sql.types.StructType): DataFrame = classicSession(session).internalCreateDataFrame(rows, schema)
+  def internalCreateDataFrame(session: SparkSession,
+    rows: org.apache.spark.rdd.RDD[org.apache.spark.sql.catalyst.InternalRow],
+    schema: org.apache.spark.sql.types.StructType): DataFrame =
+    classicSession(session).internalCreateDataFrame(rows, schema)
 
   def ofRows(session: SparkSession, plan: LogicalPlan): DataFrame =
     classic.Dataset.ofRows(classicSession(session), plan)
@@ -62,7 +64,7 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
     RaiseError(Literal("USER_RAISED_EXCEPTION"), CreateMap(Seq(Literal("errorMessage"), Literal(message))), dataType)
 
   def window(expressions: Seq[NamedExpression], partition: Seq[Expression], order: Seq[SortOrder],
-      child: LogicalPlan): LogicalPlan =
+    child: LogicalPlan): LogicalPlan =
     Window(expressions, partition, order, child, None)
 
   /** Spark's single join (at most one match per left row, else a runtime error): Spark 4 has one. */

@@ -1,0 +1,109 @@
+package io.sparksubstrait
+package producers
+
+import io.sparksubstrait.proto.{AggregateRel, Plan, Rel, Version}
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/**
+ * Producer readings (decode/readings/ProducerReadings) on hand-built plans in the producers'
+ * shapes: each applies only to the releases it is keyed on (the spec version they stamp),
+ * gives Spark SQL's rows for the query the producer meant, and is named on the plan. The
+ * plans the producers really wrote run in tests/test_producer_fixtures.py.
+ */
+class ProducerReadingsSuite extends SparkSuite with SubstraitAssertions {
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("""CREATE OR REPLACE TEMP VIEW sales AS SELECT * FROM VALUES
+      (1, 'a', 10L), (1, 'a', 10L), (1, 'b', 5L), (2, 'a', NULL), (NULL, 'c', 7L), (3, NULL, 1L)
+      AS sales(k1, k2, v)""")
+  }
+
+  private def stamped(plan: Plan, producer: String, minor: Int): Plan =
+    plan.toBuilder.setVersion(Version.newBuilder().setMinorNumber(minor).setProducer(producer)).build()
+
+  private def readingsOf(plan: Plan): Seq[String] =
+    PlanDecoder.fromBytes(plan.toByteArray, PlanLimits.active).readings.map(_.name)
+
+  /** DataFusion 31-41's read: base_schema names without types. */
+  private def namesOnlyRead(names: String*): Rel = {
+    val read = readNamed(schema(names.map(_ -> i32()): _*), "sales").getRead.toBuilder
+    read.getBaseSchemaBuilder.clearStruct()
+    Rel.newBuilder().setRead(read).build()
+  }
+
+  test("DataFusion 31-42: names-only schemas take the table's types; a project outputs only its expressions") {
+    val b = new PlanBuilder()
+    val gt = b.fn("functions_comparison", "gt:i64_i64")
+    // SELECT k2, v + 1 FROM sales WHERE v > 4, as DataFusion 41 (spec 0.51) writes it.
+    val add = b.fn("functions_arithmetic", "add:i64_i64")
+    val filtered = filter(namesOnlyRead("k1", "k2", "v"), b.call(gt, field(2), litI64(4)))
+    val plan =
+      stamped(b.plan(project(filtered, field(1), b.call(add, field(2), litI64(1))), "k2", "v1"), "datafusion", 51)
+    assert(readingsOf(plan) == Seq("datafusion-names-only-schema", "datafusion-project-without-emit"))
+    assertSameRows(run(plan), spark.sql("SELECT k2, v + 1 FROM sales WHERE v > 4"))
+    // The same plan stamped by DataFusion 43 (spec 0.58) is read by the spec: a schema needs its types.
+    assert(readingsOf(stamped(plan, "datafusion", 58)).isEmpty)
+    assertPlanError("SUBSTRAIT_ROOT_NAMES_MISMATCH",
+      "relations[0].root.input.project.input.filter.input.read.base_schema.names") {
+      run(stamped(plan, "datafusion", 58))
+    }
+  }
+
+  test("DataFusion names-only schema: a name the table does not have is the plan's error") {
+    val plan = stamped(new PlanBuilder().plan(project(namesOnlyRead("k1", "nope"), field(0)), "k1"), "datafusion", 33)
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.input.read.base_schema.names[1]") {
+      run(plan)
+    }
+  }
+
+  test("DataFusion: an unsigned literal (variation 1) keeps its value in a wider type") {
+    val u8 = litI8(200).toBuilder
+    u8.getLiteralBuilder.setTypeVariationReference(1)
+    val plan =
+      stamped(new PlanBuilder().plan(project(readNamed(schema("k1" -> i32()), "sales"), u8.build()), "k1", "x"),
+        "datafusion", 85)
+    assert(readingsOf(plan) == Seq("datafusion-layout-variations"))
+    assertRows(run(plan).select("x").distinct(), Seq(Row(200.toShort)))
+  }
+
+  test("DataFusion 43-55: the grouping id between keys and measures, as DataFusion's projections read it") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:")
+    val agg =
+      AggregateRel.newBuilder().setInput(readNamed(schema("k1" -> i32(), "k2" -> string(), "v" -> i64()), "sales"))
+        .addGroupingExpressions(field(0)).addGroupingExpressions(field(1)).addGroupingExpressions(field(0))
+        .addGroupings(AggregateRel.Grouping.newBuilder().addExpressionReferences(0).addExpressionReferences(1))
+        .addGroupings(AggregateRel.Grouping.newBuilder().addExpressionReferences(2))
+        .addGroupings(AggregateRel.Grouping.newBuilder())
+        .addMeasures(b.measure(count, Nil))
+    // DataFusion's order: k1, k2, grouping id (bit mask), count; the project reads k1, k2, id, count.
+    val top = project(Rel.newBuilder().setAggregate(agg).build(), field(0), field(1), field(2), field(3))
+    val emitted = top.toBuilder
+    emitted.getProjectBuilder.getCommonBuilder.getEmitBuilder.addOutputMapping(4).addOutputMapping(5)
+      .addOutputMapping(6).addOutputMapping(7)
+    val plan = stamped(b.plan(emitted.build(), "k1", "k2", "gid", "n"), "datafusion", 85)
+    assert(readingsOf(plan) == Seq("datafusion-grouping-id-before-measures"))
+    assertSameRows(run(plan),
+      spark.sql(
+        "SELECT k1, k2, CAST(grouping_id(k1, k2) AS SMALLINT), count(*) FROM sales GROUP BY ROLLUP (k1, k2)"))
+  }
+
+  test("a plan no producer reading is keyed on is read by the spec alone") {
+    val b = new PlanBuilder()
+    val plan =
+      stamped(b.plan(project(readNamed(schema("k1" -> i32()), "sales"), litI32(1)), "k1", "one"), "someone", 53)
+    assert(readingsOf(plan).isEmpty)
+    assertSameRows(run(plan), spark.sql("SELECT k1, 1 FROM sales"))
+  }
+
+  test("the DataFrame's plan string names the readings a plan was read with") {
+    val b = new PlanBuilder()
+    val plan = stamped(b.plan(project(readNamed(schema("k1" -> i32()), "sales"), litI32(1)), "one"), "DuckDB", 53)
+    val parsed = run(plan).queryExecution.logical.toString
+    assert(parsed.contains("readings=[duckdb-project-without-emit]"), parsed)
+  }
+}

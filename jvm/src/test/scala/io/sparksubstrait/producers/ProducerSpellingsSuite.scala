@@ -1,0 +1,296 @@
+package io.sparksubstrait
+package producers
+
+import io.sparksubstrait.proto.{Expression, Plan, Rel, Type, Version}
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.errors.SubstraitException
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+/**
+ * Producer readings of function spellings and of what a producer's engine does where its
+ * plans name nothing (decode/readings/): hand-built plans in the shapes DuckDB 1.0-1.1.3 and
+ * DataFusion write (checked against plans those releases wrote), run over rows with NULLs,
+ * duplicates and an empty table, compared with Spark SQL or with DuckDB's own answers
+ * worked by hand; and the same plan stamped by another producer is not read that way.
+ */
+class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("""CREATE OR REPLACE TEMP VIEW nums AS SELECT * FROM VALUES
+      (7L, 2L, 2.5D, 2.5BD, 'x', 1, DATE'2020-01-31'),
+      (7L, 2L, 2.5D, 2.5BD, 'x', 1, DATE'2020-01-31'),
+      (-7L, 2L, -2.5D, -2.5BD, NULL, 10, DATE'2019-12-31'),
+      (7L, 0L, 0.5D, 0.5BD, '  y ', NULL, NULL),
+      (NULL, 1L, 1.5D, -1.5BD, 'xxzx', 10, DATE'2021-03-01'),
+      (5L, NULL, NULL, NULL, '', 2, DATE'2020-02-29')
+      AS nums(a, b, x, d, s, k, day)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW none AS SELECT * FROM nums WHERE false")
+    spark.sql("""CREATE OR REPLACE TEMP VIEW grp AS SELECT k, x, CAST(d AS DECIMAL(4,1)) AS d FROM VALUES
+      (1, 0.5D, 0.5BD), (1, 2.0D, 2.0BD), (2, 2.5D, -2.5BD), (2, 2.5D, -2.5BD), (3, NULL, NULL), (NULL, 1.5D, 1.5BD) AS grp(k, x, d)""")
+  }
+
+  private val numsSchema = schema("a" -> i64(), "b" -> i64(), "x" -> fp64(), "d" -> decimal(2, 1), "s" -> string(),
+    "k" -> i32(), "day" -> date())
+  private def nums(table: String = "nums"): Rel = readNamed(numsSchema, table)
+
+  private def stamped(plan: Plan, producer: String, minor: Int): Plan =
+    plan.toBuilder.setVersion(Version.newBuilder().setMinorNumber(minor).setProducer(producer)).build()
+
+  private def readingsOf(plan: Plan): Seq[String] =
+    PlanDecoder.fromBytes(plan.toByteArray, PlanLimits.active).readings.map(_.name)
+
+  /** DuckDB's untyped NULL: a null literal whose type has no kind. */
+  private val untypedNull: Expression = litNull(Type.newBuilder().build())
+
+  private def outputs(b: PlanBuilder, f: Int, out: Type, args: Expression*): Expression =
+    b.callWith(f, Nil, Some(out), args: _*)
+
+  /** SELECT s || '-', a // b, round(x) FROM `table`, as DuckDB 1.1.3 writes it (a project without emit). */
+  private def duckDbSpellings(table: String): Plan = {
+    val b = new PlanBuilder()
+    val concat = b.fn("functions_string", "||")
+    val intDiv = b.fn("functions_arithmetic", "//")
+    val round = b.fn("functions_rounding", "round")
+    stamped(b.plan(project(nums(table), outputs(b, concat, string(), field(4), litString("-")),
+          outputs(b, intDiv, i64(), field(0), field(1)), outputs(b, round, fp64(), field(2))), "c", "q", "r"), "DuckDB",
+      53)
+  }
+
+  test("DuckDB: || is concat, // on integers is divide (NULL by zero), round(x) is round(x, 0)") {
+    val plan = duckDbSpellings("nums")
+    assert(readingsOf(plan) == Seq("duckdb-project-without-emit", "duckdb-function-spellings",
+      "duckdb-integer-division-by-zero"))
+    // DuckDB 1.1.3's rows for the same query: -7 // 2 is -3 (truncated), 7 // 0 is NULL, round ties away from zero.
+    assertRows(run(plan),
+      Seq(Row("x-", 3L, 3.0), Row("x-", 3L, 3.0), Row(null, -3L, -3.0), Row("  y -", null, 1.0),
+        Row("xxzx-", null, 2.0), Row("-", null, null)))
+    assertRows(run(duckDbSpellings("none")), Nil)
+    assertSameRows(run(plan).select("c", "r"), spark.sql("SELECT s || '-', round(x) FROM nums"))
+  }
+
+  test("DuckDB's spellings are DuckDB's only: another producer's ||, // and one-argument round stay unknown") {
+    val other = stamped(duckDbSpellings("nums"), "someone", 53)
+    assert(readingsOf(other).isEmpty)
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(other)
+    }
+    val dataFusion = stamped(duckDbSpellings("nums"), "datafusion", 63)
+    assert(!readingsOf(dataFusion).exists(_.startsWith("duckdb")))
+  }
+
+  test("DuckDB: sum_no_overflow is sum (DuckDB's only: another producer's stays unknown)") {
+    // SELECT sum(a), sum(c) FROM nums as DuckDB 1.1.3 writes a sum of integers.
+    def plan(producer: String) = {
+      val b = new PlanBuilder()
+      val (sumLong, sumInt) =
+        (b.fn("functions_arithmetic", "sum_no_overflow:i64"), b.fn("functions_arithmetic", "sum_no_overflow:i32"))
+      stamped(b.plan(aggregate(nums(), Nil,
+            Seq(b.measure(sumLong, Seq(field(0)), output = Some(decimal(38, 0))),
+              b.measure(sumInt, Seq(field(5)), output = Some(decimal(38, 0))))), "sa", "sc"), producer, 53)
+    }
+    assert(readingsOf(plan("DuckDB")).contains("duckdb-function-spellings"))
+    // 7 + 7 - 7 + 7 + 5 = 19 (a NULL skipped); 1 + 1 + 10 + 10 + 2 = 24.
+    assertRows(run(plan("DuckDB")), Seq(Row(BigDecimal(19).bigDecimal, BigDecimal(24).bigDecimal)))
+    assertSameRows(run(plan("DuckDB")),
+      spark.sql("SELECT CAST(sum(a) AS DECIMAL(38,0)), CAST(sum(k) AS DECIMAL(38,0)) FROM nums"))
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.aggregate.measures[0].measure") {
+      run(plan("someone"))
+    }
+  }
+
+  test("DuckDB: // declared to return a double is no standard function and stays unknown") {
+    val b = new PlanBuilder()
+    val intDiv = b.fn("functions_arithmetic", "//")
+    val plan = stamped(b.plan(project(nums(), outputs(b, intDiv, fp64(), field(2), litFp64(2))), "h"), "DuckDB", 53)
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(plan)
+    }
+  }
+
+  /** SELECT a / b as DuckDB writes integer division under the standard name, without options. */
+  private def integerDivide(producer: String): Plan = {
+    val b = new PlanBuilder()
+    val divide = b.fn("functions_arithmetic", "divide:i64_i64")
+    stamped(b.plan(emit(project(nums(), outputs(b, divide, i64(), field(0), field(1))), 7), "q"), producer, 53)
+  }
+
+  test("DuckDB: integer division without options divides by zero to NULL and still raises on overflow") {
+    assert(readingsOf(integerDivide("DuckDB")).contains("duckdb-integer-division-by-zero"))
+    assertRows(run(integerDivide("DuckDB")), Seq(Row(3L), Row(3L), Row(-3L), Row(null), Row(null), Row(null)))
+    // DuckDB: "Overflow in division of -9223372036854775808 / -1".
+    val b = new PlanBuilder()
+    val divide = b.fn("functions_arithmetic", "divide:i64_i64")
+    val overflow =
+      stamped(b.plan(project(nums(), outputs(b, divide, i64(), litI64(Long.MinValue), litI64(-1))), "q"), "DuckDB", 53)
+    val e = intercept[Exception](run(overflow).collect())
+    assert(causes(e).exists(
+        _.getMessage.contains("ARITHMETIC_OVERFLOW")), e)
+    // Another producer's plan names no option either: the session's (ANSI) error on a zero divisor.
+    assert(readingsOf(integerDivide("someone")).isEmpty)
+    val z = intercept[Exception](run(integerDivide("someone")).collect())
+    assert(causes(z).exists(
+        _.getMessage.contains("SUBSTRAIT_DIVISION_BY_ZERO")), z)
+    // What the reading writes, written by any producer: the spec's options give DuckDB's rows.
+    val named = new PlanBuilder()
+    val div = named.fn("functions_arithmetic", "divide:i64_i64")
+    val options = Seq("on_division_by_zero" -> Seq("NULL"), "overflow" -> Seq("ERROR"))
+    assertRows(run(named.plan(emit(project(nums(), named.callWith(div, options, Some(i64()), field(0), field(1))), 7),
+          "q")),
+      Seq(Row(3L), Row(3L), Row(-3L), Row(null), Row(null), Row(null)))
+  }
+
+  test("DuckDB: not_equal with a literal holding % (its NOT LIKE) runs as written, the <> it says, with a warning") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW comments AS SELECT * FROM VALUES ('a special request'), ('%special%'), " +
+      "('%special%'), (NULL), ('plain') AS t(c)")
+    def notEqual(producer: String, literal: String): Plan = {
+      val b = new PlanBuilder()
+      val ne = b.fn("functions_comparison", "not_equal:string_string")
+      stamped(b.plan(filter(readNamed(schema("c" -> string()), "comments"), b.call(ne, field(0), litString(literal))),
+          "c"), producer, 53)
+    }
+    val pattern = notEqual("DuckDB", "%special%")
+    assert(readingsOf(pattern) == Seq("duckdb-not-like-as-not-equal"))
+    val decoded = PlanDecoder.fromBytes(pattern.toByteArray, PlanLimits.active).readings.head
+    assert(decoded.isWarning && decoded.where.exists(_.contains("'%special%'")), decoded)
+    // As written: the pattern's text compared with <> (NOT LIKE would keep 'plain' only).
+    assertSameRows(run(pattern), spark.sql("SELECT c FROM comments WHERE c <> '%special%'"))
+    assertRows(run(pattern), Seq(Row("a special request"), Row("plain")))
+    // No wildcard, another producer, or a bare `_`: no warning.
+    assert(readingsOf(notEqual("DuckDB", "plain")).isEmpty)
+    assert(readingsOf(notEqual("DuckDB", "IN_PROGRESS")).isEmpty)
+    assert(readingsOf(notEqual("datafusion", "%special%")).isEmpty)
+    assertSameRows(run(notEqual("datafusion", "%special%")), spark.sql("SELECT c FROM comments WHERE c <> '%special%'"))
+  }
+
+  /** NULLIF(k, 10) as DuckDB writes it: the NULL branch a cast of a NULL without a type. */
+  private def nullIf(producer: String): Plan = {
+    val b = new PlanBuilder()
+    val eq = b.fn("functions_comparison", "equal:i32_i32")
+    val expr =
+      ifThen(Seq(b.callWith(eq, Nil, Some(PlanBuilder.bool()), field(5), litI32(10)) -> cast(untypedNull, i32())),
+        Some(cast(field(5), i32())))
+    stamped(b.plan(project(nums(), expr), "k"), producer, 53)
+  }
+
+  test("DuckDB: a NULL without a type inside a cast is NULL of the cast's type") {
+    assert(readingsOf(nullIf("DuckDB")).contains("duckdb-typeless-null-in-cast"))
+    assertSameRows(run(nullIf("DuckDB")), spark.sql("SELECT NULLIF(k, 10) FROM nums"))
+    assert(run(nullIf("DuckDB")).schema.head.dataType == org.apache.spark.sql.types.IntegerType)
+    // Outside a cast nothing says its type: the plan's error, for DuckDB too.
+    val bare = stamped(new PlanBuilder().plan(project(nums(), untypedNull), "n"), "DuckDB", 53)
+    assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.project.expressions[0].literal.null") {
+      run(bare)
+    }
+    // Another producer's typeless NULL stays the plan's error.
+    assertPlanError("SUBSTRAIT_MISSING_FIELD",
+      "relations[0].root.input.project.expressions[0].if_then.ifs[0].then.cast.input.literal.null") {
+      run(nullIf("someone"))
+    }
+  }
+
+  /** SELECT trim(s), trim(BOTH 'x' FROM s) as DataFusion writes it: btrim, a project with emit. */
+  private def btrim(producer: String, minor: Int): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_string", "btrim")
+    stamped(b.plan(emit(project(nums(), b.call(f, field(4)), b.call(f, field(4), litString("x"))), 7, 8), "t", "tx"),
+      producer, minor)
+  }
+
+  test("DataFusion: btrim is trim") {
+    Seq(49, 58, 63, 85).foreach { minor =>
+      assert(readingsOf(btrim("datafusion", minor)).contains("datafusion-function-spellings"))
+      assertSameRows(run(btrim("datafusion", minor)), spark.sql("SELECT trim(s), trim(BOTH 'x' FROM s) FROM nums"))
+    }
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(btrim("DuckDB", 53))
+    }
+  }
+
+  private def compound(months: Int, days: Int): Expression = Expression.newBuilder().setLiteral(
+    Expression.Literal.newBuilder()
+      .setIntervalCompound(Expression.Literal.IntervalCompound.newBuilder()
+          .setIntervalYearToMonth(Expression.Literal.IntervalYearToMonth.newBuilder().setMonths(months))
+          .setIntervalDayToSecond(
+            Expression.Literal.IntervalDayToSecond.newBuilder().setDays(days).setPrecision(9)))).build()
+
+  /** day + INTERVAL '1' MONTH, day - INTERVAL '2' DAY as DataFusion 43+ writes them (bare names, compound literals). */
+  private def dateShift(minor: Int, interval: (Int, Int) = (1, 0), table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_datetime", "add")
+    val sub = b.fn("functions_datetime", "subtract")
+    stamped(b.plan(emit(project(nums(table), b.call(add, field(6), compound(interval._1, interval._2)),
+            b.call(sub, field(6), compound(0, 2))), 7, 8), "next", "before"), "datafusion", minor)
+  }
+
+  test("DataFusion 43+: a compound interval literal of months only or days only is an interval_year or interval_day") {
+    assert(readingsOf(dateShift(58)).contains("datafusion-compound-interval-arithmetic"))
+    Seq(58, 85).foreach { minor =>
+      assertSameRows(run(dateShift(minor)),
+        spark.sql("SELECT day + INTERVAL '1' MONTH, day - INTERVAL '2' DAY FROM nums"))
+    }
+    assertRows(run(dateShift(85, table = "none")), Nil)
+    // Months and days at once: no single Spark date step, refused as written.
+    val both = intercept[SubstraitException](run(dateShift(85, (1, 1))))
+    assert(both.getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION", both.getMessage)
+    // DataFusion 42 (spec 0.55) writes no compound literal; the same plan stamped so is not read.
+    assert(!readingsOf(dateShift(55)).contains("datafusion-compound-interval-arithmetic"))
+    assert(intercept[SubstraitException](run(dateShift(55))).getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION")
+  }
+
+  /**
+   * SELECT CAST(x AS BIGINT), CAST(d AS INTEGER), CAST(2.5 AS BIGINT), CAST(a AS INTEGER), as DuckDB writes it (a
+   * project without emit) or, for other producers, with the emit the spec needs.
+   */
+  private def casts(producer: String, table: String = "nums"): Plan = {
+    val p = project(filter(nums(table), litBool(true)), cast(field(2), i64()), cast(field(3), i32()),
+      cast(litFp64(2.5), i64()),
+      cast(field(0), i32()))
+    stamped(new PlanBuilder().plan(if (producer == "DuckDB") p else emit(p, 7, 8, 9, 10), "x", "d", "lit", "a"),
+      producer, 53)
+  }
+
+  test("DuckDB: a cast of a typed double rounds half to even, of a decimal half away from zero") {
+    assert(readingsOf(casts("DuckDB")).contains("duckdb-rounding-cast"))
+    // DuckDB 1.0.0 and 1.1.3's rows: CAST(2.5::DOUBLE AS BIGINT) is 2, CAST(-2.5::DECIMAL AS INTEGER) is -3.
+    assertRows(run(casts("DuckDB")),
+      Seq(Row(2L, 3, 2L, 7), Row(2L, 3, 2L, 7), Row(-2L, -3, 2L, -7), Row(0L, 1, 2L, 7),
+        Row(2L, -2, 2L, null), Row(null, null, 2L, 5)))
+    assertRows(run(casts("DuckDB", "none")), Nil)
+    // Another producer's cast truncates, as the spec's and Spark's do.
+    assert(readingsOf(casts("someone")).isEmpty)
+    assertSameRows(run(casts("someone")),
+      spark.sql("SELECT CAST(x AS BIGINT), CAST(d AS INT), CAST(2.5D AS BIGINT), CAST(a AS INT) FROM nums"))
+  }
+
+  test("the cast readings are walked only for plans that hold a cast, as the decoder's census of message types says") {
+    val withCasts = casts("DuckDB")
+    val census = Set(Expression.Cast.getDescriptor)
+    assert(io.sparksubstrait.decode.readings.ProducerReadings.atDecode(withCasts, census)._2.map(_.name).contains(
+        "duckdb-rounding-cast"))
+    // Told the plan holds no cast, the decoder does not walk it for the cast readings (the census is never wrong: no
+    // legacy lift or reading creates a cast, and the decoder takes the census of the plan it reads).
+    assert(!io.sparksubstrait.decode.readings.ProducerReadings.atDecode(withCasts, _ => false)._2.map(_.name).contains(
+        "duckdb-rounding-cast"))
+    // A DuckDB plan without casts reads as before.
+    val plain = stamped(new PlanBuilder().plan(project(nums("nums"), field(2)), "x"), "DuckDB", 53)
+    assertSameRows(run(plain), spark.sql("SELECT x FROM nums"))
+  }
+
+  test("DuckDB: a cast of an aggregate's typed measure rounds too") {
+    // SELECT k, CAST(AVG(x) AS BIGINT), CAST(SUM(d) AS INTEGER) FROM grp GROUP BY k, as DuckDB writes it.
+    val b = new PlanBuilder()
+    val avg = b.fn("functions_arithmetic", "avg:fp64")
+    val sum = b.fn("functions_arithmetic", "sum:decimal")
+    val agg = aggregate(readNamed(schema("k" -> i32(), "x" -> fp64(), "d" -> decimal(4, 1)), "grp"), Seq(field(0)),
+      Seq(b.measure(avg, Seq(field(1)), output = Some(fp64())),
+        b.measure(sum, Seq(field(2)), output = Some(decimal(38, 1)))))
+    val plan =
+      stamped(b.plan(project(agg, field(0), cast(field(1), i64()), cast(field(2), i32())), "k", "a", "s"), "DuckDB", 53)
+    assert(readingsOf(plan).contains("duckdb-rounding-cast"))
+    // DuckDB 1.1.3's rows: AVG 1.25 -> 1, 2.5 -> 2 (half to even), 1.5 -> 2; SUM 2.5 -> 3, -5.0 -> -5 (half away from zero).
+    assertRows(run(plan), Seq(Row(1, 1L, 3), Row(2, 2L, -5), Row(3, null, null), Row(null, 2L, 2)))
+  }
+}

@@ -1,0 +1,283 @@
+package io.sparksubstrait
+package relations
+
+import io.sparksubstrait.proto.{Expression, FetchRel, Rel}
+import io.sparksubstrait.proto.SortField.SortDirection._
+import org.apache.spark.sql.Row
+
+import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.PlanBuilder._
+
+class RelationsSuite extends SparkSuite with SubstraitAssertions {
+  private val people = Datasets.peopleSchema
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    Datasets.registerPeople(spark)
+    spark.sql("CREATE OR REPLACE TEMP VIEW empty_people AS SELECT * FROM people WHERE false")
+    spark.sql("CREATE TABLE default.items (item_id BIGINT, Label STRING, price DECIMAL(10,2)) USING parquet")
+    spark.sql(
+      "INSERT INTO default.items VALUES (10, 'pen', 1.50), (11, NULL, 2.25), (12, 'cup', NULL), (12, 'cup', NULL)")
+  }
+
+  test("named table: a temp view, all columns") {
+    assertSameRows(run(new PlanBuilder().plan(readNamed(people, "people"), "id", "name", "score", "grp")),
+      spark.sql("SELECT * FROM people"))
+  }
+
+  test("named table: multi-part name, case-insensitive names, columns subset and reordered by base_schema") {
+    val s = schema("PRICE" -> decimal(10, 2), "item_ID" -> i64())
+    val df = run(new PlanBuilder().plan(readNamed(s, "SPARK_CATALOG", "Default", "ITEMS"), "p", "i"))
+    assertSameRows(df, spark.sql("SELECT price AS p, item_id AS i FROM spark_catalog.default.items"))
+    assert(df.columns.toSeq == Seq("p", "i"))
+  }
+
+  test("named table: base_schema type, column and table mismatches are errors") {
+    val b = new PlanBuilder()
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.read.named_table.base_schema.names[0]") {
+      run(b.plan(readNamed(schema("item_id" -> i32()), "items"), "x"))
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.named_table.base_schema.names[1]") {
+      run(b.plan(readNamed(schema("item_id" -> i64(), "nope" -> string()), "items"), "x", "y"))
+    }
+    assertPlanError("SUBSTRAIT_TABLE_NOT_FOUND", "relations[0].root.input.read.named_table.names") {
+      run(b.plan(readNamed(schema("a" -> i64()), "no_such_table"), "a"))
+    }
+  }
+
+  test("virtual table: expressions form, values form, NULLs, duplicates, empty") {
+    val s = schema("a" -> i32(), "b" -> string())
+    val rows = Seq(Seq(litI32(1), litString("x")), Seq(litNull(i32()), litString("x")), Seq(litI32(1), litString("x")))
+    val expected = Seq(Row(1, "x"), Row(null, "x"), Row(1, "x"))
+    assertRows(run(new PlanBuilder().plan(readVirtual(s, rows), "a", "b")), expected)
+    assertRows(run(new PlanBuilder().plan(readVirtualLegacy(s, rows), "a", "b")), expected)
+    assertRows(run(new PlanBuilder().plan(readVirtual(s, Nil), "a", "b")), Nil)
+  }
+
+  test("virtual table: a NULL in a required column and a short row are errors") {
+    val s = schema("a" -> i32(nullable = false))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.virtual_table.expressions[0].fields[0]") {
+      run(new PlanBuilder().plan(readVirtual(s, Seq(Seq(litNull(i32())))), "a"))
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.virtual_table.expressions[1]") {
+      run(new PlanBuilder().plan(readVirtual(s, Seq(Seq(litI32(1)), Nil)), "a"))
+    }
+  }
+
+  test("filter keeps rows whose condition is true, not NULL; read filter and projection") {
+    val b = new PlanBuilder()
+    val gt = b.fn("functions_comparison", "gt:fp64_fp64")
+    assertSameRows(run(b.plan(filter(readNamed(people, "people"), b.call(gt, field(2), litFp64(0.5))), "id", "name",
+          "score", "grp")),
+      spark.sql("SELECT * FROM people WHERE score > 0.5"))
+    // ReadRel.filter refers to base_schema fields; the projection then keeps name, id.
+    val read = readNamed(people, "people").toBuilder
+    read.getReadBuilder.setFilter(b.call(gt, field(2), litFp64(0.5)))
+      .setProjection(io.sparksubstrait.proto.Expression.MaskExpression.newBuilder().setSelect(
+          io.sparksubstrait.proto.Expression.MaskExpression.StructSelect.newBuilder()
+            .addStructItems(io.sparksubstrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(1))
+            .addStructItems(io.sparksubstrait.proto.Expression.MaskExpression.StructItem.newBuilder().setField(0))))
+    assertSameRows(run(b.plan(read.build(), "n", "i")), spark.sql("SELECT name, id FROM people WHERE score > 0.5"))
+  }
+
+  test("project appends expressions to the input columns") {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add:i32_i32")
+    val df = run(b.plan(project(readNamed(people, "people"), b.call(add, field(0), litI32(10))), "id", "name", "score",
+        "grp", "id10"))
+    assertSameRows(df, spark.sql("SELECT *, id + 10 FROM people"))
+  }
+
+  test(
+    "fetch: offset and count, in the expression form (NULL or absent for all) and the legacy int64 form (-1 for all)") {
+    val sorted = sort(readNamed(people, "people"), field(0) -> SORT_DIRECTION_ASC_NULLS_FIRST,
+      field(1) -> SORT_DIRECTION_ASC_NULLS_FIRST)
+    val names = Seq("id", "name", "score", "grp")
+    def sql(tail: String) = spark.sql(s"SELECT * FROM people ORDER BY id ASC NULLS FIRST, name ASC NULLS FIRST $tail")
+    for ((offset, count, tail) <- Seq((1L, 2L, "LIMIT 2 OFFSET 1"), (0L, 3L, "LIMIT 3"), (2L, -1L, "OFFSET 2"),
+        (0L, 0L, "LIMIT 0"), (10L, 5L, "LIMIT 5 OFFSET 10"), (0L, -1L, ""))) {
+      val current = if (count == -1) fetchAll(sorted, offset) else fetch(sorted, offset, count)
+      assertSameRows(run(new PlanBuilder().plan(current, names: _*)), sql(tail), ordered = true)
+      assertSameRows(run(new PlanBuilder().plan(fetchLegacy(sorted, offset, count), names: _*)), sql(tail),
+        ordered = true)
+    }
+    // No count at all is every row too; a NULL offset is none.
+    val bare = Rel.newBuilder().setFetch(FetchRel.newBuilder().setInput(sorted)
+        .setOffsetExpr(Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setNull(i64())))).build()
+    assertSameRows(run(new PlanBuilder().plan(bare, names: _*)), sql(""), ordered = true)
+    // The current form has no -1: negative counts are invalid (the spec), as are negative legacy counts below -1.
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.fetch.count_expr") {
+      run(new PlanBuilder().plan(fetch(sorted, 0, -1), names: _*))
+    }
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.fetch.count_expr") {
+      run(new PlanBuilder().plan(fetchLegacy(sorted, 0, -2), names: _*))
+    }
+  }
+
+  test("sort: all four direction and null orderings") {
+    for ((dir, sql) <- Seq(SORT_DIRECTION_ASC_NULLS_FIRST -> "ASC NULLS FIRST",
+        SORT_DIRECTION_ASC_NULLS_LAST -> "ASC NULLS LAST",
+        SORT_DIRECTION_DESC_NULLS_FIRST -> "DESC NULLS FIRST", SORT_DIRECTION_DESC_NULLS_LAST -> "DESC NULLS LAST")) {
+      val plan = new PlanBuilder().plan(emit(sort(readNamed(people, "people"), field(2) -> dir, field(0) -> dir), 2, 0),
+        "score", "id")
+      assertSameRows(run(plan), spark.sql(s"SELECT score, id FROM people ORDER BY score $sql, id $sql"), ordered = true)
+    }
+  }
+
+  test("sort by a comparison function is refused") {
+    val bySort = io.sparksubstrait.proto.Rel.newBuilder().setSort(
+      io.sparksubstrait.proto.SortRel.newBuilder().setInput(readNamed(people, "people"))
+        .addSorts(
+          io.sparksubstrait.proto.SortField.newBuilder().setExpr(field(0)).setComparisonFunctionReference(1))).build()
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE",
+      "relations[0].root.input.sort.sorts[0].comparison_function_reference") {
+      run(new PlanBuilder().plan(bySort, "id", "name", "score", "grp"))
+    }
+  }
+
+  test("sort: CLUSTERED keeps equal values (and NULLs) together") {
+    val df = run(new PlanBuilder().plan(sort(readNamed(people, "people"), field(3) -> SORT_DIRECTION_CLUSTERED), "id",
+        "name", "score", "grp"))
+    assertSameRows(df, spark.sql("SELECT * FROM people"))
+    val groups = df.collect().map(r => Option(r.getString(3))).toSeq
+    val runs = groups.zip(groups.drop(1)).count { case (a, b) => a != b } + 1
+    assert(runs == groups.distinct.size, s"values not contiguous: $groups")
+  }
+
+  test("emit: direct and remapped (reordered, repeated) on every relation kind") {
+    val b = new PlanBuilder()
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val base = readNamed(people, "people")
+    val cases = Seq(
+      emit(base, 3, 0, 0) -> "SELECT grp, id, id FROM people",
+      emit(filter(base, b.call(gt, field(0), litI32(1))), 1, 0) -> "SELECT name, id FROM people WHERE id > 1",
+      emit(project(base, b.call(gt, field(0), litI32(1))), 4, 1) -> "SELECT id > 1, name FROM people",
+      emit(fetch(sort(base, field(0) -> SORT_DIRECTION_DESC_NULLS_LAST), 0, 2), 0) ->
+        "SELECT id FROM people ORDER BY id DESC NULLS LAST LIMIT 2",
+      emit(sort(base, field(1) -> SORT_DIRECTION_ASC_NULLS_LAST), 1, 1, 2) ->
+        "SELECT name, name, score FROM people ORDER BY name ASC NULLS LAST",
+      emit(aggregate(base, Seq(field(3)), Seq(b.measure(count, Seq(field(0))))), 1, 0) ->
+        "SELECT count(id), grp FROM people GROUP BY grp")
+    cases.foreach { case (rel, sql) =>
+      val expected = spark.sql(sql)
+      assertSameRows(run(b.plan(rel, expected.columns.indices.map(i => s"c$i"): _*)), expected)
+    }
+    assertPlanError("SUBSTRAIT_FIELD_REFERENCE_OUT_OF_RANGE",
+      "relations[0].root.input.read.common.emit.output_mapping[1]") {
+      run(b.plan(emit(base, 0, 4), "a", "b"))
+    }
+  }
+
+  test("aggregate: global, grouped, grouping without measures, DISTINCT, measure filter, empty input") {
+    val b = new PlanBuilder()
+    val sum = b.fn("functions_arithmetic", "sum:fp64")
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val countStar = b.fn("functions_aggregate_generic", "count")
+    val gt = b.fn("functions_comparison", "gt:fp64_fp64")
+    val base = readNamed(people, "people")
+    val measures = Seq(b.measure(sum, Seq(field(2))), b.measure(count, Seq(field(1)), distinct = true),
+      b.measure(countStar, Nil), b.measure(count, Seq(field(0)), filter = Some(b.call(gt, field(2), litFp64(0.5)))))
+    val sqlMeasures = "sum(score), count(DISTINCT name), count(*), count(id) FILTER (WHERE score > 0.5)"
+    assertSameRows(run(b.plan(aggregate(base, Nil, measures), "a", "b", "c", "d")),
+      spark.sql(s"SELECT $sqlMeasures FROM people"))
+    assertSameRows(run(b.plan(aggregate(base, Seq(field(3)), measures), "g", "a", "b", "c", "d")),
+      spark.sql(s"SELECT grp, $sqlMeasures FROM people GROUP BY grp"))
+    assertSameRows(run(b.plan(aggregate(base, Seq(field(3), field(1)), Nil), "g", "n")),
+      spark.sql("SELECT DISTINCT grp, name FROM people"))
+    // Empty input: a global aggregate still gives one row; a grouped one none.
+    val empty = readNamed(people, "empty_people")
+    assertSameRows(run(b.plan(aggregate(empty, Nil, measures), "a", "b", "c", "d")),
+      spark.sql(s"SELECT $sqlMeasures FROM empty_people"))
+    assertRows(run(b.plan(aggregate(empty, Seq(field(3)), measures), "g", "a", "b", "c", "d")), Nil)
+  }
+
+  test("aggregate: the legacy grouping_expressions form; disagreeing forms are an error") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val base = readNamed(people, "people")
+    val legacy = base.toBuilder.clear().setAggregate(io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(base)
+        .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder().addGroupingExpressions(field(3)))
+        .addMeasures(b.measure(count, Seq(field(0))))).build()
+    assertSameRows(run(b.plan(legacy, "g", "c")), spark.sql("SELECT grp, count(id) FROM people GROUP BY grp"))
+    val both = aggregate(base, Seq(field(3)), Seq(b.measure(count, Seq(field(0))))).toBuilder
+    both.getAggregateBuilder.getGroupingsBuilder(0).addGroupingExpressions(field(1))
+    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.aggregate.groupings[0]") {
+      run(b.plan(both.build(), "g", "c"))
+    }
+  }
+
+  test("aggregate: several grouping sets, shared columns, NULL for absent columns, the grouping-set index") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val sets = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, "people"))
+      .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(0))
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder().addExpressionReferences(
+          0).addExpressionReferences(1))
+      .addGroupings(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())
+      .addMeasures(b.measure(count, Seq(field(0))))
+    val rel = io.sparksubstrait.proto.Rel.newBuilder().setAggregate(sets).build()
+    val df = run(b.plan(rel, "grp", "name", "c", "set"))
+    assert(df.schema.map(_.dataType.simpleString) == Seq("string", "string", "bigint", "int"))
+    assertSameRows(df,
+      spark.sql("""SELECT grp, name, count(id),
+      CASE grouping_id() WHEN 1 THEN 0 WHEN 0 THEN 1 WHEN 3 THEN 2 END
+      FROM people GROUP BY GROUPING SETS ((grp), (grp, name), ())"""))
+    // The non-empty sets as SQL's GROUPING SETS (one scan feeding one Expand), the empty one a global aggregate.
+    val optimized = df.queryExecution.optimizedPlan
+    assert(optimized.collect { case e: org.apache.spark.sql.catalyst.plans.logical.Expand => e }.size == 1, optimized)
+    assert(optimized.collectLeaves().size == 2, optimized)
+  }
+
+  test(
+    "aggregate: grouping sets in another order, a repeated set, a measure on a grouping column, DISTINCT, empty input") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    def grouping(refs: Int*) =
+      refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
+    // Output: the grouping expressions in order of first appearance in the sets, the measure, the set index.
+    def agg(table: String, sets: Seq[Seq[Int]], names: Seq[String], distinct: Boolean = false) = {
+      val a = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
+        .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
+        // count(grp) counts the input's values even in the sets without grp.
+        .addMeasures(b.measure(count, Seq(field(3)), distinct = distinct))
+      sets.foreach(set => a.addGroupings(grouping(set: _*)))
+      run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), names: _*))
+    }
+    // (name), (grp): output (name, grp, c, set).
+    assertSameRows(agg("people", Seq(Seq(1), Seq(0)), Seq("name", "grp", "c", "set")),
+      spark.sql("""SELECT name, grp, count(grp),
+      CASE grouping_id(name, grp) WHEN 1 THEN 0 WHEN 2 THEN 1 END FROM people GROUP BY GROUPING SETS ((name), (grp))"""))
+    assertSameRows(agg("people", Seq(Seq(1), Seq(0)), Seq("name", "grp", "c", "set"), distinct = true),
+      spark.sql("""
+      SELECT name, grp, count(DISTINCT grp), CASE grouping_id(name, grp) WHEN 1 THEN 0 WHEN 2 THEN 1 END
+      FROM people GROUP BY GROUPING SETS ((name), (grp))"""))
+    // A repeated set gives its rows twice, told apart by the index.
+    assertSameRows(agg("people", Seq(Seq(0), Seq(1, 0), Seq(0)), Seq("grp", "name", "c", "set")),
+      spark.sql("""
+      SELECT grp, NULL, count(grp), 0 FROM people GROUP BY grp UNION ALL
+      SELECT grp, name, count(grp), 1 FROM people GROUP BY grp, name UNION ALL
+      SELECT grp, NULL, count(grp), 2 FROM people GROUP BY grp"""))
+    // No input rows: the empty grouping set still gives its one row, the others none.
+    assertRows(agg("empty_people", Seq(Seq(0), Seq()), Seq("grp", "c", "set")), Seq(Row(null, 0L, 1)))
+  }
+
+  test("root names: top-level and nested struct fields depth first; a wrong count is an error") {
+    val b = new PlanBuilder()
+    val s = schema("a" -> i32(), "s" -> struct(i32(), string()), "x" -> i32(), "y" -> string())
+    val rows = Seq(Seq(litI32(1),
+        io.sparksubstrait.proto.Expression.newBuilder().setLiteral(
+          io.sparksubstrait.proto.Expression.Literal.newBuilder().setStruct(
+            io.sparksubstrait.proto.Expression.Literal.Struct.newBuilder()
+              .addFields(litI32(2).getLiteral).addFields(litString("z").getLiteral))).build()))
+    val nested = schema("a" -> i32(), "s" -> struct(i32(), string())).toBuilder.clearNames()
+      .addAllNames(java.util.Arrays.asList("a", "s", "s1", "s2")).build()
+    val vt = readVirtual(nested, rows)
+    val df = run(b.plan(vt, "first", "inner", "x", "y"))
+    assert(df.schema.simpleString == "struct<first:int,inner:struct<x:int,y:string>>")
+    assertRows(df.selectExpr("first", "inner.x", "inner.y"), Seq(Row(1, 2, "z")))
+    assertPlanError("SUBSTRAIT_ROOT_NAMES_MISMATCH", "relations[0].root.names") { run(b.plan(vt, "first", "inner")) }
+    assert(s.getNamesCount == 4)
+  }
+}
