@@ -272,7 +272,7 @@ def test_the_connect_messages_come_from_the_one_proto_file_in_the_jar():
     assert message.HasField("root")
     proto = Path(__file__).parent.parent / "proto" / "spark_substrait" / "connect" / "substrait_relation.proto"
     text = proto.read_text()
-    for field in relation.fields + parameter.fields + write.fields:
+    for field in [*relation.fields, *parameter.fields, *write.fields]:
         assert f"{field.name} = {field.number};" in text, field.name
 
 
