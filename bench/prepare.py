@@ -8,6 +8,9 @@
 
 isthmus' plans are made by the Scala side (isthmus is a Java library). Nothing is redone
 if its output exists; delete the folder to regenerate.
+
+`--benchmark tpcds` makes the same for TPC-DS: its 24 tables from DuckDB's dsdgen and its 99
+queries from tpcds_queries() (both built into DuckDB's Python package, offline).
 """
 
 import argparse
@@ -17,6 +20,8 @@ import sys
 from pathlib import Path
 
 TABLES = ("part", "supplier", "partsupp", "customer", "orders", "lineitem", "nation", "region")
+# Per benchmark: DuckDB's generator and query-text function.
+GENERATORS = {"tpch": ("dbgen", "tpch_queries"), "tpcds": ("dsdgen", "tpcds_queries")}
 
 
 def substrait_extension() -> str:
@@ -33,7 +38,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sf", default="1")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--benchmark", choices=sorted(GENERATORS), default="tpch")
     args = parser.parse_args()
+    generator, query_function = GENERATORS[args.benchmark]
     out = Path(args.out)
     done = out / "plans" / "failures.tsv"
     if done.exists():
@@ -51,15 +58,16 @@ def main() -> None:
     scratch = out / "dbgen.duckdb" if float(args.sf) > 3 else None
     con = duckdb.connect(str(scratch) if scratch else ":memory:")
     con.execute(f"LOAD '{substrait_extension()}'")
-    print(f"bench/prepare: dbgen sf={args.sf}", flush=True)
-    con.execute(f"CALL dbgen(sf={float(args.sf)})")
-    for t in TABLES:
+    print(f"bench/prepare: {generator} sf={args.sf}", flush=True)
+    con.execute(f"CALL {generator}(sf={float(args.sf)})")
+    tables = TABLES if args.benchmark == "tpch" else [r[0] for r in con.execute("SHOW TABLES").fetchall()]
+    for t in tables:
         target = parquet / f"{t}.parquet"
         if not target.exists():
             con.execute(f"COPY {t} TO '{target}' (FORMAT PARQUET)")
     failures = []
     texts = {}
-    for n, q in con.execute("SELECT query_nr, query FROM tpch_queries() ORDER BY query_nr").fetchall():
+    for n, q in con.execute(f"SELECT query_nr, query FROM {query_function}() ORDER BY query_nr").fetchall():
         texts[n] = q.strip().rstrip(";")
         (queries / f"q{n:02d}.sql").write_text(texts[n] + "\n", encoding="utf-8")
         try:
@@ -72,7 +80,7 @@ def main() -> None:
         scratch.unlink()
 
     ctx = SessionContext()
-    for t in TABLES:
+    for t in tables:
         ctx.register_parquet(t, str(parquet / f"{t}.parquet"))
     for n, q in texts.items():
         try:
