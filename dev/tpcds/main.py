@@ -50,7 +50,9 @@ def same_rows(actual, expected) -> bool:
 
 
 def first_line(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+    """The message's first line; from "found" on when it has one (the location is long)."""
+    line = (str(e).strip().splitlines() or [type(e).__name__])[0]
+    return line[line.find(": found ") + 2:][:240] if ": found " in line else line[:240]
 
 
 def main() -> int:
