@@ -199,6 +199,34 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
       producer, minor)
   }
 
+  /** SELECT k, stddev(x) FROM `table` GROUP BY k, declared as `name` (no extension), as TPC-DS q17 and q39 write it. */
+  private def sampleStdDev(name: String, producer: String, minor: Int, table: String = "grp"): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_arithmetic", name)
+    stamped(b.plan(aggregate(readNamed(schema("k" -> i32(), "x" -> fp64(), "d" -> decimal(4, 1)), table), Seq(field(0)),
+          Seq(b.measure(f, Seq(field(1)), output = Some(fp64())))), "k", "sd"), producer, minor)
+  }
+
+  test("DataFusion's stddev and DuckDB's stddev_samp are the sample std_dev (theirs only)") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW grp0 AS SELECT * FROM grp WHERE false")
+    val sql = spark.sql("SELECT k, stddev_samp(x) FROM grp GROUP BY k")
+    Seq(sampleStdDev("stddev", "datafusion", 85), sampleStdDev("stddev_samp", "DuckDB", 53)).foreach { plan =>
+      assert(readingsOf(plan).exists(_.endsWith("-function-spellings")))
+      assertSameRows(run(plan), sql)
+      // By hand: k = 1 over 0.5 and 2.0: sqrt((0.75^2 * 2) / (2 - 1)) = sqrt(1.125); k = 2 over a duplicated
+      // 2.5: 0; k = 3, only NULL: NULL; the NULL key, one value: NULL (a sample of one has no deviation).
+      assertRows(run(plan), Seq(Row(1, 1.0606601717798212), Row(2, 0.0), Row(3, null), Row(null, null)))
+    }
+    assertRows(run(sampleStdDev("stddev", "datafusion", 85, "grp0")), Nil)
+    // Another producer's names stay unknown: DuckDB's stddev_samp in a DataFusion plan, and the reverse.
+    Seq(sampleStdDev("stddev_samp", "datafusion", 85), sampleStdDev("stddev", "DuckDB", 53),
+      sampleStdDev("stddev", "someone", 53)).foreach { plan =>
+      assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.aggregate.measures[0].measure") {
+        run(plan)
+      }
+    }
+  }
+
   test("DataFusion: btrim is trim") {
     Seq(49, 58, 63, 85).foreach { minor =>
       assert(readingsOf(btrim("datafusion", minor)).contains("datafusion-function-spellings"))

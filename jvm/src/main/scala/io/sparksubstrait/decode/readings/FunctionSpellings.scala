@@ -110,11 +110,16 @@ private[sparksubstrait] object FunctionSpellings {
   val dataFusion: FunctionSpellings = FunctionSpellings("datafusion-function-spellings",
     "DataFusion, every release (spec 0.33 to 0.85)",
     _.within("datafusion", "0.0", ProducerStamp.Newest),
-    Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim"),
+    // `stddev` is DataFusion's sample standard deviation: std_dev with its distribution unset,
+    // which this consumer reads as SAMPLE (AggregateFunctions.statistic).
+    Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim",
+      "stddev" -> "std_dev"),
     Seq(roundToInteger, exactMedian))
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
     Releases.DuckDb.describe, Releases.DuckDb.applies,
-    Map("||" -> "concat", "sum_no_overflow" -> "sum"), Seq(roundToInteger, exactMedian, commaStringAgg),
+    // `stddev_samp`: the sample standard deviation, std_dev with its distribution unset (SAMPLE).
+    Map("||" -> "concat", "sum_no_overflow" -> "sum", "stddev_samp" -> "std_dev"),
+    Seq(roundToInteger, exactMedian, commaStringAgg),
     Seq(integerDivide))
 }
