@@ -25,7 +25,8 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "f100_date_literal", "f110_decimal_arith", "f120_median", "f121_string_agg", "i01_date_vs_string", "i02_not", "i03_group_by",
                    "i06_order_limit", "i07_strings", "i17_correlated_exists", "i18_float_fraction",
                    "i19_select_under_filter",
-                   "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch")
+                   "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch",
+                   "f130_simple_case", "f131_date_plus_days", "f132_folded_between", "f133_grouping")
 # The fixture test's independent answer is DuckDB's SQL; isthmus' is Spark SQL's (the matrix),
 # and Calcite reads these otherwise than DuckDB: CAST(1.5 AS BIGINT) truncates (DuckDB rounds),
 # and DuckDB has no CHAR_LENGTH.

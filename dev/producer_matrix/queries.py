@@ -138,6 +138,13 @@ FEATURES: Dict[str, str] = {
     "f113_double_ops": "SELECT id, bonus * 2.5 AS d, bonus / 2 AS h FROM emp",
     # products whose digits add up to more than 19: isthmus declares them DECIMAL(19,s)
     "f114_decimal_product": "SELECT id, salary * code AS p, salary * salary AS sq FROM emp",
+    # shapes TPC-DS showed (issue 34): DataFusion's simple CASE (q39), a date plus days (q72),
+    # a range DuckDB's statistics prove true but for NULLs (constant_or_null, q13), GROUPING() (q70)
+    "f130_simple_case": "SELECT id, CASE dept WHEN 10 THEN 'ten' WHEN 20 THEN 'twenty' ELSE 'other' END AS d FROM emp",
+    "f131_date_plus_days": "SELECT id, hired + 5 AS later, hired - 3 AS earlier FROM emp",
+    "f132_folded_between": "SELECT id FROM emp WHERE salary BETWEEN -100000000 AND 100000000 OR code > 5",
+    "f133_grouping": "SELECT dept, active, GROUPING(dept) AS gd, GROUPING(active) AS ga, COUNT(*) AS n "
+                     "FROM emp GROUP BY ROLLUP (dept, active)",
 }
 
 # Producer-specific spellings: aggregates the known issue names (DuckDB's median, product,

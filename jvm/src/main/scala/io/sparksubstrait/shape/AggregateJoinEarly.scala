@@ -23,7 +23,9 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * are associative and the condition needs only columns present where it lands; the columns keep
  * their order (a projection on top) and pruning projections on the way pass the aggregate's on.
  * Joins with hints, conditions that are non-deterministic or hold subqueries, and projections
- * that compute or rename stop the descent.
+ * that compute or rename stop the descent; so does another join of this kind: two aggregates
+ * joined on one key to the same chain (TPC-DS q83 as DataFusion writes it) would otherwise
+ * trade places forever, each moved below the other as the rewrite descends into its result.
  */
 private[sparksubstrait] object AggregateJoinEarly extends PlanShapes.Shape {
   val name = "aggregate-join-early"
@@ -45,6 +47,10 @@ private[sparksubstrait] object AggregateJoinEarly extends PlanShapes.Shape {
     case _ => false
   }
 
+  /** A join of this rule's kind: an aggregate joined on all its keys (already as early as the rule would put it). */
+  private def atMostOneMatch(j: Join): Boolean =
+    j.condition.exists(c => SemiJoinOnAggregate.onAllKeys(j.left, j.right, c).isDefined)
+
   /**
    * `chain` with `right` joined on `condition` below its top join, as low on the left inputs as
    * the `needed` columns allow; None when they are not all in the top join's left input.
@@ -52,7 +58,7 @@ private[sparksubstrait] object AggregateJoinEarly extends PlanShapes.Shape {
   private def below(chain: LogicalPlan, needed: AttributeSet, right: LogicalPlan, condition: Expression)
     : Option[LogicalPlan] =
     chain match {
-      case j: Join if movable(j) && needed.subsetOf(j.left.outputSet) =>
+      case j: Join if movable(j) && needed.subsetOf(j.left.outputSet) && !atMostOneMatch(j) =>
         val joined =
           below(j.left, needed, right, condition).getOrElse(Join(j.left, right, Inner, Some(condition), JoinHint.NONE))
         Some(j.copy(left = joined))

@@ -92,6 +92,76 @@ class ProducerReadingsSuite extends SparkSuite with SubstraitAssertions {
         "SELECT k1, k2, CAST(grouping_id(k1, k2) AS SMALLINT), count(*) FROM sales GROUP BY ROLLUP (k1, k2)"))
   }
 
+  /** A DataFusion u8 (its unsigned integers are variation 1): a type, or a literal. */
+  private val u8: io.sparksubstrait.proto.Type = {
+    val t = i8(nullable = false).toBuilder
+    t.getI8Builder.setTypeVariationReference(1)
+    t.build()
+  }
+  private def litU8(v: Int) = {
+    val l = litI8(v).toBuilder
+    l.getLiteralBuilder.setTypeVariationReference(1)
+    l.build()
+  }
+
+  /**
+   * SELECT k1, k2, GROUPING(k1), GROUPING(k2), count(*) FROM `table` GROUP BY ROLLUP (k1, k2) as DataFusion 55
+   * writes it (TPC-DS q70, q86): GROUPING(k1) is CAST((id & 2) >> 1 AS INT) over its u8 grouping id, `>>` its
+   * own `bitwise_shift_right`, each call declared u8.
+   */
+  private def groupingByShifts(producer: String, table: String = "sales"): Plan = {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:")
+    val and = b.fn("functions_arithmetic", "bitwise_and")
+    val shift = b.fn("functions_arithmetic", "bitwise_shift_right")
+    val agg =
+      AggregateRel.newBuilder().setInput(readNamed(schema("k1" -> i32(), "k2" -> string(), "v" -> i64()), table))
+        .addGroupingExpressions(field(0)).addGroupingExpressions(field(1))
+        .addGroupings(AggregateRel.Grouping.newBuilder().addExpressionReferences(0).addExpressionReferences(1))
+        .addGroupings(AggregateRel.Grouping.newBuilder().addExpressionReferences(0))
+        .addGroupings(AggregateRel.Grouping.newBuilder())
+        .addMeasures(b.measure(count, Nil))
+    def grouping(
+      bit: Int) = cast(b.callWith(shift, Nil, Some(u8), b.callWith(and, Nil, Some(u8), field(2), litU8(1 << bit)),
+        litU8(bit)), i32())
+    // DataFusion's order: k1, k2, grouping id, count.
+    val top = emit(project(Rel.newBuilder().setAggregate(agg).build(), field(0), field(1), grouping(1), grouping(0),
+        field(3)), 4, 5, 6, 7, 8)
+    stamped(b.plan(top, "k1", "k2", "g1", "g2", "n"), producer, 85)
+  }
+
+  test(
+    "DataFusion: GROUPING() as shifts of its u8 grouping id gives Spark SQL's grouping(), NULL keys and an empty input") {
+    val plan = groupingByShifts("datafusion")
+    assert(readingsOf(plan).toSet == Set("datafusion-grouping-id-before-measures", "datafusion-layout-variations",
+      "datafusion-function-spellings"))
+    val sql = "SELECT k1, k2, grouping(k1), grouping(k2), count(*) FROM %s GROUP BY ROLLUP (k1, k2)"
+    assertSameRows(run(plan), spark.sql(sql.format("sales")))
+    // By hand: the grand total row is (NULL, NULL, 1, 1, 6); a NULL k1 grouped is (NULL, _, 0, _).
+    assert(run(plan).collect().contains(Row(null, null, 1, 1, 6L)))
+    spark.sql("CREATE OR REPLACE TEMP VIEW sales0 AS SELECT * FROM sales WHERE false")
+    // Over no rows the empty grouping set still has its row, as in DuckDB, DataFusion and the SQL standard (Spark SQL
+    // gives none).
+    assertRows(run(groupingByShifts("datafusion", "sales0")), Seq(Row(null, null, 1, 1, 0L)))
+    // bitwise_shift_right is DataFusion's name only (another producer's plan is refused: its first variation 1 already).
+    val other = intercept[io.sparksubstrait.errors.SubstraitException](
+      run(stamped(groupingByShifts("datafusion"), "someone", 85)))
+    assert(Set("SUBSTRAIT_UNKNOWN_FUNCTION", "SUBSTRAIT_UNSUPPORTED_FEATURE")(other.getCondition), other.getMessage)
+  }
+
+  test("DataFusion: an unsigned integer type (variation 1) is the next wider signed type, holding u8 values over 127") {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_arithmetic", "add")
+    // 100 + 100 declared u8 is 200: an i16, not an i8's overflow.
+    val plan = stamped(b.plan(project(readNamed(schema("k1" -> i32()), "sales"),
+          b.callWith(add, Nil, Some(u8),
+            litU8(100), litU8(100))), "k1", "x"), "datafusion", 85)
+    assert(readingsOf(plan) == Seq("datafusion-layout-variations"))
+    val rows = run(plan).select("x")
+    assert(rows.schema.head.dataType == org.apache.spark.sql.types.ShortType)
+    assertRows(rows.distinct(), Seq(Row(200.toShort)))
+  }
+
   test("a plan no producer reading is keyed on is read by the spec alone") {
     val b = new PlanBuilder()
     val plan =

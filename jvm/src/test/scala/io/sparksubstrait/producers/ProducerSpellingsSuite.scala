@@ -268,6 +268,98 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     assert(intercept[SubstraitException](run(dateShift(55))).getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION")
   }
 
+  test("DataFusion 43+: seconds that make whole days are days (date + 5 as 432,000 seconds, TPC-DS q72)") {
+    def shifted(seconds: Long, table: String = "nums") = {
+      val b = new PlanBuilder()
+      val add = b.fn("functions_datetime", "add")
+      val lit = compound(0, 0).toBuilder
+      lit.getLiteralBuilder.getIntervalCompoundBuilder.getIntervalDayToSecondBuilder.setSeconds(seconds.toInt)
+      stamped(b.plan(emit(project(nums(table), b.callWith(add, Nil, Some(date()), field(6), lit.build())), 7), "d"),
+        "datafusion", 85)
+    }
+    assertSameRows(run(shifted(432000)), spark.sql("SELECT day + INTERVAL '5' DAY FROM nums"))
+    assertSameRows(run(shifted(-86400)), spark.sql("SELECT date_sub(day, 1) FROM nums"))
+    assertRows(run(shifted(432000, "none")), Nil)
+    // An hour is no whole day: refused as written.
+    assert(intercept[SubstraitException](run(shifted(3600))).getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION")
+  }
+
+  /** SELECT CASE k WHEN 10 THEN 'ten' WHEN 1 THEN 'one' [ELSE 'other'] END FROM `table` as DataFusion writes it. */
+  private def simpleCase(producer: String, otherwise: Boolean, table: String = "nums"): Plan = {
+    val clauses = Expression.IfThen.newBuilder()
+      .addIfs(Expression.IfThen.IfClause.newBuilder().setIf(field(5)))
+      .addIfs(Expression.IfThen.IfClause.newBuilder().setIf(litI32(10)).setThen(litString("ten")))
+      .addIfs(Expression.IfThen.IfClause.newBuilder().setIf(litI32(1)).setThen(litString("one")))
+    if (otherwise) clauses.setElse(litString("other"))
+    stamped(new PlanBuilder().plan(emit(project(nums(table), Expression.newBuilder().setIfThen(clauses).build()), 7),
+        "c"), producer, 85)
+  }
+
+  test(
+    "DataFusion: a simple CASE written as an if_then whose first clause is the operand is that switch (TPC-DS q39)") {
+    assert(readingsOf(simpleCase("datafusion", otherwise = true)).contains("datafusion-simple-case"))
+    assertSameRows(run(simpleCase("datafusion", otherwise = true)),
+      spark.sql("SELECT CASE k WHEN 10 THEN 'ten' WHEN 1 THEN 'one' ELSE 'other' END FROM nums"))
+    // By hand: k is 1, 1, 10, NULL, 10, 2; a NULL k matches nothing.
+    assertRows(run(simpleCase("datafusion", otherwise = false)),
+      Seq(Row("one"), Row("one"), Row("ten"), Row(null), Row("ten"), Row(null)))
+    assertRows(run(simpleCase("datafusion", otherwise = true, "none")), Nil)
+    // The spec's if_then needs every then: another producer's plan is its error.
+    assertPlanError("SUBSTRAIT_MISSING_FIELD", "relations[0].root.input.project.expressions[0].if_then.ifs[0]") {
+      run(simpleCase("DuckDB", otherwise = true))
+    }
+  }
+
+  /** SELECT day + n, n + day, day - n FROM `table` as DuckDB writes them: add:date_i32 and subtract:date_i32 declared date. */
+  private def datePlusInteger(producer: String, n: Int, table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val add = b.fn("functions_datetime", "add:date_i32")
+    val sub = b.fn("functions_datetime", "subtract:date_i32")
+    stamped(b.plan(project(nums(table), b.callWith(add, Nil, Some(date()), field(6), litI32(n)),
+          b.callWith(add, Nil, Some(date()), litI32(n), field(6)),
+          b.callWith(sub, Nil, Some(date()), field(6), litI32(n))),
+        "plus", "plus2", "minus"), producer, 53)
+  }
+
+  test("DuckDB: a date plus or minus an integer literal is that many days (TPC-DS q72), DuckDB's only") {
+    assert(readingsOf(datePlusInteger("DuckDB", 5)).contains("duckdb-date-plus-integer"))
+    Seq(5, -31, 0).foreach { n =>
+      assertSameRows(run(datePlusInteger("DuckDB", n)),
+        spark.sql(s"SELECT date_add(day, $n), date_add(day, $n), date_sub(day, $n) FROM nums"))
+    }
+    // By hand: 2020-01-31 + 29 days is 2020-02-29 (a leap year); a NULL date stays NULL.
+    assert(run(datePlusInteger("DuckDB", 29)).collect().map(_.get(0)).toSet ==
+      Set(java.sql.Date.valueOf("2020-02-29"), java.sql.Date.valueOf("2020-01-29"), null,
+        java.sql.Date.valueOf("2021-03-30"), java.sql.Date.valueOf("2020-03-29")))
+    assertRows(run(datePlusInteger("DuckDB", 5, "none")), Nil)
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(datePlusInteger("someone", 5))
+    }
+  }
+
+  /** SELECT constant_or_null(true, x, 1.5), constant_or_null(false, s) FROM `table`, as DuckDB's optimizer writes them. */
+  private def constantOrNull(producer: String, table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_comparison", "constant_or_null")
+    stamped(b.plan(project(nums(table),
+          b.callWith(f, Nil, Some(PlanBuilder.bool()), litBool(true), field(2), litFp64(1.5)),
+          b.callWith(f, Nil, Some(PlanBuilder.bool()), litBool(false), field(4))), "t", "f"), producer, 53)
+  }
+
+  test("DuckDB: constant_or_null(c, x...) is NULL when an x is NULL, else c (TPC-DS q13, q15, q48), DuckDB's only") {
+    assert(readingsOf(constantOrNull("DuckDB")).contains("duckdb-constant-or-null"))
+    assertSameRows(run(constantOrNull("DuckDB")),
+      spark.sql(
+        "SELECT CASE WHEN x IS NULL THEN NULL ELSE true END, CASE WHEN s IS NULL THEN NULL ELSE false END FROM nums"))
+    // By hand: x is NULL in one row, s in another.
+    assertRows(run(constantOrNull("DuckDB")),
+      Seq(Row(true, false), Row(true, false), Row(true, null), Row(true, false), Row(true, false), Row(null, false)))
+    assertRows(run(constantOrNull("DuckDB", "none")), Nil)
+    assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+      run(constantOrNull("datafusion"))
+    }
+  }
+
   /**
    * SELECT CAST(x AS BIGINT), CAST(d AS INTEGER), CAST(2.5 AS BIGINT), CAST(a AS INTEGER), as DuckDB writes it (a
    * project without emit) or, for other producers, with the emit the spec needs.

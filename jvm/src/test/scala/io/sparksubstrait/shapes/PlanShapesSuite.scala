@@ -371,6 +371,26 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
           aggregateJoinSql("a", "b", "c", "g"))))
   }
 
+  for ((aT, gT) <- Seq(("a", "g"), ("a", "g0"), ("a0", "g"))) {
+    test(
+      s"aggregate-join-early: two aggregates joined on one key to a chain stay put, converted once (TPC-DS q83's shape; $aT, $gT)") {
+      // (a ⋈ sum(x) of g by k on a.k = k) ⋈ max(x) of g by k on a.k = k: each aggregate join could
+      // move below the other; before the fix each did, forever (a StackOverflowError).
+      val bd = new PlanBuilder()
+      val eq = bd.fn("functions_comparison", "equal:any_any")
+      def grouped(fn: String) =
+        aggregate(readNamed(gSchema, gT), Seq(field(0)),
+          Seq(bd.measure(bd.fn("functions_arithmetic", fn), Seq(field(1)))))
+      val first =
+        join(readNamed(aSchema, aT), grouped("sum:i32"), JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
+      val both = join(first, grouped("max:i32"), JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(4))))
+      val plan = stamped(bd.plan(both, "ak", "av", "sk", "s", "mk", "m"), "datafusion")
+      sameRows(plan,
+        s"SELECT $aT.k, $aT.v, s.k, s.s, m.k, m.m FROM $aT JOIN (SELECT k, sum(x) AS s FROM $gT GROUP BY k) s " +
+          s"ON $aT.k = s.k JOIN (SELECT k, max(x) AS m FROM $gT GROUP BY k) m ON $aT.k = m.k")
+    }
+  }
+
   // ---- conjunct-order ----
   private def conjuncts(c: CExpression): Seq[CExpression] = c match {
     case And(l, r) => conjuncts(l) ++ conjuncts(r)

@@ -8,8 +8,9 @@ import io.sparksubstrait.proto.Expression.Literal.IntervalDayToSecond
  * month-day-nano interval), so `hired + INTERVAL '1' MONTH` is add(date, compound) with a
  * zero day part. A compound literal argument whose day part is zero is that many months
  * (interval_year); one whose month part is zero and whose day part is whole days is that
- * many days (interval_day): the spec's add and subtract take those. A literal with both
- * parts, or with seconds, means a calendar step Spark's date arithmetic has no single form
+ * many days (interval_day), counting seconds that make whole days (DataFusion 55 writes
+ * `d_date + 5` as 432,000 seconds): the spec's add and subtract take those. A literal with both
+ * parts, or with other seconds, means a calendar step Spark's date arithmetic has no single form
  * for, and stays as written (refused). Only function arguments are read: a bare interval
  * column keeps the compound type the plan declares.
  */
@@ -30,16 +31,21 @@ private[sparksubstrait] object CompoundIntervalParts extends Reading {
       a.toBuilder.setValue(Expression.newBuilder().setLiteral(lit)).build()
   }
 
+  private val SecondsPerDay = 86400
+
   private def oneKind(lit: Expression.Literal): Option[Expression.Literal] = {
     val c = lit.getIntervalCompound
     val ym = c.getIntervalYearToMonth
     val ds = c.getIntervalDayToSecond
     val noMonths = ym.getYears == 0 && ym.getMonths == 0
-    val wholeDays = ds.getSeconds == 0 && ds.getSubseconds == 0
+    // Seconds that make whole days are those days: DataFusion writes `date + 5` as 432,000
+    // seconds (Arrow adds a month-day-nano's nanoseconds to a date as whole days).
+    val wholeDays = ds.getSubseconds == 0 && ds.getSeconds % SecondsPerDay == 0
+    val days = ds.getDays.toLong + ds.getSeconds / SecondsPerDay
     val b = lit.toBuilder.clearIntervalCompound()
-    if (ds.getDays == 0 && wholeDays && !noMonths) Some(b.setIntervalYearToMonth(ym).build())
-    else if (noMonths && wholeDays && ds.getDays != 0)
-      Some(b.setIntervalDayToSecond(IntervalDayToSecond.newBuilder().setDays(ds.getDays)).build())
+    if (days == 0 && wholeDays && !noMonths) Some(b.setIntervalYearToMonth(ym).build())
+    else if (noMonths && wholeDays && days != 0 && days.isValidInt)
+      Some(b.setIntervalDayToSecond(IntervalDayToSecond.newBuilder().setDays(days.toInt)).build())
     else None
   }
 }

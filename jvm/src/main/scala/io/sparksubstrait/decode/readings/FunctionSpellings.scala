@@ -111,9 +111,10 @@ private[sparksubstrait] object FunctionSpellings {
     "DataFusion, every release (spec 0.33 to 0.85)",
     _.within("datafusion", "0.0", ProducerStamp.Newest),
     // `stddev` is DataFusion's sample standard deviation: std_dev with its distribution unset,
-    // which this consumer reads as SAMPLE (AggregateFunctions.statistic).
+    // which this consumer reads as SAMPLE (AggregateFunctions.statistic). The shifts are its
+    // operators `>>` and `<<` (how it writes GROUPING(), TPC-DS q70, q86): signed shifts.
     Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim",
-      "stddev" -> "std_dev"),
+      "stddev" -> "std_dev", "bitwise_shift_right" -> "shift_right", "bitwise_shift_left" -> "shift_left"),
     Seq(roundToInteger, exactMedian))
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",

@@ -25,13 +25,14 @@ private[sparksubstrait] object ProducerReadings {
     PredicateOutputTypes,
     LayoutVariations,
     GroupingIdBeforeMeasures,
+    SimpleCaseBase,
     FunctionSpellings.dataFusion,
     FunctionSpellings.duckDb,
     SortFetchDropped,
     StringAggOrderDropped,
     NotLikeAsNotEqual,
     // DuckDB 1.0 to 1.1.3; DataFusion 43 on
-    TypelessNullInCast, DivisionByZeroNull, RoundingCast.duckDb, CompoundIntervalParts,
+    TypelessNullInCast, DivisionByZeroNull, RoundingCast.duckDb, DatePlusDays, ConstantOrNull, CompoundIntervalParts,
     // ibis-substrait (2.29.1 on: the releases that stamp a producer)
     ZeroBasedSubstring,
     DateStringComparison,
