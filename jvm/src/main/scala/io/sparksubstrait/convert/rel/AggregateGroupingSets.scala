@@ -6,6 +6,8 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Union}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 
+import io.sparksubstrait.convert.ConversionContext
+
 /**
  * An AggregateRel with several grouping sets. Output: every distinct grouping expression
  * (NULL where a row's set lacks it), the measures, and the i32 index of the row's set.
@@ -28,16 +30,19 @@ private[rel] object AggregateGroupingSets {
    * @param groupExprs  the distinct grouping expressions, converted
    * @param measures    the measures, named
    */
-  def apply(sets: Seq[Seq[Int]], groupExprs: Seq[Expression], measures: Seq[NamedExpression], child: LogicalPlan)
-    : LogicalPlan = {
+  def apply(sets: Seq[Seq[Int]], groupExprs: Seq[Expression], measures: Seq[NamedExpression], input: LogicalPlan)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val indexed = sets.zipWithIndex
     val repeats = sets.map(_.toSet).distinct.size < sets.size
     // Spark keys the bitmask by its own distinct grouping expressions: ours must be distinct to it too.
     val alike = groupExprs.map(_.canonicalized).distinct.size < groupExprs.size
     val (grouped, global) = indexed.partition(_._1.nonEmpty)
+    val oneExpand = !(repeats || alike || groupExprs.size > 62 || grouped.size < 2)
+    // Every branch of the union reads the input through one shared reference (SharedSubtrees.readTwice).
+    val branches = if (oneExpand) 1 + global.size else indexed.size
+    val child = if (branches > 1) ctx.subtrees.readTwice(input) else input
     val parts =
-      if (repeats || alike || groupExprs.size > 62 || grouped.size < 2)
-        indexed.map(oneSet(_, groupExprs, measures, child))
+      if (!oneExpand) indexed.map(oneSet(_, groupExprs, measures, child))
       else expanded(grouped, groupExprs, measures, child) +: global.map(oneSet(_, groupExprs, measures, child))
     if (parts.size == 1) parts.head else Union(parts)
   }

@@ -27,6 +27,8 @@ import io.sparksubstrait.decode.PlanPath
 private[sparksubstrait] final class SharedSubtrees(relations: Seq[PlanRel]) {
   private val definitions = mutable.LinkedHashMap.empty[Int, CTERelationDef]
   private val inProgress = mutable.Set.empty[Int]
+  // Every definition, ReferenceRel's and read(...)'s, in the order they were completed.
+  private val completed = mutable.ArrayBuffer.empty[CTERelationDef]
 
   def reference(ref: ReferenceRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     val ordinal = ref.getSubtreeOrdinal
@@ -59,7 +61,22 @@ private[sparksubstrait] final class SharedSubtrees(relations: Seq[PlanRel]) {
     val definition = CTERelationDef(Project(child.output :+ Alias(Rand(Literal(0L)), SharedMarker)(), child))
     // Completed definitions come after the ones they use: the order WithCTE needs.
     definitions += ordinal -> definition
+    completed += definition
     definition
+  }
+
+  /**
+   * `plan` read by several branches of one conversion's result (a UNION of one aggregate per
+   * grouping set): one CTE definition, and a reference with `plan`'s own output that each
+   * branch reads. Spark's analyzer then renews a reference's columns where two branches meet
+   * (a leaf), instead of renumbering a copy of the whole subtree, which loses columns below a
+   * window (`ROLLUP` over a window's result: MISSING_ATTRIBUTES, TPC-DS q70). Deterministic, so
+   * Spark's optimizer inlines it into each branch: the plan that runs is the copies' plan.
+   */
+  def readTwice(plan: LogicalPlan): LogicalPlan = {
+    val definition = CTERelationDef(plan)
+    completed += definition
+    CTERelationRef(definition.id, _resolved = true, output = plan.output, isStreaming = false)
   }
 
   /** The name of the unread non-deterministic column that keeps a definition shared. */
@@ -67,5 +84,5 @@ private[sparksubstrait] final class SharedSubtrees(relations: Seq[PlanRel]) {
 
   /** The root plan with the definitions it uses, if any. */
   def wrap(plan: LogicalPlan): LogicalPlan =
-    if (definitions.isEmpty) plan else WithCTE(plan, definitions.values.toSeq)
+    if (completed.isEmpty) plan else WithCTE(plan, completed.toSeq)
 }
