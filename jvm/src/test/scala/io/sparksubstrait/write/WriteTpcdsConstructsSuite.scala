@@ -133,6 +133,20 @@ class WriteTpcdsConstructsSuite extends RoundTrips {
         ORDER BY sum(d) DESC) AS rank_within_parent FROM m GROUP BY ROLLUP(g, k)""")
   }
 
+  test("GROUPING() in an ORDER BY above the aggregate (bits of the grouping id column)") {
+    // As TPC-DS q70: the sort reads grouping() of the id the aggregate outputs.
+    for (table <- Seq("m", "m0")) {
+      val df = spark.sql(s"""SELECT g, k, sum(d) AS s, grouping(g) + grouping(k) AS lochierarchy FROM $table
+        GROUP BY ROLLUP(g, k) ORDER BY lochierarchy DESC, CASE WHEN grouping(g) + grouping(k) = 0 THEN g END, g, k""")
+      holds(df)(_.expressions.exists(_.exists(_.isInstanceOf[org.apache.spark.sql.catalyst.expressions.ShiftRight])))
+      roundTrip(df, ordered = true)
+      roundTrip(df, ordered = true, optimized = false)
+    }
+    val bits = spark.sql("SELECT k, k & 6 AS a, shiftright(CAST(k AS BIGINT), 1) AS r, shiftright(-k, 2) AS n FROM m")
+    roundTrip(bits)
+    assertUnwritable(spark.sql("SELECT shiftright(k, k) FROM m"), "ShiftRight")
+  }
+
   test("OneRowRelation: a SELECT without FROM, alone and joined") {
     val alone = spark.sql("SELECT 1 AS one, 'x' AS s, CAST(NULL AS INT) AS n")
     holds(alone)(_.isInstanceOf[OneRowRelation])

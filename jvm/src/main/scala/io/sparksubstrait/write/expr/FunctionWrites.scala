@@ -295,6 +295,25 @@ private[sparksubstrait] object FunctionWrites {
       case _ => None
     },
 
+    // Bitwise AND and the signed shift right: how Spark reads one bit of the grouping id
+    // (grouping(k) is (id >> n) & 1). Spark's shift takes the amount modulo the width; the YAML
+    // says nothing of amounts beyond it, so only a literal amount within the width is written.
+    Row(classOf[BitwiseAnd], Scalar, Set(Arithmetic), "bitwise_and", "only of integers") {
+      case b: BitwiseAnd if integral(b.dataType) =>
+        Some(Call(Arithmetic, "bitwise_and", Seq(Value(b.left), Value(b.right))))
+      case _ => None
+    },
+    Row(classOf[ShiftRight], Scalar, Set(Arithmetic), "shift_right",
+      "only of an int or long by a literal amount below its width") {
+      case s: ShiftRight => (s.left.dataType, s.right) match {
+          case (IntegerType, Literal(n: Int, IntegerType)) if n >= 0 && n < 32 =>
+            Some(Call(Arithmetic, "shift_right", Seq(Value(s.left), Value(s.right))))
+          case (LongType, Literal(n: Int, IntegerType)) if n >= 0 && n < 64 =>
+            Some(Call(Arithmetic, "shift_right", Seq(Value(s.left), Value(s.right))))
+          case _ => None
+        }
+    },
+
     datePart(classOf[Year], "YEAR"),
     datePart(classOf[Month], "MONTH"),
     datePart(classOf[DayOfMonth], "DAY"),
