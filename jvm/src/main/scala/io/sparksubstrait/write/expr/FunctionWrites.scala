@@ -126,7 +126,8 @@ private[sparksubstrait] object FunctionWrites {
    */
   private def decimalRound[T <: RoundBase](cls: Class[T], rounding: String): Row =
     Row(cls, Scalar, Set(RoundingDecimal), "round",
-      "only of decimals below 38 digits: Spark rounds a double's shortest decimal text, not its value") {
+      "only of decimals below 38 digits (of a DECIMAL(38, s) the YAML's DECIMAL(38, S) result overflows where " +
+        "Spark's type does not); not of doubles (Spark rounds a double's shortest decimal text, not its value)") {
       // RoundBase is binary: the value (left) and the number of places (right).
       case r: RoundBase => r.left.dataType match {
           case d: DecimalType if d.precision < DecimalType.MAX_PRECISION && r.right.foldable =>
