@@ -1,6 +1,6 @@
 package io.sparksubstrait.write.expr
 
-import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode}
+import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal}
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
@@ -17,6 +17,9 @@ import io.sparksubstrait.write.types.TypeWriter
  */
 private[sparksubstrait] object CastWriter {
   def write(c: Cast, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
+    // Analyzed plans type SQL's bare NULL (void, which Substrait has no type for) by a cast:
+    // NULL of the target type, the cast's only value. (Only of the literal: raise_error() is void too.)
+    if (c.child == Literal(null, NullType)) return LiteralWriter.write(Literal(null, c.dataType), at)
     val from = c.child.dataType
     val behavior = c.evalMode match {
       case EvalMode.ANSI => FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION

@@ -28,6 +28,8 @@ private[sparksubstrait] object ExpressionWriter {
           case i: If => ConditionalWriter.ifExpr(i, input, here)
           case i: In => InListWriter.in(i, input, here)
           case i: InSet => InListWriter.inSet(i, input, here)
+          case c: CreateNamedStruct => StructWriter.create(c, input, here)
+          case g: GetStructField => StructWriter.field(g, input, here)
           case w: WindowExpression => WindowFunctionWriter.write(w, input, here)
           case s: ScalarSubquery => SubqueryWriter.scalar(s, input, here)
           case s: Exists => SubqueryWriter.exists(s, input, here)

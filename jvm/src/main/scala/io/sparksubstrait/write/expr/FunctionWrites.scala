@@ -1,7 +1,9 @@
 package io.sparksubstrait.write.expr
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, Average, Count, Max, Min, Sum}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{
+  AggregateFunction, Average, CentralMomentAgg, Count, Max, Min, StddevPop, StddevSamp, Sum, VariancePop, VarianceSamp
+}
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
@@ -47,6 +49,7 @@ private[sparksubstrait] object FunctionWrites {
   private val Boolean = "functions_boolean"
   private val Strings = "functions_string"
   private val Datetime = "functions_datetime"
+  private val RoundingDecimal = "functions_rounding_decimal"
   private val Generic = "functions_aggregate_generic"
 
   private def numeric(t: DataType): Boolean = t.isInstanceOf[NumericType]
@@ -108,6 +111,71 @@ private[sparksubstrait] object FunctionWrites {
     Row(cls, Scalar, Set(Datetime), "extract", "only of a date") {
       case u: UnaryExpression if u.child.dataType == DateType =>
         Some(Call(Datetime, "extract", Seq(Enum(part), Value(u.child)), result = Some(LongType)))
+      case _ => None
+    }
+
+  /**
+   * round / bround of a decimal: Spark rounds the exact decimal value HALF_UP (round) or
+   * HALF_EVEN (bround), which the decimal YAML's `rounding` option names TIE_AWAY_FROM_ZERO and
+   * TIE_TO_EVEN. The YAML's result is DECIMAL(P + 1, S) (capped at 38); Spark's type keeps at
+   * most `scale` digits, so the result is cast back to it, which loses nothing: the value already
+   * has that many. DECIMAL(38, s) is not written: where the rounded value outgrows 38 digits
+   * Spark gives NULL or an error by its own ANSI setting, which the YAML has no option for.
+   * Doubles are not written either: Spark rounds a double's shortest decimal text
+   * (round(2.675D, 2) is 2.68), the YAML the double's value (2.67499999…, so 2.67).
+   */
+  private def decimalRound[T <: RoundBase](cls: Class[T], rounding: String): Row =
+    Row(cls, Scalar, Set(RoundingDecimal), "round",
+      "only of decimals below 38 digits (of a DECIMAL(38, s) the YAML's DECIMAL(38, S) result overflows where " +
+        "Spark's type does not); not of doubles (Spark rounds a double's shortest decimal text, not its value)") {
+      // RoundBase is binary: the value (left) and the number of places (right).
+      case r: RoundBase => r.left.dataType match {
+          case d: DecimalType if d.precision < DecimalType.MAX_PRECISION && r.right.foldable =>
+            Some(Call(RoundingDecimal, "round", Seq(Value(r.left), Value(r.right)), Seq("rounding" -> rounding),
+                result = Some(DecimalType(d.precision + 1, d.scale))))
+          case _ => None
+        }
+    }
+
+  /**
+   * stddev / variance (sample or population) of doubles, the spec's std_dev / variance with the
+   * distribution as its enumeration argument. Spark's default gives NULL for a sample of one
+   * value, as the spec's sample statistic has no value there; the legacy setting
+   * (spark.sql.legacy.statisticalAggregate: NaN) is not written.
+   */
+  private def moment[T <: CentralMomentAgg](cls: Class[T], name: String, distribution: String): Row =
+    Row(cls, Aggregate, Set(Arithmetic), name,
+      "not under spark.sql.legacy.statisticalAggregate (its NaN for one value has no Substrait form)") {
+      case m: CentralMomentAgg if m.child.dataType == DoubleType && nullsOnDivideByZero(m) =>
+        Some(Call(Arithmetic, name, Seq(Enum(distribution), Value(m.child))))
+      case _ => None
+    }
+
+  /** Whether a moment aggregate gives NULL (not NaN) where its divisor is zero. */
+  private def nullsOnDivideByZero(m: CentralMomentAgg): Boolean = m match {
+    case s: StddevSamp => s.nullOnDivideByZero
+    case s: StddevPop => s.nullOnDivideByZero
+    case v: VarianceSamp => v.nullOnDivideByZero
+    case v: VariancePop => v.nullOnDivideByZero
+    case _ => false
+  }
+
+  /**
+   * date + n days (DateAdd, and DateSub as date + (-n)): the datetime YAML's add of a date and
+   * an interval_day, which is a precision_timestamp (midnight n days later), cast back to the
+   * date. Only a literal n: Spark adds int days without a range check, the YAML's interval
+   * has a range of its own.
+   */
+  private def dateShift[T <: BinaryExpression](cls: Class[T], sign: Int): Row =
+    Row(cls, Scalar, Set(Datetime), "add", "only of a date and a literal number of days") {
+      case b: BinaryExpression if b.left.dataType == DateType =>
+        b.right match {
+          case Literal(n: Number, IntegerType | ShortType | ByteType) =>
+            val micros = sign * n.longValue * 86400L * 1000000L
+            Some(Call(Datetime, "add", Seq(Value(b.left), Value(Literal(micros, DayTimeIntervalType.DEFAULT))),
+                result = Some(TimestampNTZType)))
+          case _ => None
+        }
       case _ => None
     }
 
@@ -228,10 +296,33 @@ private[sparksubstrait] object FunctionWrites {
       case _ => None
     },
 
+    // Bitwise AND and the signed shift right: how Spark reads one bit of the grouping id
+    // (grouping(k) is (id >> n) & 1). Spark's shift takes the amount modulo the width; the YAML
+    // says nothing of amounts beyond it, so only a literal amount within the width is written.
+    Row(classOf[BitwiseAnd], Scalar, Set(Arithmetic), "bitwise_and", "only of integers") {
+      case b: BitwiseAnd if integral(b.dataType) =>
+        Some(Call(Arithmetic, "bitwise_and", Seq(Value(b.left), Value(b.right))))
+      case _ => None
+    },
+    Row(classOf[ShiftRight], Scalar, Set(Arithmetic), "shift_right",
+      "only of an int or long by a literal amount below its width") {
+      case s: ShiftRight => (s.left.dataType, s.right) match {
+          case (IntegerType, Literal(n: Int, IntegerType)) if n >= 0 && n < 32 =>
+            Some(Call(Arithmetic, "shift_right", Seq(Value(s.left), Value(s.right))))
+          case (LongType, Literal(n: Int, IntegerType)) if n >= 0 && n < 64 =>
+            Some(Call(Arithmetic, "shift_right", Seq(Value(s.left), Value(s.right))))
+          case _ => None
+        }
+    },
+
     datePart(classOf[Year], "YEAR"),
     datePart(classOf[Month], "MONTH"),
     datePart(classOf[DayOfMonth], "DAY"),
     datePart(classOf[Quarter], "QUARTER"),
+    dateShift(classOf[DateAdd], 1),
+    dateShift(classOf[DateSub], -1),
+    decimalRound(classOf[Round], "TIE_AWAY_FROM_ZERO"),
+    decimalRound(classOf[BRound], "TIE_TO_EVEN"),
 
     // Aggregates. A count is a long whatever the overflow choice; sum and avg keep Spark's mode.
     Row(classOf[Sum], Aggregate, Set(Arithmetic, Decimal), "sum", "try_sum has no Substrait form") {
@@ -254,6 +345,10 @@ private[sparksubstrait] object FunctionWrites {
     Row(classOf[Max], Aggregate, Set(Arithmetic, Decimal, Datetime), "max", "only of numbers, dates and timestamps") {
       case m: Max => orderedOf(m.child.dataType).map(ext => Call(ext, "max", Seq(Value(m.child))))
     },
+    moment(classOf[StddevSamp], "std_dev", "SAMPLE"),
+    moment(classOf[StddevPop], "std_dev", "POPULATION"),
+    moment(classOf[VarianceSamp], "variance", "SAMPLE"),
+    moment(classOf[VariancePop], "variance", "POPULATION"),
     // count(*) is Spark's count(1): Substrait's count of no argument.
     Row(classOf[Count], Aggregate, Set(Generic), "count", "only of one argument") {
       case Count(Seq(Literal(v, _))) if v != null => Some(Call(Generic, "count", Nil))

@@ -1,6 +1,8 @@
 package io.sparksubstrait.write.rel
 
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, Expression, Literal}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, AttributeReference, CaseWhen, EqualTo, Expression, Literal, NamedExpression
+}
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Expand}
 import org.apache.spark.sql.types.IntegerType
@@ -17,8 +19,10 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputReco
  *
  * Every set also groups by a constant: Spark's sets all group its expanded rows, so even the
  * empty set () gives no row for an empty input, where Substrait's empty set gives one (SQL's
- * rule). Queries that read the grouping id (grouping(), grouping_id()), or aggregate a grouping
- * key, are refused.
+ * rule). Spark's grouping id (what grouping() and grouping_id() read: a bitmask of the keys a
+ * set lacks) is a constant of each Expand projection; Substrait numbers a row's grouping set in
+ * the extra column it appends with several sets, so the id is written as the constant of that
+ * set (a CASE over the set index). Queries that aggregate a grouping key are refused.
  */
 private[sparksubstrait] object GroupingSetsWriter {
   def isGroupingSets(a: Aggregate): Boolean = a.child match {
@@ -36,10 +40,10 @@ private[sparksubstrait] object GroupingSetsWriter {
       case k: Attribute if e.output.exists(_.exprId == k.exprId) => k
       case other => throw refuse(here, s"the grouping expression ${other.sql}", "a grouping key the Expand computes")
     }.filterNot(_.exprId == gid.exprId)
-    if (a.aggregateExpressions.exists(_.references.contains(gid))) {
-      throw refuse(here, "grouping() or grouping_id()",
-        "queries that do not read Spark's grouping id (a bitmask Substrait does not have)")
-    }
+    val gidOfSet = e.projections.map(_(gidIndex(e)) match {
+      case l: Literal => l
+      case other => throw refuse(here, s"the grouping id computed as ${other.sql}", "a constant id per grouping set")
+    })
     if (calls.exists(_.references.exists(r => keys.exists(_.exprId == r.exprId)))) {
       throw refuse(here, "an aggregate of a grouping key", "aggregates of columns that are not grouping keys")
     }
@@ -87,11 +91,29 @@ private[sparksubstrait] object GroupingSetsWriter {
     // The AggregateRel's record: the constant, the keys in that order, the measures, then
     // (several sets) the set index.
     def placeholder(name: String) = AttributeReference(name, IntegerType)()
-    val index = if (sets.size > 1) Seq(placeholder("spark_substrait_grouping_set")) else Nil
+    val index = if (sets.size > 1) Some(placeholder("spark_substrait_grouping_set")) else None
+    // What reads only the grouping id (grouping(k) is a bit of it) is a constant per set:
+    // evaluated for each set's id, and chosen by the set index (the one set's value alone).
+    def perSet(x: Expression): Expression = {
+      val values = gidOfSet.map(id =>
+        Literal.create(x.transform { case r: Attribute if r.exprId == gid.exprId => id }
+            .eval(), x.dataType))
+      index match {
+        case None => values.head
+        case Some(i) => CaseWhen(values.zipWithIndex.map { case (v, k) => EqualTo(i, Literal(k)) -> v })
+      }
+    }
+    val columns = a.aggregateExpressions.map(_.transformDown {
+      // Not an alias: its name stays, its child is replaced.
+      case x if (!x.isInstanceOf[NamedExpression] || x.isInstanceOf[Attribute]) && readsOnly(x, gid) => perSet(x)
+    })
     ProjectWriter.project(rel,
-      InputRecord((placeholder("spark_substrait_constant_group") +: order.map(keys)) ++ calls ++ index),
-      a.aggregateExpressions, at)
+      InputRecord((placeholder("spark_substrait_constant_group") +: order.map(keys)) ++ calls ++ index.toSeq),
+      columns, at)
   }
+
+  private def readsOnly(x: Expression, gid: Attribute): Boolean =
+    x.deterministic && x.references.nonEmpty && x.references.forall(_.exprId == gid.exprId)
 
   private def isNull(e: Expression): Boolean = e match {
     case Literal(null, _) => true

@@ -1,6 +1,7 @@
 package io.sparksubstrait.write.rel
 
-import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, OneRowRelation}
 
 import io.sparksubstrait.proto.{Expression => SExpression, ReadRel, Rel}
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
@@ -11,6 +12,11 @@ import io.sparksubstrait.write.expr.LiteralWriter
  * literals per row (the `expressions` form; older consumers read the `values` structs).
  */
 private[sparksubstrait] object VirtualTableWriter {
+
+  /** A SELECT without FROM reads one row of no columns: a virtual table of one empty row. */
+  def oneRow(o: OneRowRelation, at: CatalystPath)(implicit ctx: WriteContext): Rel =
+    write(LocalRelation(o.output, Seq(InternalRow.empty)), at)
+
   def write(l: LocalRelation, at: CatalystPath)(implicit ctx: WriteContext): Rel = {
     val vt = ReadRel.VirtualTable.newBuilder()
     l.data.zipWithIndex.foreach { case (row, r) =>
