@@ -78,8 +78,10 @@ object QueryBench {
     val producers = Seq("isthmus", "duckdb", "datafusion", "ibis") ++ Option.when(tpcds)(Written) ++
       anchor.map(_ => Anchor.Producer)
     // The anchor's own plans and ours written read the parquet files (LocalFiles): our side may read them.
+    // Under their real path too: the reader resolves symbolic links (bench/data may be one).
     if (anchor.nonEmpty || tpcds)
-      spark.conf.set("spark.substrait.localFiles.allowedPrefixes", parquet.toAbsolutePath.toString)
+      spark.conf.set("spark.substrait.localFiles.allowedPrefixes",
+        Seq(parquet.toAbsolutePath, parquet.toRealPath()).map(_.toString).distinct.mkString(","))
     // ibis' failures have a file of their own (bench/prepare_ibis.py runs in another virtualenv), as
     // isthmus' TPC-DS failures (TpcdsIsthmusPlans).
     val failures = readFailures(data.resolve("plans").resolve("failures.tsv")) ++
