@@ -2,6 +2,7 @@
 docs/performance.md between the markers of their section (the rest of the page is prose).
 
   python bench/report.py tpch RESULTS_DIR --sf 1 --reps 5
+  python bench/report.py tpcds RESULTS_DIR --sf 1 --reps 5
   python bench/report.py scaling RESULTS_DIR
 """
 
@@ -19,6 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "performance.md"
 PRODUCERS = ("isthmus", "duckdb", "datafusion", "ibis")
+# TPC-DS has one producer more: our own writer's plan of the SQL's DataFrame (QueryBench.Written).
+WRITTEN = "written"
+TITLES = {"tpch": "TPC-H", "tpcds": "TPC-DS"}
 # bench/run tpch --anchor: substrait-java's Spark module converting the same plans, side "anchor-<producer>",
 # and its own plans as one more producer (shown only when the run has them).
 ANCHOR = "anchor-"
@@ -133,20 +137,22 @@ def record(into: dict, med: dict, side: str, base: str, q: int) -> list:
     return cells
 
 
-def tpch(results: Path, sf: str, reps: str, plot: Path, warmup: str = "2", round_ms: str = "600") -> str:
+def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path, warmup: str = "2",
+                   round_ms: str = "600") -> str:
+    """The per-query tables of a TPC-H or TPC-DS run (QueryBench), its geomeans and its plot."""
     times = defaultdict(list)  # (side, query, phase) -> nanos
     for r in read_tsv(results / "timings.tsv"):
         times[(r["side"], int(r["query"]), r["phase"])].append(int(r["nanos"]))
     med = {k: statistics.median(v) for k, v in times.items()}
     status = {(r["producer"], int(r["query"])): r for r in read_tsv(results / "status.tsv")}
     queries = sorted({q for (_, q, _) in med})
-    producers = list(PRODUCERS) + [p for p in (ANCHOR_PRODUCER,) if any(k[0] == p for k in status)]
+    producers = list(PRODUCERS) + [p for p in (WRITTEN, ANCHOR_PRODUCER) if any(k[0] == p for k in status)]
     anchored = [p for p in producers if any(k[0] == ANCHOR + p for k in status)]
 
-    # Short queries execute several rounds per repetition (TpchBench's --round-ms).
+    # Short queries execute several rounds per repetition (QueryBench's --round-ms).
     executions = {q: len(times[("sql", q, "exec")]) for q in queries if times[("sql", q, "exec")]}
     several = ", ".join(f"Q{q} {k}" for q, k in executions.items() if k > int(reps))
-    lines = [f"Run: TPC-H SF {sf}, {reps} repetitions (conversion: each repetition times it "
+    lines = [f"Run: {TITLES[benchmark]} SF {sf}, {reps} repetitions (conversion: each repetition times it "
              f"{len(times[next(iter(times))]) // int(reps) if times else 0} times"
              f"{'; executions in all of the queries whose SQL ran under ' + round_ms + ' ms, which execute up to 4 rounds per repetition: ' + several if several else ''}"
              f") after {warmup} unrecorded rounds, sides interleaved "
@@ -219,7 +225,8 @@ def tpch(results: Path, sf: str, reps: str, plot: Path, warmup: str = "2", round
     plt = pyplot()
     if plt is None:
         return "\n".join(lines)
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=False)
+    # TPC-DS' 99 queries need a wider figure than TPC-H's 22.
+    fig, axes = plt.subplots(1, 2, figsize=(max(12, len(queries) * 0.3), 4.5), sharey=False)
     width = 0.8 / len(producers)
     for ax, phase, title in ((axes[0], "convert", "conversion / SQL parse+analyze"),
                              (axes[1], "exec", "execution (collect) / SQL's")):
@@ -287,7 +294,7 @@ def scaling(results: Path, plot: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=("tpch", "scaling"))
+    parser.add_argument("kind", choices=("tpch", "tpcds", "scaling"))
     parser.add_argument("results", type=Path)
     parser.add_argument("--sf", default="1")
     parser.add_argument("--reps", default="5")
@@ -296,8 +303,9 @@ def main() -> None:
     parser.add_argument("--doc", action="store_true", help="write into docs/performance.md")
     args = parser.parse_args()
     plot_dir = REPO / "docs" if args.doc else args.results
-    if args.kind == "tpch":
-        body = tpch(args.results, args.sf, args.reps, plot_dir / "performance-tpch.png", args.warmup, args.round_ms)
+    if args.kind in TITLES:
+        body = queries_report(args.kind, args.results, args.sf, args.reps, plot_dir / f"performance-{args.kind}.png",
+                              args.warmup, args.round_ms)
     else:
         body = scaling(args.results, plot_dir / "performance-scaling.png")
     (args.results / f"{args.kind}.md").write_text(body + "\n", encoding="utf-8")

@@ -90,3 +90,19 @@ def test_report_anchor_columns(tmp_path):
     # The anchor's own plans: one more producer, only in a run that has them.
     assert "| substrait-java convert/SQL | substrait-java exec/SQL |" in text
     assert "| substrait-java | 0 | — | — | — | — | | | | | |" in text
+
+
+def test_tpcds_report_names_the_benchmark_and_our_written_plans(tmp_path):
+    # Q3: our written plan converts in 10 ms against the SQL's 20 (0.50) and executes as fast (1.00).
+    timings = ["side\tquery\tphase\trep\tnanos"]
+    for rep in range(3):
+        timings += [f"sql\t3\tconvert\t{rep}\t{20 * 10**6}", f"written\t3\tconvert\t{rep}\t{10 * 10**6}",
+                    f"sql\t3\texec\t{rep}\t{100 * 10**6}", f"written\t3\texec\t{rep}\t{100 * 10**6}"]
+    (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
+    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n"
+                                         "written\t3\tok\tmatch\tidentical\t\n"
+                                         "isthmus\t3\tno plan\t\t\tSqlParseException: x\n")
+    text = run(BENCH / "report.py", "tpcds", tmp_path, "--sf", "0.01", "--reps", "3")
+    assert text.startswith("Run: TPC-DS SF 0.01")
+    assert "| written convert/SQL | written exec/SQL |" in text
+    assert "| written | 1 | 0.50 | 1.00 | 1.00 |" in text

@@ -1,6 +1,7 @@
 """Reads every TPC-DS plan a producer writes (bench/prepare.py --benchmark tpcds: DuckDB 1.1.3
-and DataFusion 55 over dsdgen's tables) with spark.read.substrait and compares the rows with
-DuckDB's SQL answer to the same query text on the same Parquet files (issue 34).
+and DataFusion 55 over dsdgen's tables; bench/run tpcds-plans: isthmus 0.89.1 and ibis-substrait)
+with spark.read.substrait and compares the rows with DuckDB's SQL answer to the same query text
+on the same Parquet files (issue 34).
 
 Each (producer, query) is one of: right (the same rows as a multiset: decimals equal to the
 cent, floats within 1e-6 relative), as-written (a DuckDB plan of a ROLLUP, which DuckDB 1.1.3
@@ -9,7 +10,7 @@ producer's bug or ours), refused (the project's SUBSTRAIT_ error: its condition 
 line), failed (any other error: a bug), or no plan (the producer wrote none). Prints a table
 per producer and writes every outcome to <corpus>/read-outcomes.tsv.
 
-    dev/tpcds-read [--sf 0.01] [--only q01,q17] [--producers duckdb,datafusion]
+    dev/tpcds-read [--sf 0.01] [--only q01,q17] [--producers duckdb,datafusion,isthmus,ibis]
 """
 
 import argparse
@@ -22,6 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+# The producers whose plans bench/run tpcds-plans makes (a JVM, another virtualenv); DuckDB's and
+# DataFusion's come with the corpus (bench/prepare.py).
+SEPARATE_PRODUCERS = ("isthmus", "ibis")
 
 
 def comparable(value):
@@ -72,10 +76,14 @@ def main() -> int:
     parser.add_argument("--sf", default="0.01")
     parser.add_argument("--only", default="", help="comma-separated query names (q01, q17, ...)")
     parser.add_argument("--producers", default="duckdb,datafusion")
+    parser.add_argument("--outcomes", default="", help="the outcomes file (default <corpus>/read-outcomes.tsv)")
     args = parser.parse_args()
     corpus = REPO / "build" / "cache" / f"tpcds-sf{args.sf}"
     subprocess.run([sys.executable, str(REPO / "bench" / "prepare.py"), "--benchmark", "tpcds", "--sf", args.sf,
                     "--out", str(corpus)], check=True)
+    producers = args.producers.split(",")
+    if any(not (corpus / "plans" / p / "failures.tsv").exists() for p in SEPARATE_PRODUCERS if p in producers):
+        subprocess.run([str(REPO / "bench" / "run"), "tpcds-plans", "--sf", args.sf, "--out", str(corpus)], check=True)
 
     import duckdb
     from pyspark.sql import SparkSession
@@ -98,6 +106,12 @@ def main() -> int:
     for line in (corpus / "plans" / "failures.tsv").read_text().splitlines():
         producer, n, why = line.split("\t", 2)
         wrote_none[(producer, int(n))] = why
+    # isthmus' and ibis' failures have a file each, without the producer column.
+    for producer in SEPARATE_PRODUCERS:
+        own = corpus / "plans" / producer / "failures.tsv"
+        for line in own.read_text().splitlines() if own.exists() else ():
+            n, why = line.split("\t", 1)
+            wrote_none[(producer, int(n))] = why
     only = {q.strip() for q in args.only.split(",") if q.strip()}
     outcomes = []
     for query in sorted((corpus / "queries").glob("q*.sql")):
@@ -105,7 +119,7 @@ def main() -> int:
             continue
         n = int(query.stem[1:])
         expected = None
-        for producer in args.producers.split(","):
+        for producer in producers:
             plan = corpus / "plans" / producer / f"{query.stem}.bin"
             started = time.monotonic()
             if (producer, n) in wrote_none or not plan.exists():
@@ -132,8 +146,8 @@ def main() -> int:
             outcomes.append((producer, query.stem, outcome, f"{time.monotonic() - started:.1f}s", detail))
             print("\t".join(outcomes[-1]), flush=True)
     spark.stop()
-    (corpus / "read-outcomes.tsv").write_text("".join("\t".join(o) + "\n" for o in outcomes), encoding="utf-8")
-    for producer in args.producers.split(","):
+    (Path(args.outcomes) if args.outcomes else corpus / "read-outcomes.tsv").write_text("".join("\t".join(o) + "\n" for o in outcomes), encoding="utf-8")
+    for producer in producers:
         counts = Counter(o[2] for o in outcomes if o[0] == producer)
         print(f"{producer}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     return 0

@@ -4,6 +4,8 @@ import java.io.PrintWriter
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 
 import io.sparksubstrait.SubstraitPlans
@@ -11,8 +13,8 @@ import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
 
 /**
- * TPC-H: Substrait plans from each producer against the same query text in Spark SQL, in
- * one Spark process. Per query, first a check (does the plan convert, do its rows match
+ * TPC-H or TPC-DS (--benchmark): Substrait plans from each producer against the same query
+ * text in Spark SQL, in one Spark process. Per query, first a check (does the plan convert, do its rows match
  * the SQL's, is its optimized plan the SQL's), then timings, interleaved so that drift
  * (JIT, GC, other load on the machine) hits both sides alike:
  *   convert     plan bytes -> analyzed DataFrame (decode + conversion + analysis)
@@ -22,13 +24,21 @@ import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
  * producers' plans too, as sides `anchor-<producer>`, checked and timed as ours; and the
  * anchor is a producer too (substrait-java: Spark's optimized plan of the SQL, which it writes
  * with LocalFiles scans of the parquet files, so those are allowed to our side here).
+ * TPC-DS (issue 34) reads every producer's plans from the corpus' files (isthmus' too:
+ * [[TpcdsIsthmusPlans]]), its texts with double-quoted identifiers (DuckDB's spelling of its
+ * aliases), and has one producer more, `written`: our writer's plan of the SQL's DataFrame
+ * (SubstraitPlans.write, Spark's optimized plan, its scans LocalFiles of the parquet files).
  *
- * Arguments: --data DIR (from bench/prepare.py) --out DIR [--reps N] [--iters K] [--warmup W] [--round-ms M] [--queries 1,2,..]
- * [--anchor isthmus,duckdb,datafusion,substrait-java]
+ * Arguments: --data DIR (from bench/prepare.py) --out DIR [--benchmark tpch|tpcds] [--reps N] [--iters K] [--warmup W]
+ * [--round-ms M] [--queries 1,2,..] [--anchor isthmus,duckdb,datafusion,substrait-java]
  * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv (producer: a
  * producer, or anchor-<producer>).
  */
-object TpchBench {
+object QueryBench {
+
+  /** The TPC-DS producer that is our own writer (SubstraitPlans.write of spark.sql's DataFrame). */
+  val Written = "written"
+
   def main(args: Array[String]): Unit = {
     val opts = Options(args)
     val data = Paths.get(opts("data"))
@@ -37,28 +47,50 @@ object TpchBench {
     val iters = opts.int("iters", 10)
     // Unrecorded rounds first: the JIT still compiles through the first (its times ran 20-50 % over the later ones).
     val warmups = opts.int("warmup", 2)
-    val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
+    val tpcds = opts.get("benchmark").getOrElse("tpch") match {
+      case "tpch" => false
+      case "tpcds" => true
+      case other => sys.error(s"--benchmark: tpch or tpcds, not $other")
+    }
+    val parquet = data.resolve("parquet")
+    // TPC-DS: every table and query the corpus has (bench/prepare.py --benchmark tpcds).
+    val tables =
+      if (tpcds) Files.list(parquet).iterator().asScala.map(_.getFileName.toString).filter(_.endsWith(".parquet")).map(
+        _.stripSuffix(".parquet")).toSeq.sorted
+      else TpchSchema.Tables.map(_._1)
+    val queries = opts.get("queries").map(_.split(",").map(_.trim.stripPrefix("q").stripPrefix("Q").toInt).toSeq)
+      .getOrElse(
+        if (tpcds) Files.list(data.resolve("queries")).iterator().asScala.map(_.getFileName.toString).collect {
+          case QueryFile(n) => n.toInt
+        }.toSeq.sorted
+        else TpchSchema.QueryNumbers)
     Files.createDirectories(out)
     val anchored = opts.get("anchor").map(_.split(",").map(_.trim).filter(_.nonEmpty).toSeq).getOrElse(Nil)
     val anchor = Option.when(anchored.nonEmpty)(Anchor.load())
 
-    val spark = Options.session("tpch-bench")
-    TpchSchema.Tables.foreach { case (t, _) =>
-      spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t)
-    }
+    val spark = Options.session(if (tpcds) "tpcds-bench" else "tpch-bench")
+    // DuckDB's TPC-DS texts quote their aliases ("order count"): identifiers, as in DuckDB.
+    if (tpcds) spark.conf.set("spark.sql.ansi.doubleQuotedIdentifiers", "true")
+    tables.foreach(t => spark.read.parquet(parquet.resolve(s"$t.parquet").toString).createOrReplaceTempView(t))
     val texts = queries.map(n => n -> read(data.resolve("queries").resolve(f"q$n%02d.sql")).trim.stripSuffix(";")).toMap
 
     // Every producer's plan bytes, or why there are none.
-    val producers = Seq("isthmus", "duckdb", "datafusion", "ibis") ++ anchor.map(_ => Anchor.Producer)
-    // The anchor's own plans read the parquet files (LocalFiles): our side may read them.
-    if (anchor.nonEmpty)
-      spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
-    // ibis' failures have a file of their own (bench/prepare_ibis.py runs in another virtualenv).
+    val producers = Seq("isthmus", "duckdb", "datafusion", "ibis") ++ Option.when(tpcds)(Written) ++
+      anchor.map(_ => Anchor.Producer)
+    // The anchor's own plans and ours written read the parquet files (LocalFiles): our side may read them.
+    // Under their real path too: the reader resolves symbolic links (bench/data may be one).
+    if (anchor.nonEmpty || tpcds)
+      spark.conf.set("spark.substrait.localFiles.allowedPrefixes",
+        Seq(parquet.toAbsolutePath, parquet.toRealPath()).map(_.toString).distinct.mkString(","))
+    // ibis' failures have a file of their own (bench/prepare_ibis.py runs in another virtualenv), as
+    // isthmus' TPC-DS failures (TpcdsIsthmusPlans).
     val failures = readFailures(data.resolve("plans").resolve("failures.tsv")) ++
-      readFailures(data.resolve("plans").resolve("ibis").resolve("failures.tsv"), producer = Some("ibis"))
+      Seq("ibis", "isthmus").flatMap(p =>
+        readFailures(data.resolve("plans").resolve(p).resolve("failures.tsv"), Some(p)))
     val plans: Map[(String, Int), Either[String, Array[Byte]]] = (for (p <- producers; n <- queries) yield (p, n) -> {
       // isthmus compiles the same query spelled as Calcite accepts it (Q11, Q15).
-      if (p == "isthmus") TpchSchema.isthmus(TpchSchema.calciteSpelling(n, texts(n))).map(_.toByteArray)
+      if (p == "isthmus" && !tpcds) TpchSchema.isthmus(TpchSchema.calciteSpelling(n, texts(n))).map(_.toByteArray)
+      else if (p == Written) attempt(SubstraitPlans.write(spark.sql(texts(n)))).left.map(firstLine)
       else if (p == Anchor.Producer)
         attempt(anchor.get.produce(spark, texts(n))).left.map(e => s"${e.getClass.getSimpleName}: ${firstLine(e)}")
       else {
@@ -175,6 +207,15 @@ object TpchBench {
 
   private def firstLine(e: Throwable): String =
     Option(e.getMessage).flatMap(_.linesIterator.nextOption()).getOrElse(e.getClass.getSimpleName).take(1000)
+}
+
+/** A query text's file name, qNN.sql, and its number. */
+private object QueryFile {
+  private val Pattern = "q(\\d+)\\.sql".r
+  def unapply(name: String): Option[String] = name match {
+    case Pattern(n) => Some(n)
+    case _ => None
+  }
 }
 
 /** The order of the sides in repetition `rep`: rotated by rep / 2, backwards in odd repetitions. */
