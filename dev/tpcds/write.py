@@ -8,7 +8,14 @@ or another of the project's SUBSTRAIT_ errors: its condition and reason), failed
 error: a bug). Prints a summary per plan kind and writes every outcome to
 <corpus>/write-outcomes.tsv.
 
-    dev/tpcds-write [--sf 0.01] [--only q01,q17] [--plans optimized,analyzed]
+Two more kinds run the written plans on other engines, each against Spark SQL's rows: `duckdb`
+(the optimized plan for target duckdb-1.1, read by DuckDB 1.1.3's from_substrait) and
+`datafusion` (the analyzed plan for target datafusion-55, read by DataFusion 55's consumer
+over the same Parquet files). There `refused` is the engine's own error (it cannot read the
+plan), and `differs` is a wrong answer of the engine or of our plan: each is traced in
+docs/tpcds.md.
+
+    dev/tpcds-write [--sf 0.01] [--only q01,q17] [--plans optimized,analyzed,duckdb,datafusion]
 """
 
 import argparse
@@ -30,11 +37,37 @@ def classified(e: BaseException):
     return "failed", f"{type(e).__name__}: {first_line(e)}"
 
 
+def on_duckdb(plan: bytes):
+    import duckdb
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from prepare import substrait_extension
+
+    # A fresh database per plan: an internal error of the extension invalidates its database.
+    con = duckdb.connect()
+    try:
+        con.execute(f"LOAD '{substrait_extension()}'")
+        return con.from_substrait(proto=plan).fetchall()
+    finally:
+        con.close()
+
+
+def on_datafusion(plan: bytes, parquet: Path):
+    from datafusion import SessionContext
+    from datafusion.substrait import Consumer, Serde
+
+    ctx = SessionContext()
+    for path in sorted(parquet.glob("*.parquet")):
+        ctx.register_parquet(path.stem, str(path))
+    logical = Consumer.from_substrait_plan(ctx, Serde.deserialize_bytes(plan))
+    return [tuple(r.values()) for r in ctx.create_dataframe_from_logical_plan(logical).to_pylist()]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sf", default="0.01")
     parser.add_argument("--only", default="", help="comma-separated query names (q01, q17, ...)")
-    parser.add_argument("--plans", default="optimized,analyzed")
+    parser.add_argument("--plans", default="optimized,analyzed,duckdb,datafusion")
     args = parser.parse_args()
     corpus = REPO / "build" / "cache" / f"tpcds-sf{args.sf}"
     subprocess.run([sys.executable, str(REPO / "bench" / "prepare.py"), "--benchmark", "tpcds", "--sf", args.sf,
@@ -71,10 +104,26 @@ def main() -> int:
                 df = spark.sql(query.read_text())
                 if expected is None:
                     expected = [tuple(map(comparable, r)) for r in df.collect()]
-                plan = spark_substrait.to_substrait(df, optimized=kind == "optimized")
+                if kind == "duckdb":
+                    plan = spark_substrait.to_substrait(df, target="duckdb-1.1")
+                elif kind == "datafusion":
+                    plan = spark_substrait.to_substrait(df, optimized=False, target="datafusion-55")
+                else:
+                    plan = spark_substrait.to_substrait(df, optimized=kind == "optimized")
             except Exception as e:  # noqa: BLE001 - classified, never hidden
                 outcome, detail = classified(e)
             else:
+                if kind in ("duckdb", "datafusion"):
+                    try:
+                        rows = on_duckdb(plan) if kind == "duckdb" else on_datafusion(plan, parquet)
+                        actual = [tuple(map(comparable, r)) for r in rows]
+                        outcome, detail = (("right", f"{len(actual)} rows") if same_rows(actual, expected)
+                                           else ("differs", f"{len(actual)} rows, Spark SQL gives {len(expected)}"))
+                    except Exception as e:  # noqa: BLE001 - the engine cannot read the plan: recorded
+                        outcome, detail = "refused", f"{kind}: {first_line(e)}"
+                    outcomes.append((kind, query.stem, outcome, f"{time.monotonic() - started:.1f}s", detail))
+                    print("\t".join(outcomes[-1]), flush=True)
+                    continue
                 try:
                     actual = [tuple(map(comparable, r)) for r in spark.read.substrait(plan).collect()]
                     if same_rows(actual, expected):
