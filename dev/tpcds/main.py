@@ -65,6 +65,22 @@ def rollup_as_one_grouping(con, sql: str, actual) -> bool:
     return same_rows(actual, [tuple(map(comparable, r)) for r in con.execute(meant).fetchall()])
 
 
+def classified(e: BaseException):
+    """refused for the project's own errors (SUBSTRAIT_...), failed for anything else."""
+    condition = getattr(e, "condition", None) or getattr(e, "getCondition", lambda: None)()
+    if condition and str(condition).startswith("SUBSTRAIT_"):
+        return "refused", f"{condition}: {first_line(e)}"
+    return "failed", f"{type(e).__name__}: {first_line(e)}"
+
+
+def report(outcomes, path: Path, groups) -> None:
+    """Every outcome (group, query, outcome, time, detail) to `path`, and the counts per group printed."""
+    path.write_text("".join("\t".join(o) + "\n" for o in outcomes), encoding="utf-8")
+    for group in groups:
+        counts = Counter(o[2] for o in outcomes if o[0] == group)
+        print(f"{group}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
 def first_line(e: BaseException) -> str:
     """The message's first line; from "found" on when it has one (the location is long)."""
     line = (str(e).strip().splitlines() or [type(e).__name__])[0]
@@ -137,19 +153,12 @@ def main() -> int:
                                                          "(docs/producers.md): the rows of GROUP BY those keys")
                     else:
                         outcome, detail = "differs", f"{len(actual)} rows, DuckDB's SQL gives {len(expected)}"
-                except Exception as e:  # classified: ours is refused, anything else is a bug
-                    condition = getattr(e, "condition", None) or getattr(e, "getCondition", lambda: None)()
-                    if condition and str(condition).startswith("SUBSTRAIT_"):
-                        outcome, detail = "refused", f"{condition}: {first_line(e)}"
-                    else:
-                        outcome, detail = "failed", f"{type(e).__name__}: {first_line(e)}"
+                except Exception as e:  # noqa: BLE001 - classified: ours is refused, anything else is a bug
+                    outcome, detail = classified(e)
             outcomes.append((producer, query.stem, outcome, f"{time.monotonic() - started:.1f}s", detail))
             print("\t".join(outcomes[-1]), flush=True)
     spark.stop()
-    (Path(args.outcomes) if args.outcomes else corpus / "read-outcomes.tsv").write_text("".join("\t".join(o) + "\n" for o in outcomes), encoding="utf-8")
-    for producer in producers:
-        counts = Counter(o[2] for o in outcomes if o[0] == producer)
-        print(f"{producer}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    report(outcomes, Path(args.outcomes) if args.outcomes else corpus / "read-outcomes.tsv", producers)
     return 0
 
 

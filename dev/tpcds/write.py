@@ -22,19 +22,10 @@ import argparse
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from main import REPO, comparable, first_line, same_rows  # noqa: E402
-
-
-def classified(e: BaseException):
-    """refused for the project's own errors (SUBSTRAIT_...), failed for anything else."""
-    condition = getattr(e, "condition", None) or getattr(e, "getCondition", lambda: None)()
-    if condition and str(condition).startswith("SUBSTRAIT_"):
-        return "refused", f"{condition}: {first_line(e)}"
-    return "failed", f"{type(e).__name__}: {first_line(e)}"
+from main import REPO, classified, comparable, first_line, report, same_rows  # noqa: E402
 
 
 def on_duckdb(plan: bytes):
@@ -136,10 +127,7 @@ def main() -> int:
             outcomes.append((kind, query.stem, outcome, f"{time.monotonic() - started:.1f}s", detail))
             print("\t".join(outcomes[-1]), flush=True)
     spark.stop()
-    (corpus / "write-outcomes.tsv").write_text("".join("\t".join(o) + "\n" for o in outcomes), encoding="utf-8")
-    for kind in kinds:
-        counts = Counter(o[2] for o in outcomes if o[0] == kind)
-        print(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    report(outcomes, corpus / "write-outcomes.tsv", kinds)
     return 0
 
 

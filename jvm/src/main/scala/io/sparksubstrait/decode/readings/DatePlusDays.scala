@@ -15,8 +15,6 @@ private[sparksubstrait] object DatePlusDays extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-date-plus-integer"
   val meaning = "a date plus or minus an integer literal, meaning days; read as the date plus or minus an interval_day"
 
-  private val IntegerLiterals = Set(LiteralTypeCase.I8, LiteralTypeCase.I16, LiteralTypeCase.I32, LiteralTypeCase.I64)
-
   def lift(plan: Plan, found: String => Unit): Plan = {
     val adds = DeclaredFunctions.anchorsNamed(plan, Set("add"))
     val subtracts = DeclaredFunctions.anchorsNamed(plan, Set("subtract"))
@@ -49,6 +47,6 @@ private[sparksubstrait] object DatePlusDays extends ReadingOf(Releases.DuckDb) {
       case LiteralTypeCase.I64 => Some(lit.getI64)
       case _ => None
     }
-    value.filter(v => IntegerLiterals(lit.getLiteralTypeCase) && v.isValidInt).map(_.toInt)
+    value.filter(_.isValidInt).map(_.toInt)
   }
 }

@@ -68,9 +68,10 @@ private[sparksubstrait] object LayoutVariations extends Reading {
     kind.getField(kind.getDescriptorForType.findFieldByName(Field)).asInstanceOf[Integer].intValue
 
   /** An integer kind of variation 1, left for its Type (visited after it) to widen. */
-  private def unsignedKind(kind: Message): Boolean =
+  private def unsignedKind(kind: Message): Boolean = IntegerKinds(kind.getDescriptorForType) && variation(kind) == 1
+
+  private val IntegerKinds =
     Set(Type.I8.getDescriptor, Type.I16.getDescriptor, Type.I32.getDescriptor, Type.I64.getDescriptor)
-      .contains(kind.getDescriptorForType) && variation(kind) == 1
 
   private def widenedType(t: Type): Type = t.getKindCase match {
     case Type.KindCase.I8 =>
