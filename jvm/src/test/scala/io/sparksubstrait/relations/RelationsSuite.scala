@@ -224,10 +224,13 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("""SELECT grp, name, count(id),
       CASE grouping_id() WHEN 1 THEN 0 WHEN 0 THEN 1 WHEN 3 THEN 2 END
       FROM people GROUP BY GROUPING SETS ((grp), (grp, name), ())"""))
-    // The non-empty sets as SQL's GROUPING SETS (one scan feeding one Expand), the empty one a global aggregate.
+    // All sets as SQL's GROUPING SETS: one scan feeding one Expand, beside the empty set's one sentinel row.
     val optimized = df.queryExecution.optimizedPlan
     assert(optimized.collect { case e: org.apache.spark.sql.catalyst.plans.logical.Expand => e }.size == 1, optimized)
     assert(optimized.collectLeaves().size == 2, optimized)
+    assert(
+      optimized.collectLeaves().count(_.isInstanceOf[org.apache.spark.sql.catalyst.plans.logical.LocalRelation]) == 1,
+      optimized)
   }
 
   test(
@@ -261,6 +264,41 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
       SELECT grp, NULL, count(grp), 2 FROM people GROUP BY grp"""))
     // No input rows: the empty grouping set still gives its one row, the others none.
     assertRows(agg("empty_people", Seq(Seq(0), Seq()), Seq("grp", "c", "set")), Seq(Row(null, 0L, 1)))
+  }
+
+  test("aggregate: grouping sets with the empty set read the input once; NULL keys, FILTER, DISTINCT, empty input") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val sum = b.fn("functions_arithmetic", "sum:fp64")
+    val gt = b.fn("functions_comparison", "gt:fp64_fp64")
+    def grouping(refs: Int*) =
+      refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
+    // CUBE(grp, name): (grp, name), (grp), (name), (); grp and name both have NULL keys of real rows,
+    // which the sentinel row's NULL keys must not disturb.
+    def cube(table: String) = {
+      val a = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
+        .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
+        .addMeasures(b.measure(count, Seq(field(0))))
+        .addMeasures(b.measure(sum, Seq(field(2)), filter = Some(b.call(gt, field(2), litFp64(0.0)))))
+        .addMeasures(b.measure(count, Seq(field(3)), distinct = true))
+      Seq(Seq(0, 1), Seq(0), Seq(1), Seq()).foreach(set => a.addGroupings(grouping(set: _*)))
+      run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), "grp", "name", "n", "s", "d", "set"))
+    }
+    val df = cube("people")
+    val sql = spark.sql("""SELECT grp, name, count(id), sum(score) FILTER (WHERE score > 0), count(DISTINCT grp),
+      CASE grouping_id(grp, name) WHEN 0 THEN 0 WHEN 1 THEN 1 WHEN 2 THEN 2 ELSE 3 END
+      FROM people GROUP BY CUBE (grp, name)""")
+    assertSameRows(df, sql)
+    // As many Expands as the SQL's (the sets', and DISTINCT's own), over one read of the input.
+    def expands(d: org.apache.spark.sql.DataFrame) =
+      d.queryExecution.optimizedPlan.collect { case e: org.apache.spark.sql.catalyst.plans.logical.Expand => e }.size
+    val optimized = df.queryExecution.optimizedPlan
+    assert(expands(df) == expands(sql), optimized)
+    assert(optimized.collectLeaves().size == 2, optimized) // the input, once, and the sentinel row
+    // No input rows: the empty set's one row, each aggregate over no rows; Spark's CUBE gives none.
+    assertRows(cube("empty_people"), Seq(Row(null, null, 0L, null, 0L, 3)))
+    // A NULL-keyed group made of real rows only, next to the empty set: (name) keeps its NULL group.
+    assertRows(cube("people").where("set = 2 AND name IS NULL"), Seq(Row(null, null, 2L, 2.0, 1L, 2)))
   }
 
   test("root names: top-level and nested struct fields depth first; a wrong count is an error") {

@@ -1,9 +1,11 @@
 package io.sparksubstrait.convert.rel
 
 import org.apache.spark.sql.catalyst.expressions.{
-  Alias, CaseWhen, EqualTo, Expression, GroupingID, GroupingSets, Literal, NamedExpression
+  Alias, And, Attribute, CaseWhen, Cast, EqualTo, Expression, GreaterThan, GroupingID, GroupingSets, Literal,
+  NamedExpression, Or
 }
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Union}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Average, Count, Max, Min, Sum}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, OneRowRelation, Project, Union}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 
 import io.sparksubstrait.convert.ConversionContext
@@ -12,16 +14,23 @@ import io.sparksubstrait.convert.ConversionContext
  * An AggregateRel with several grouping sets. Output: every distinct grouping expression
  * (NULL where a row's set lacks it), the measures, and the i32 index of the row's set.
  *
- * The non-empty sets take Spark SQL's GROUPING SETS form, so the input is read once: one
- * Expand feeding one aggregate (the analyzer builds both from `GroupingSets`). The set index
- * comes from Spark's grouping id, a bitmask of the absent expressions (the first expression
- * is the highest bit).
+ * The sets take Spark SQL's GROUPING SETS form, so the input is read once: one Expand
+ * feeding one aggregate (the analyzer builds both from `GroupingSets`). The set index comes
+ * from Spark's grouping id, a bitmask of the absent expressions (the first expression is the
+ * highest bit).
  *
- * Each empty set `()` is a global aggregate of its own, united with the rest: it gives one
- * row even for an empty input, as SQL's empty grouping set does, where Spark's GROUPING SETS
- * gives none. Two sets with the same expressions share a bitmask, so a plan repeating a set
- * is a UNION ALL of one aggregate per set; so is one with more grouping expressions than the
- * bitmask holds, or with two that Spark deems the same.
+ * The empty set `()` gives one row even for an empty input, as SQL's empty grouping set
+ * does, where Spark's GROUPING SETS gives none (its Expand makes no row of no row). So with
+ * an empty set the input gains one sentinel row (every column NULL, `real_row` false) that
+ * every aggregate skips (a FILTER on `real_row`): it makes the empty set's row exist over an
+ * empty input, with each aggregate's value over no rows; the groups it alone makes in the
+ * other sets (its keys over NULL columns) are dropped by a filter keeping a row of the empty
+ * set or with a real row. Reading the input once keeps ROLLUP / CUBE with their grand total
+ * as fast as Spark SQL's (a union of one aggregate per set read it once per set).
+ *
+ * Two sets with the same expressions share a bitmask, so a plan repeating a set is a UNION
+ * ALL of one aggregate per set; so is one with more grouping expressions than the bitmask
+ * holds, or with two that Spark deems the same.
  */
 private[rel] object AggregateGroupingSets {
 
@@ -36,19 +45,16 @@ private[rel] object AggregateGroupingSets {
     val repeats = sets.map(_.toSet).distinct.size < sets.size
     // Spark keys the bitmask by its own distinct grouping expressions: ours must be distinct to it too.
     val alike = groupExprs.map(_.canonicalized).distinct.size < groupExprs.size
-    val (grouped, global) = indexed.partition(_._1.nonEmpty)
-    val oneExpand = !(repeats || alike || groupExprs.size > 62 || grouped.size < 2)
-    // Every branch of the union reads the input through one shared reference (SharedSubtrees.readTwice).
-    val branches = if (oneExpand) 1 + global.size else indexed.size
-    val child = if (branches > 1) ctx.subtrees.readTwice(input) else input
-    val parts =
-      if (!oneExpand) indexed.map(oneSet(_, groupExprs, measures, child))
-      else expanded(grouped, groupExprs, measures, child) +: global.map(oneSet(_, groupExprs, measures, child))
-    if (parts.size == 1) parts.head else Union(parts)
+    if (!(repeats || alike || groupExprs.size > 62)) expanded(indexed, groupExprs, measures, input)
+    else {
+      // Every branch of the union reads the input through one shared reference (SharedSubtrees.readTwice).
+      val child = ctx.subtrees.readTwice(input)
+      Union(indexed.map(oneSet(_, groupExprs, measures, child)))
+    }
   }
 
   private def expanded(sets: Seq[(Seq[Int], Int)], groupExprs: Seq[Expression], measures: Seq[NamedExpression],
-    child: LogicalPlan): LogicalPlan = {
+    input: LogicalPlan): LogicalPlan = {
     // Always aliased: the analyzer swaps the grouping columns for Expand's (nullable) copies,
     // and the aliases keep the attribute ids the relations above already refer to.
     val groupOutput = groupExprs.zipWithIndex.map {
@@ -60,11 +66,48 @@ private[rel] object AggregateGroupingSets {
       val bits = groupExprs.indices.filterNot(set.contains).map(k => 1L << (groupExprs.size - 1 - k)).sum
       if (gid.dataType == IntegerType) Literal(bits.toInt) else Literal.create(bits, LongType)
     }
-    val index =
-      CaseWhen(sets.init.map { case (set, i) => EqualTo(gid, mask(set)) -> Literal(i) }, Literal(sets.last._2))
-    Aggregate(Seq(GroupingSets(sets.map(_._1.map(groupExprs)), groupExprs)),
-      groupOutput ++ measures :+ Alias(index, "grouping_set")(), child)
+    val index = Alias(
+      CaseWhen(sets.init.map { case (set, i) => EqualTo(gid, mask(set)) -> Literal(i) }, Literal(sets.last._2)),
+      "grouping_set")()
+    def aggregate(measures: Seq[NamedExpression], extra: Seq[NamedExpression], child: LogicalPlan) =
+      Aggregate(Seq(GroupingSets(sets.map(_._1.map(groupExprs)), groupExprs)),
+        groupOutput ++ measures ++ (index +: extra), child)
+    sets.find(_._1.isEmpty) match {
+      case None => aggregate(measures, Nil, input)
+      case Some((_, emptySet)) =>
+        val real = Alias(Literal.TrueLiteral, "real_row")()
+        val sentinel = Project(input.output.map(a => Alias(Literal(null, a.dataType), a.name)()) :+
+            Alias(Literal.FalseLiteral, "real_row")(), OneRowRelation())
+        // A Union's output is its first child's attributes: the grouping expressions still refer to them.
+        val rows = Union(Project(input.output :+ real, input), sentinel)
+        val onlyReal = measures.map(_.transformUp {
+          case a: AggregateExpression if !skipsNulls(a) =>
+            a.copy(filter = Some(a.filter.fold[Expression](real.toAttribute)(And(real.toAttribute, _))))
+        }.asInstanceOf[NamedExpression])
+        val realRows =
+          Alias(Count(Literal(1)).toAggregateExpression(isDistinct = false, filter = Some(real.toAttribute)),
+            "real_rows")()
+        val grouped = aggregate(onlyReal, Seq(realRows), rows)
+        val kept = Filter(
+          Or(EqualTo(index.toAttribute, Literal(emptySet)), GreaterThan(realRows.toAttribute, Literal(0L))), grouped)
+        Project(grouped.output.init, kept)
+    }
   }
+
+  /**
+   * A DISTINCT count, sum, average, min or max of columns as they are: the sentinel's NULLs
+   * are no value to it, so it needs no FILTER (with one, Spark plans DISTINCT through another
+   * Expand; without, as SQL's, through its two-phase distinct aggregate).
+   */
+  private def skipsNulls(a: AggregateExpression): Boolean = a.isDistinct && a.filter.isEmpty &&
+    (a.aggregateFunction match {
+      case _: Count | _: Sum | _: Average | _: Min | _: Max => a.aggregateFunction.children.forall {
+          case _: Attribute => true
+          case Cast(_: Attribute, _, _, _) => true
+          case _ => false
+        }
+      case _ => false
+    })
 
   /** One set as a GROUP BY of its expressions, the others NULL. */
   private def oneSet(set: (Seq[Int], Int), groupExprs: Seq[Expression], measures: Seq[NamedExpression],
