@@ -5,7 +5,9 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, C
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
-import io.sparksubstrait.runtime.{CorrectlyRounded, DecimalSum, ExactMoments, ExactProduct, FloatSum, IntegerSum}
+import io.sparksubstrait.runtime.{
+  CorrectlyRounded, DecimalSum, ExactMoments, ExactProduct, FloatSum, IntegerMoments, IntegerSum
+}
 import io.sparksubstrait.convert.functions.FunctionCatalog.{
   AggregateEntry, asDouble, booleanArgs, numericArg, numericArgs
 }
@@ -215,6 +217,9 @@ private[functions] object AggregateFunctions {
    * variance / std_dev: the distribution (SAMPLE, the default, or POPULATION) as an
    * option, or as the enum argument some plans put first. Exact, rounded once in the plan's
    * rounding mode ([[ExactMoments]]); of fp32 values, the fp32 result the YAML declares.
+   * Of i8, i16 or i32 values, or doubles cast from them (TPC-DS's stddev_samp of an INT column
+   * cast to DOUBLE), the same exact value from four long sums that Spark's generated aggregation
+   * code keeps ([[IntegerMoments]]; a group of 2^32 rows or more is an error).
    */
   private def statistic(c: FunctionCall)(sample: String, population: String): AggregateFunction = {
     val choices = Map("SAMPLE" -> true, "POPULATION" -> false)
@@ -223,7 +228,12 @@ private[functions] object AggregateFunctions {
     val mode = roundingMode(c)
     c.expectArity(1)
     numericArg(c)
-    ExactMoments(Seq(asDouble(c.arg(0))), if (isSample) sample else population, mode,
-      single = c.arg(0).dataType == FloatType)
+    val name = if (isSample) sample else population
+    asDouble(c.arg(0)) match {
+      // A cast of an integer of at most 32 bits to double is exact and never fails.
+      case Cast(integer, DoubleType, _, _) if IntegerMoments.Integers(integer.dataType) =>
+        IntegerMoments(integer, name, mode, c.at.toString)
+      case x => ExactMoments(Seq(x), name, mode, single = c.arg(0).dataType == FloatType)
+    }
   }
 }
