@@ -42,6 +42,7 @@ class FunctionWritesSuite extends AnyFunSuite {
     val i = AttributeReference("i", LongType)()
     val d = AttributeReference("d", DoubleType)()
     val m = AttributeReference("m", DecimalType(10, 2))()
+    val w = AttributeReference("w", DecimalType(38, 18))()
     val s = AttributeReference("s", StringType)()
     val dt = AttributeReference("dt", DateType)()
     val samples: Seq[Expression] = for {
@@ -51,13 +52,19 @@ class FunctionWritesSuite extends AnyFunSuite {
         S.remainder(i, i, mode, conf), UnaryMinus(i, mode == EvalMode.ANSI), Abs(m, mode == EvalMode.ANSI),
         S.sum(m, mode, conf), S.average(d, mode), Like(s, s, '\\'), StartsWith(s, s), Contains(s, s), EndsWith(s, s),
         Substring(s, Literal(1), Literal(2)), Upper(s), Lower(s), Concat(Seq(s, s)), Year(dt), Min(dt), Max(m),
-        Count(Seq(i)))
+        Count(Seq(i)), Round(m, Literal(2)), BRound(m, Literal(0)), Round(w, Literal(2)), Round(w, Literal(-1)),
+        Round(w, Literal(20)))
     } yield e
     val seen = samples.flatMap(e => FunctionWrites.row(e).map(r => r -> r.write(e)))
     assert(seen.nonEmpty)
+    // A row's call and the calls nested in its arguments (round of a DECIMAL(38, s) truncates first).
+    def calls(c: FunctionWrites.Call): Seq[FunctionWrites.Call] =
+      c +: c.args.collect { case FunctionWrites.Nested(inner, _, _) => calls(inner) }.flatten
+    assert(seen.flatMap(_._2.toSeq.flatMap(calls)).exists(_.options.contains("rounding" -> "TRUNCATE")))
     seen.foreach { case (row, call) =>
-      call.foreach { c =>
+      call.toSeq.flatMap(calls).foreach { c =>
         assert(row.extensions(c.extension), s"$c outside ${row.extensions}")
+        assert(scalars((c.extension, c.name)) || row.kind != FunctionWrites.Scalar, s"$c: the reader does not map it")
         c.options.foreach { case (option, value) =>
           val allowed = OptionDomains.allowed(Some(c.extension), c.name, option)
           assert(allowed.exists(_.contains(value)),

@@ -33,6 +33,19 @@ class WriteTpcdsConstructsSuite extends RoundTrips {
         (CAST(3.5 AS DECIMAL(10,3)), 3.5D, 'c', DATE'2024-03-01', 5)
         AS t(d, x, g, dt, k)""")
     parquetView("m0", "SELECT * FROM m WHERE false")
+    // DECIMAL(38, 18) at its limits (20 integer digits of 9s), ties at the third and at the last
+    // place, values just below a tie, NULL and a duplicate; q and r give a DECIMAL(38, s) quotient.
+    val wide = Seq("99999999999999999999.999999999999999999", "-99999999999999999999.999999999999999999",
+      "99999999999999999999.994999999999999999", "99999999999999999994.5", "0.005", "-0.005",
+      "0.004999999999999999", "-0.004999999999999999", "2.675", "-2.675", "1.000000000000000005",
+      "-1.000000000000000005", "0.000000000000000001", "12345.678949999999999999", "12345.678949999999999999",
+      "0", "-0.5", "5")
+    parquetView("w",
+      wide.zipWithIndex.map { case (v, i) =>
+        s"(CAST('$v' AS DECIMAL(38,18)), ${i % 4}, CAST(${i + 1}.25 AS DECIMAL(24,2)))"
+      }.mkString("SELECT * FROM VALUES ", ", ",
+        ", (NULL, 1, NULL), (CAST(1 AS DECIMAL(38,18)), 0, 3.00) AS t(v, k, q)"))
+    parquetView("w0", "SELECT * FROM w WHERE false")
     parquetView("st",
       """SELECT * FROM VALUES (named_struct('p', 1, 'q', 'one')), (named_struct('p', NULL, 'q', 'two')),
         (CAST(NULL AS STRUCT<p: INT, q: STRING>)), (named_struct('p', 1, 'q', 'one')) AS t(s)""")
@@ -58,6 +71,38 @@ class WriteTpcdsConstructsSuite extends RoundTrips {
     roundTrip(ties)
     assert(ties.collect().map(r => (r.getDecimal(0).doubleValue, r.getDecimal(1).doubleValue)).toSet ==
       Set((3.0, 2.0), (-3.0, -2.0), (4.0, 4.0)))
+  }
+
+  test("round (HALF_UP) of a DECIMAL(38, 18), as TPC-DS q78's quotient: 38 digits, ties, NULLs, no rows") {
+    for (table <- Seq("w", "w0")) {
+      val df = spark.sql(s"""SELECT v, round(v, 2) AS r2, round(v, 0) AS r0, round(v, -1) AS rm1, round(v, -19) AS rm19,
+        round(v, -25) AS rm25, round(v, 3) AS r3, round(v, 16) AS r16, round(v, 18) AS r18, round(v, 20) AS r20,
+        round(v / q, 2) AS rq, round(CAST(k AS DECIMAL(20, 0)) * 1.00 / (q + 1), 2) AS ratio FROM $table""")
+      holds(df)(_.expressions.exists(_.exists {
+        case r: org.apache.spark.sql.catalyst.expressions.Round =>
+          r.child.dataType == org.apache.spark.sql.types.DecimalType(38, 18)
+        case _ => false
+      }))
+      roundTrip(df)
+      roundTrip(df, optimized = false)
+    }
+    // Rounded up to 21 integer digits, which Spark's DECIMAL(23, 2) holds and the YAML's DECIMAL(38, 18) would not.
+    val top = spark.sql("SELECT round(v, 2) AS r FROM w WHERE v > 99999999999999999999.995")
+    roundTrip(top)
+    assert(top.collect().map(_.getDecimal(0).toPlainString).toSet == Set("100000000000000000000.00"))
+    // Ties at the third place away from zero; just below a tie toward it.
+    val ties =
+      spark.sql("SELECT v, round(v, 2) AS r FROM w WHERE v BETWEEN -3 AND 3 AND NOT v BETWEEN -0.001 AND 0.001")
+    roundTrip(ties)
+    assert(ties.collect().map(r => r.getDecimal(0).stripTrailingZeros.toPlainString -> r.getDecimal(1).toPlainString)
+      .toMap.filter(_._1.length <= 6) ==
+      Map("0.005" -> "0.01", "-0.005" -> "-0.01", "2.675" -> "2.68", "-2.675" -> "-2.68", "-0.5" -> "-0.50",
+        "1" -> "1.00"))
+  }
+
+  test("round to s - 1 places and bround of a DECIMAL(38, s) are refused: the YAML's DECIMAL(38, s) overflows") {
+    assertUnwritable(spark.sql("SELECT round(v, 17) FROM w"), "Round")
+    assertUnwritable(spark.sql("SELECT bround(v, 2) FROM w"), "BRound")
   }
 
   test("round of a double is refused: Spark rounds its shortest decimal text, the spec its value") {
@@ -173,6 +218,40 @@ class WriteTpcdsConstructsSuite extends RoundTrips {
       roundTrip(df)
       roundTrip(df, optimized = false)
     }
+  }
+
+  test("a UNION's branches selecting a bare NULL (void, cast above the branch) in analyzed plans, as q27 and q36") {
+    for (table <- Seq("m", "m0")) {
+      // As q27: each level of a hand-written rollup selects NULL for the keys it rolls up.
+      val df = spark.sql(s"""SELECT g, k, lvl, a FROM (
+          SELECT g, k, 0 AS lvl, avg(d) AS a FROM $table GROUP BY g, k
+          UNION ALL SELECT g, NULL AS k, 1 AS lvl, avg(d) AS a FROM $table GROUP BY g
+          UNION ALL SELECT NULL AS g, NULL AS k, 2 AS lvl, avg(d) AS a FROM $table) u
+        ORDER BY g NULLS FIRST, k NULLS FIRST, lvl LIMIT 100""")
+      holds(df, optimized = false)(_.expressions.exists(_.exists {
+        case org.apache.spark.sql.catalyst.expressions.Literal(null, org.apache.spark.sql.types.NullType) => true
+        case _ => false
+      }))
+      roundTrip(df, ordered = true, optimized = false)
+      roundTrip(df, ordered = true)
+      // As q36: a window over the union's columns, the NULL keys among its partitions.
+      bothPlans(s"""SELECT g, k, s, rank() OVER (PARTITION BY lvl ORDER BY s DESC) AS r FROM (
+          SELECT g, k, 0 AS lvl, sum(x) AS s FROM $table GROUP BY g, k
+          UNION ALL SELECT g, NULL AS k, 1 AS lvl, sum(x) AS s FROM $table GROUP BY g
+          UNION ALL SELECT NULL AS g, NULL AS k, 2 AS lvl, sum(x) AS s FROM $table) u""")
+    }
+  }
+
+  test("a bare NULL column reaching the output, or used uncast, stays refused (Substrait has no void type)") {
+    def refusedAnalyzed(sql: String): Unit = {
+      val e =
+        intercept[io.sparksubstrait.errors.SubstraitException](PlanWriter.write(spark.sql(sql), optimized = false))
+      assert(e.getCondition == "SUBSTRAIT_UNWRITABLE_PLAN" && e.getMessage.contains("void"), e.getMessage)
+    }
+    refusedAnalyzed("SELECT k, NULL AS n FROM m")
+    refusedAnalyzed("SELECT NULL AS n FROM m UNION ALL SELECT NULL AS n FROM m")
+    refusedAnalyzed("SELECT n, CAST(n AS INT) AS i FROM (SELECT NULL AS n FROM m)")
+    refusedAnalyzed("SELECT CAST(n AS INT) AS i FROM (SELECT k, NULL AS n FROM m) WHERE n IS NULL")
   }
 
   test("the analyzer's NULL of a CASE without ELSE (a cast void NULL) in analyzed plans") {

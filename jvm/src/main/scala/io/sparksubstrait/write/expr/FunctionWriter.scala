@@ -2,6 +2,7 @@ package io.sparksubstrait.write.expr
 
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
+import org.apache.spark.sql.types.DataType
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{
@@ -9,7 +10,7 @@ import io.sparksubstrait.proto.{
 }
 import io.sparksubstrait.proto.{Expression => SExpression}
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
-import io.sparksubstrait.write.expr.FunctionWrites.{Call, Enum, Value}
+import io.sparksubstrait.write.expr.FunctionWrites.{Call, Enum, Nested, Value}
 import io.sparksubstrait.write.types.TypeWriter
 
 /**
@@ -23,15 +24,24 @@ private[sparksubstrait] object FunctionWriter {
         "it has no entry in the function table", "a function docs/writing.md lists"))
     val call = forTarget(row.write(e).getOrElse(throw noForm(e, at,
           s"Spark's ${row.name} semantics here have no exact Substrait form", row.why)))
-    val out = call.result.getOrElse(e.dataType)
+    written(call, e.dataType, e.nullable, input, at)
+  }
+
+  /**
+   * `call` as a scalar function of type `as`: its own `result` type when it declares one, cast
+   * back to `as` (every value fits), or NULL-as-false for a predicate.
+   */
+  private def written(call: Call, as: DataType, nullable: Boolean, input: InputRecord, at: CatalystPath)(
+    implicit ctx: WriteContext): SExpression = {
+    val out = call.result.getOrElse(as)
     val b = SExpression.ScalarFunction.newBuilder()
       .setFunctionReference(ctx.functionAnchor(call.extension, compoundName(call)))
-      .setOutputType(TypeWriter.write(out, e.nullable, at))
+      .setOutputType(TypeWriter.write(out, nullable, at))
     arguments(call, input, at).foreach(b.addArguments)
     options(call).foreach(b.addOptions)
-    val written = SExpression.newBuilder().setScalarFunction(b).build()
-    if (call.nullIsFalse) nullAsFalse(written, at)
-    else if (out == e.dataType) written else castBack(written, e, at)
+    val fn = SExpression.newBuilder().setScalarFunction(b).build()
+    if (call.nullIsFalse) nullAsFalse(fn, at)
+    else if (out == as) fn else castBack(fn, as, nullable, at)
   }
 
   /** coalesce(predicate, false): a predicate Spark never makes NULL. */
@@ -91,6 +101,7 @@ private[sparksubstrait] object FunctionWriter {
     if (call.args.isEmpty) call.name
     else call.name + ":" + call.args.map {
       case Value(e) => TypeWriter.signature(e.dataType)
+      case Nested(_, as, _) => TypeWriter.signature(as)
       case Enum(_) => "req"
     }.mkString("_")
 
@@ -99,6 +110,8 @@ private[sparksubstrait] object FunctionWriter {
     call.args.zipWithIndex.map {
       case (Value(e), i) =>
         FunctionArgument.newBuilder().setValue(ExpressionWriter.write(e, input, at / s"argument $i")).build()
+      case (Nested(c, as, nullable), i) =>
+        FunctionArgument.newBuilder().setValue(written(c, as, nullable, input, at / s"argument $i")).build()
       case (Enum(v), _) => FunctionArgument.newBuilder().setEnum(v).build()
     }
 
@@ -106,9 +119,9 @@ private[sparksubstrait] object FunctionWriter {
     call.options.map { case (k, v) => FunctionOption.newBuilder().setName(k).addPreference(v).build() }
 
   /** The Substrait result in Spark's type (an i64 date part back to int): every value fits. */
-  private def castBack(written: SExpression, e: Expression, at: CatalystPath): SExpression =
+  private def castBack(written: SExpression, as: DataType, nullable: Boolean, at: CatalystPath): SExpression =
     SExpression.newBuilder().setCast(SExpression.Cast.newBuilder().setInput(written)
-        .setType(TypeWriter.write(e.dataType, e.nullable, at))
+        .setType(TypeWriter.write(as, nullable, at))
         .setFailureBehavior(SExpression.Cast.FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION)).build()
 
   private def noForm(e: Expression, at: CatalystPath, reason: String, expected: String) =

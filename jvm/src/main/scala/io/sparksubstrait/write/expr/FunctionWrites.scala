@@ -25,6 +25,12 @@ private[sparksubstrait] object FunctionWrites {
   final case class Enum(value: String) extends Arg
 
   /**
+   * The value of another call, in type `as` (the inner call's result cast to it when its
+   * `result` differs, as for a row's own call): a Spark function some calls compute exactly.
+   */
+  final case class Nested(call: Call, as: DataType, nullable: Boolean) extends Arg
+
+  /**
    * One call. `result`: the type the Substrait function returns when it is not the Catalyst
    * expression's (extract gives i64 where Spark's year() is an int): the writer casts it back.
    * `nullIsFalse`: Spark's predicate is false where the Substrait one is NULL (isnan of NULL):
@@ -119,23 +125,67 @@ private[sparksubstrait] object FunctionWrites {
    * HALF_EVEN (bround), which the decimal YAML's `rounding` option names TIE_AWAY_FROM_ZERO and
    * TIE_TO_EVEN. The YAML's result is DECIMAL(P + 1, S) (capped at 38); Spark's type keeps at
    * most `scale` digits, so the result is cast back to it, which loses nothing: the value already
-   * has that many. DECIMAL(38, s) is not written: where the rounded value outgrows 38 digits
-   * Spark gives NULL or an error by its own ANSI setting, which the YAML has no option for.
-   * Doubles are not written either: Spark rounds a double's shortest decimal text
+   * has that many. Doubles are not written: Spark rounds a double's shortest decimal text
    * (round(2.675D, 2) is 2.68), the YAML the double's value (2.67499999…, so 2.67).
+   *
+   * Of a DECIMAL(38, s) the YAML's result is DECIMAL(38, s) itself, which overflows where the
+   * rounded value gains a digit (99…9.999 to 2 places) and Spark's type, DECIMAL(39 - s + n, n),
+   * does not: [[roundOf38]] writes round (not bround) there through a narrower decimal.
    */
   private def decimalRound[T <: RoundBase](cls: Class[T], rounding: String): Row =
     Row(cls, Scalar, Set(RoundingDecimal), "round",
-      "only of decimals below 38 digits (of a DECIMAL(38, s) the YAML's DECIMAL(38, S) result overflows where " +
-        "Spark's type does not); not of doubles (Spark rounds a double's shortest decimal text, not its value)") {
+      "of decimals: below 38 digits; of a DECIMAL(38, s) only round (HALF_UP) to a literal number of places n " +
+        "with n <= s - 2 or n >= s (otherwise the YAML's DECIMAL(38, s) result overflows where Spark's type does " +
+        "not); not of doubles (Spark rounds a double's shortest decimal text, not its value)") {
       // RoundBase is binary: the value (left) and the number of places (right).
       case r: RoundBase => r.left.dataType match {
           case d: DecimalType if d.precision < DecimalType.MAX_PRECISION && r.right.foldable =>
             Some(Call(RoundingDecimal, "round", Seq(Value(r.left), Value(r.right)), Seq("rounding" -> rounding),
                 result = Some(DecimalType(d.precision + 1, d.scale))))
+          case d: DecimalType if r.right.foldable =>
+            places(r.right).flatMap { n =>
+              // Places at or beyond the scale change no value: the YAML's DECIMAL(38, s) holds it.
+              if (n >= d.scale) {
+                Some(Call(RoundingDecimal, "round", Seq(Value(r.left), Value(r.right)), Seq("rounding" -> rounding),
+                    result = Some(d)))
+              } else if (rounding == HalfUp) roundOf38(r, d, n)
+              else None
+            }
           case _ => None
         }
     }
+
+  private val HalfUp = "TIE_AWAY_FROM_ZERO"
+
+  /** A literal int number of places (Spark's round takes only a foldable one). */
+  private def places(e: Expression): Option[Int] = scala.util.Try(e.eval()).toOption.collect { case n: Int => n }
+
+  /**
+   * round(x, n) HALF_UP of x: DECIMAL(38, s), n < s. Whether HALF_UP rounds x up at n places is
+   * decided by its digit at n + 1 places alone (>= 5: up), and its digits to n places are kept:
+   * so x truncated to n + 1 places (toward zero, which never adds a digit) rounds HALF_UP to n
+   * places exactly as x does. That value has at most 38 - s integer digits and k = max(n + 1, 0)
+   * fraction digits: it is exactly a DECIMAL(38 - s + k, k) (the cast drops only zeros), whose
+   * round is the YAML's DECIMAL(39 - s + k, k), a digit wider than any rounded value, then cast
+   * to Spark's type. Written only where that fits 38 digits (n <= s - 2; n = s - 1 truncates
+   * nothing) and Spark's type holds every rounded value (38 - s + 1 integer digits), so no step
+   * can overflow and Spark's NULL-or-error on overflow never arises. bround (HALF_EVEN) has no
+   * such form: its ties depend on every digit after n + 1.
+   */
+  private def roundOf38(r: RoundBase, d: DecimalType, n: Int): Option[Call] = {
+    val k = math.max(n + 1, 0)
+    val digits = math.max(d.precision - d.scale + k, 1)
+    val spark = r.dataType.asInstanceOf[DecimalType]
+    val holds = spark.precision - spark.scale >= d.precision - d.scale + 1
+    if (d.scale < 0 || digits + 1 > DecimalType.MAX_PRECISION || !holds) None
+    else {
+      val narrow = DecimalType(digits, k)
+      val truncated = Call(RoundingDecimal, "round", Seq(Value(r.left), Value(Literal(n + 1))),
+        Seq("rounding" -> "TRUNCATE"), result = Some(d))
+      Some(Call(RoundingDecimal, "round", Seq(Nested(truncated, narrow, r.left.nullable), Value(r.right)),
+          Seq("rounding" -> HalfUp), result = Some(DecimalType(digits + 1, k))))
+    }
+  }
 
   /**
    * stddev / variance (sample or population) of doubles, the spec's std_dev / variance with the
@@ -321,7 +371,7 @@ private[sparksubstrait] object FunctionWrites {
     datePart(classOf[Quarter], "QUARTER"),
     dateShift(classOf[DateAdd], 1),
     dateShift(classOf[DateSub], -1),
-    decimalRound(classOf[Round], "TIE_AWAY_FROM_ZERO"),
+    decimalRound(classOf[Round], HalfUp),
     decimalRound(classOf[BRound], "TIE_TO_EVEN"),
 
     // Aggregates. A count is a long whatever the overflow choice; sum and avg keep Spark's mode.
