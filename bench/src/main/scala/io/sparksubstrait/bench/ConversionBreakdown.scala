@@ -2,6 +2,8 @@ package io.sparksubstrait.bench
 
 import java.nio.file.{Files, Paths}
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.SubstraitPlans
@@ -16,7 +18,7 @@ import io.sparksubstrait.testing.TpchSchema
  * against spark.sql's parse and analysis. Medians over --iters runs, interleaved; `analysis` says
  * whether the read skips Spark's analysis (shape/SkippedAnalysis) or leaves the plan to it.
  *
- * Arguments: --data DIR (bench/prepare.py's, for the tables) [--iters N] [--queries 2,17]
+ * Arguments: --data DIR (bench/prepare.py's, for the tables) [--benchmark tpcds] [--iters N] [--queries 2,17]
  * [--producer duckdb|datafusion|ibis|substrait-java] (that producer's plans from DIR/plans, or
  * substrait-java's made in this JVM, against DIR/queries' SQL; by default isthmus' plans of
  * TpchSchema's queries) [--anchor true] (the anchor's read of the same bytes too, as anchor_ms:
@@ -28,16 +30,25 @@ object ConversionBreakdown {
     val data = Paths.get(opts("data"))
     val iters = opts.int("iters", 50)
     val spark = Options.session("conversion-breakdown")
-    TpchSchema.Tables.foreach { case (t, _) =>
-      spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t)
-    }
+    // TPC-DS (--benchmark tpcds): every table of the corpus, and its texts' double-quoted aliases as identifiers.
+    val tpcds = opts.get("benchmark").contains("tpcds")
+    val tables =
+      if (tpcds)
+        Files.list(data.resolve("parquet")).iterator().asScala.map(_.getFileName.toString).filter(
+          _.endsWith(".parquet"))
+          .map(_.stripSuffix(".parquet")).toSeq.sorted
+      else TpchSchema.Tables.map(_._1)
+    if (tpcds) spark.conf.set("spark.sql.ansi.doubleQuotedIdentifiers", "true")
+    tables.foreach(t =>
+      spark.read.parquet(data.resolve("parquet").resolve(s"$t.parquet").toString).createOrReplaceTempView(t))
     val producer = opts.get("producer")
     val anchor = Option.when(opts.get("anchor").contains("true") || producer.contains(Anchor.Producer))(Anchor.load())
     // substrait-java's plans read the parquet files (LocalFiles).
     spark.conf.set("spark.substrait.localFiles.allowedPrefixes", data.resolve("parquet").toAbsolutePath.toString)
     println("query\tparse_ms\tdecode_ms\tconvert_ms\tread_ms\tsql_ms\tread/sql\tanalysis\tshapes" +
       anchor.fold("")(_ => "\tanchor_ms\tread/anchor"))
-    val queries = opts.get("queries").map(_.split(",").map(_.trim.toInt).toSeq).getOrElse(TpchSchema.QueryNumbers)
+    val queries = opts.get("queries").map(_.split(",").map(_.trim.stripPrefix("q").toInt).toSeq).getOrElse(
+      if (tpcds) 1 to 99 else TpchSchema.QueryNumbers)
     def text(n: Int) = producer match {
       case Some(_) =>
         new String(Files.readAllBytes(data.resolve("queries").resolve(f"q$n%02d.sql")), "UTF-8").trim.stripSuffix(";")

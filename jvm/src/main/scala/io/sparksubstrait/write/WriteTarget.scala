@@ -14,10 +14,23 @@ import io.sparksubstrait.errors.SubstraitErrors
  * @param localPaths    local files by path (`/data/t.parquet`) rather than `file:` URI
  * @param dateParts     `extract(YEAR, x)` as `date_part('YEAR', x)` of no declared extension
  *                      (DataFusion reads no enumeration arguments; this is its own spelling)
+ * @param readsRounding whether the consumer honours a `rounding` option other than its own
+ *                      rounding: DataFusion 55 ignores function options, and a TRUNCATE round
+ *                      (the exact form of a DECIMAL(38, s) round) would round half up there
+ * @param fieldsOfExpressions whether the consumer reads a field reference rooted at an
+ *                      expression (a field of a struct an expression makes): DuckDB 1.1 reads
+ *                      it as a column of the input (TPC-DS q09 gave `r_reason_desc`)
+ * @param setsAsUnion   grouping sets as a UNION ALL of one aggregate per set: DataFusion 55
+ *                      reads its own layout of several groupings (the set index before the
+ *                      measures), not the spec's
+ * @param outerByName   the consumer binds an outer reference by its column's name: DataFusion 55
+ *                      binds it to the subquery's own column of that name (TPC-DS q06)
  */
 private[sparksubstrait] final case class WriteTarget(name: String, extensionUris: Boolean, legacyFetch: Boolean,
   legacyGroupings: Boolean,
-  legacyValues: Boolean, localPaths: Boolean, dateParts: Boolean = false)
+  legacyValues: Boolean, localPaths: Boolean, dateParts: Boolean = false, readsRounding: Boolean = true,
+  fieldsOfExpressions: Boolean = true, setsAsUnion: Boolean = false,
+  outerByName: Boolean = false)
 
 private[sparksubstrait] object WriteTarget {
   val Current: WriteTarget = WriteTarget("substrait-0.108", extensionUris = false, legacyFetch = false,
@@ -26,10 +39,14 @@ private[sparksubstrait] object WriteTarget {
   /** DuckDB 1.1's substrait extension reads extension URIs, FetchRel's integer bounds, inline groupings, `values`
    * and local paths (it globs the URI as a path). */
   val DuckDb11: WriteTarget = WriteTarget("duckdb-1.1", extensionUris = true, legacyFetch = true,
-    legacyGroupings = true, legacyValues = true, localPaths = true)
+    legacyGroupings = true, legacyValues = true, localPaths = true, fieldsOfExpressions = false)
 
-  /** DataFusion 55 reads the current encoding but no enumeration arguments: date parts as its date_part. */
-  val DataFusion55: WriteTarget = Current.copy(name = "datafusion-55", dateParts = true)
+  /**
+   * DataFusion 55 reads the current encoding but no enumeration arguments (date parts as its
+   * date_part), no function options, and its own layout of grouping sets.
+   */
+  val DataFusion55: WriteTarget = Current.copy(name = "datafusion-55", dateParts = true, readsRounding = false,
+    setsAsUnion = true, outerByName = true)
 
   val all: Seq[WriteTarget] = Seq(Current, DuckDb11, DataFusion55)
 

@@ -51,8 +51,9 @@ trait RoundTrips extends SparkSuite with SubstraitAssertions {
     roundTrip(spark.sql(sql), ordered, optimized)
 
   /** Writing `df` fails with SUBSTRAIT_UNWRITABLE_PLAN naming `node`. */
-  protected def assertUnwritable(df: => DataFrame, node: String): SubstraitException = {
-    val e = intercept[SubstraitException](PlanWriter.write(df))
+  protected def assertUnwritable(df: => DataFrame, node: String, target: WriteTarget = WriteTarget.Current)
+    : SubstraitException = {
+    val e = intercept[SubstraitException](PlanWriter.write(df, target = target))
     assert(e.getCondition == "SUBSTRAIT_UNWRITABLE_PLAN", e.getMessage)
     assert(e.getMessage.contains(node), s"'$node' not named in: ${e.getMessage}")
     e

@@ -72,6 +72,19 @@ class WriteRelationsSuite extends RoundTrips {
       "repeated grouping set")
   }
 
+  test(
+    "target datafusion-55: grouping sets as a UNION ALL of one aggregate per set, NULL keys, GROUPING(), empty input") {
+    def unionOfSets(sql: String, sets: Int): Unit = {
+      val plan = roundTrip(spark.sql(sql), target = WriteTarget.DataFusion55)
+      val text = plan.toString
+      assert("SET_OP_UNION_ALL".r.findAllIn(text).size == 1 && "aggregate \\{".r.findAllIn(text).size == sets, plan)
+    }
+    unionOfSets("SELECT s, a, count(*) AS n, sum(b) AS sb, grouping(s) AS gs FROM nums GROUP BY ROLLUP(s, a)", 3)
+    unionOfSets("SELECT s, p, avg(x) AS ax, grouping_id() AS id FROM nums GROUP BY CUBE(s, p)", 4)
+    unionOfSets("SELECT k, w, count(*) AS n FROM r GROUP BY GROUPING SETS ((k), (w), ())", 3)
+    unionOfSets("SELECT k, count(*) AS n FROM r0 GROUP BY GROUPING SETS ((k), ())", 2)
+  }
+
   test("DISTINCT") {
     roundTripSql("SELECT DISTINCT a, s FROM nums")
     roundTripSql("SELECT DISTINCT a, s FROM nums", optimized = false)

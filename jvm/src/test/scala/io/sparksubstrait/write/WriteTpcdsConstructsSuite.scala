@@ -73,6 +73,31 @@ class WriteTpcdsConstructsSuite extends RoundTrips {
       Set((3.0, 2.0), (-3.0, -2.0), (4.0, 4.0)))
   }
 
+  test(
+    "targets refuse what their consumer would misread: a struct's field for duckdb-1.1, TRUNCATE and self-correlation for datafusion-55") {
+    // DuckDB 1.1 reads a field reference rooted at an expression as a column of the input (TPC-DS q09).
+    val structs = spark.sql("SELECT s.p, s.q FROM st")
+    holds(structs)(_.expressions.exists(_.exists(_.isInstanceOf[GetStructField])))
+    val field = assertUnwritable(structs, "GetStructField", WriteTarget.DuckDb11)
+    assert(field.getMessage.contains("duckdb-1.1"), field.getMessage)
+    roundTrip(structs)
+    // DataFusion 55 ignores function options: the TRUNCATE step of a DECIMAL(38, s) round would round there (q78).
+    val wide = spark.sql("SELECT round(v, 2) AS r FROM w")
+    val rounding = assertUnwritable(wide, "TRUNCATE", WriteTarget.DataFusion55)
+    assert(rounding.getMessage.contains("datafusion-55"), rounding.getMessage)
+    roundTrip(wide)
+    roundTrip(spark.sql("SELECT round(d, 2) AS r FROM m"), target = WriteTarget.DataFusion55)
+    // DataFusion 55 binds an outer reference by name: to the subquery's own column of that name (q06).
+    val selfCorrelated = spark.sql("SELECT d, k FROM m a WHERE d > (SELECT avg(b.d) FROM m b WHERE b.g = a.g)")
+    val outer = intercept[io.sparksubstrait.errors.SubstraitException](
+      PlanWriter.write(selfCorrelated, optimized = false, target = WriteTarget.DataFusion55))
+    assert(outer.getCondition == "SUBSTRAIT_UNWRITABLE_PLAN" && outer.getMessage.contains("binds an outer reference"),
+      outer.getMessage)
+    roundTrip(selfCorrelated, optimized = false)
+    roundTrip(spark.sql("SELECT g FROM m WHERE EXISTS (SELECT 1 FROM st WHERE s.p = k)"), optimized = false,
+      target = WriteTarget.DataFusion55)
+  }
+
   test("round (HALF_UP) of a DECIMAL(38, 18), as TPC-DS q78's quotient: 38 digits, ties, NULLs, no rows") {
     for (table <- Seq("w", "w0")) {
       val df = spark.sql(s"""SELECT v, round(v, 2) AS r2, round(v, 0) AS r0, round(v, -1) AS rm1, round(v, -19) AS rm19,

@@ -24,6 +24,11 @@ private[sparksubstrait] object FunctionWriter {
         "it has no entry in the function table", "a function docs/writing.md lists"))
     val call = forTarget(row.write(e).getOrElse(throw noForm(e, at,
           s"Spark's ${row.name} semantics here have no exact Substrait form", row.why)))
+    if (!ctx.target.readsRounding && truncates(call)) {
+      throw noForm(e, at,
+        s"its exact form rounds with TRUNCATE, an option the ${ctx.target.name} target's consumer ignores",
+        "a plan for another target (the default reads it)")
+    }
     written(call, e.dataType, e.nullable, input, at)
   }
 
@@ -85,6 +90,13 @@ private[sparksubstrait] object FunctionWriter {
     options(call).foreach(b.addOptions)
     b.build()
   }
+
+  /** Whether the call, or one nested in it, rounds with TRUNCATE. */
+  private def truncates(call: Call): Boolean =
+    call.options.contains("rounding" -> "TRUNCATE") || call.args.exists {
+      case Nested(inner, _, _) => truncates(inner)
+      case _ => false
+    }
 
   /** A target's own spelling of a call (DataFusion's date_part for extract). */
   private def forTarget(call: Call)(implicit ctx: WriteContext): Call =

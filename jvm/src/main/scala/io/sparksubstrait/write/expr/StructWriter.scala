@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{CreateNamedStruct, GetStructFi
 
 import io.sparksubstrait.proto.{Expression => SExpression}
 import io.sparksubstrait.proto.Expression.{FieldReference, ReferenceSegment}
+import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
 
 /**
@@ -22,6 +23,11 @@ private[sparksubstrait] object StructWriter {
   }
 
   def field(g: GetStructField, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
+    if (!ctx.target.fieldsOfExpressions) {
+      throw SubstraitErrors.unwritable((at / g).toString, s"a field of ${g.child.prettyName} (GetStructField)",
+        s"the ${ctx.target.name} target's consumer reads a field of an expression as a column of the input",
+        "a plan for another target (the default reads it)")
+    }
     val struct = ExpressionWriter.write(g.child, input, at)
     SExpression.newBuilder().setSelection(FieldReference.newBuilder().setExpression(struct).setDirectReference(
         ReferenceSegment.newBuilder().setStructField(ReferenceSegment.StructField.newBuilder().setField(g.ordinal))))

@@ -1,6 +1,7 @@
 package io.sparksubstrait.write.expr
 
-import org.apache.spark.sql.catalyst.expressions.{Exists, InSubquery, ScalarSubquery}
+import org.apache.spark.sql.catalyst.expressions.{Exists, InSubquery, OuterReference, ScalarSubquery}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{Expression => SExpression}
@@ -11,16 +12,20 @@ import io.sparksubstrait.write.rel.RelWriter
  * Subquery expressions: scalar, EXISTS and IN. The subquery's plan is written with the
  * enclosing relation's input as the record its outer references see. Spark's optimizer turns
  * correlated ones into joins first; the analyzed plan keeps them as written in SQL.
+ *
+ * A target whose consumer binds an outer reference by name (`outerByName`: DataFusion 55) would
+ * bind it to the subquery's own column where the subquery reads a column of that name (a
+ * self-correlation, as TPC-DS q06 and TPC-H Q21): refused there.
  */
 private[sparksubstrait] object SubqueryWriter {
   def scalar(s: ScalarSubquery, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
-    val rel = ctx.inSubquery(input)(RelWriter.write(s.plan, at / "scalar subquery"))
+    val rel = ctx.inSubquery(input)(RelWriter.write(checked(s.plan, at), at / "scalar subquery"))
     SExpression.newBuilder().setSubquery(SExpression.Subquery.newBuilder()
         .setScalar(SExpression.Subquery.Scalar.newBuilder().setInput(rel))).build()
   }
 
   def exists(e: Exists, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
-    val rel = ctx.inSubquery(input)(RelWriter.write(e.plan, at / "EXISTS subquery"))
+    val rel = ctx.inSubquery(input)(RelWriter.write(checked(e.plan, at), at / "EXISTS subquery"))
     SExpression.newBuilder().setSubquery(SExpression.Subquery.newBuilder().setSetPredicate(
         SExpression.Subquery.SetPredicate.newBuilder().setPredicateOp(
           SExpression.Subquery.SetPredicate.PredicateOp.PREDICATE_OP_EXISTS)
@@ -34,7 +39,22 @@ private[sparksubstrait] object SubqueryWriter {
     }
     val b = SExpression.Subquery.InPredicate.newBuilder()
     i.values.zipWithIndex.foreach { case (v, k) => b.addNeedles(ExpressionWriter.write(v, input, at / s"needle $k")) }
-    b.setHaystack(ctx.inSubquery(input)(RelWriter.write(i.query.plan, at / "IN subquery")))
+    b.setHaystack(ctx.inSubquery(input)(RelWriter.write(checked(i.query.plan, at), at / "IN subquery")))
     SExpression.newBuilder().setSubquery(SExpression.Subquery.newBuilder().setInPredicate(b)).build()
+  }
+
+  /** The subquery's plan, unless the target's consumer would bind one of its outer references to its own column. */
+  private def checked(plan: LogicalPlan, at: CatalystPath)(implicit ctx: WriteContext): LogicalPlan = {
+    if (ctx.target.outerByName) {
+      val own = plan.collectLeaves().flatMap(_.output.map(_.name.toLowerCase)).toSet
+      plan.foreach(_.expressions.foreach(_.foreach {
+        case OuterReference(a) if own(a.name.toLowerCase) =>
+          throw SubstraitErrors.unwritable(at.toString, s"the outer reference ${a.sql}",
+            s"the ${ctx.target.name} target's consumer binds an outer reference by name, here to the subquery's own " +
+              s"column ${a.name}", "a plan for another target (the default reads it)")
+        case _ =>
+      }))
+    }
+    plan
   }
 }

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Expand}
 import org.apache.spark.sql.types.IntegerType
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.proto.{AggregateRel, Rel}
+import io.sparksubstrait.proto.{AggregateRel, Rel, SetRel}
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
 import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputRecord}
 
@@ -23,6 +23,11 @@ import io.sparksubstrait.write.expr.{ExpressionWriter, FunctionWriter, InputReco
  * set lacks) is a constant of each Expand projection; Substrait numbers a row's grouping set in
  * the extra column it appends with several sets, so the id is written as the constant of that
  * set (a CASE over the set index). Queries that aggregate a grouping key are refused.
+ *
+ * For a target whose consumer misreads grouping sets (`setsAsUnion`: DataFusion 55 reads its
+ * own layout, the set index before the measures), the same record is a UNION ALL of one
+ * single-grouping aggregate per set, each projected to every key (NULL where the set lacks it),
+ * the measures and its set's index: the input is read once per set.
  */
 private[sparksubstrait] object GroupingSetsWriter {
   def isGroupingSets(a: Aggregate): Boolean = a.child match {
@@ -71,27 +76,48 @@ private[sparksubstrait] object GroupingSetsWriter {
     val slot = order.zipWithIndex.map { case (key, k) => key -> (k + 1) }.toMap
     val sets = kept.map(set => 0 +: set.map(slot).sorted)
     val record = InputRecord(e.child.output)
-    val b = AggregateRel.newBuilder().setInput(RelWriter.write(e.child, here))
     val written = (Literal(0) +: order.map(sources)).zipWithIndex.map { case (s, i) =>
       ExpressionWriter.write(s, record, here / s"grouping key $i")
     }
-    sets.foreach { set =>
-      val g = AggregateRel.Grouping.newBuilder()
-      if (ctx.target.legacyGroupings) set.foreach(i => g.addGroupingExpressions(written(i)))
-      else set.foreach(i => g.addExpressionReferences(i))
-      b.addGroupings(g)
+    // One AggregateRel over the Expand's input with these groupings (each a list of slots of `written`).
+    def aggregate(groupings: Seq[Seq[Int]]): Rel = {
+      val b = AggregateRel.newBuilder().setInput(RelWriter.write(e.child, here))
+      // A single grouping lists only its own expressions: no consumer need decide whether unused ones are output.
+      val listed = if (groupings.size == 1) groupings.head else written.indices
+      groupings.foreach { set =>
+        val g = AggregateRel.Grouping.newBuilder()
+        if (ctx.target.legacyGroupings) set.foreach(i => g.addGroupingExpressions(written(i)))
+        else set.foreach(i => g.addExpressionReferences(listed.indexOf(i)))
+        b.addGroupings(g)
+      }
+      if (!ctx.target.legacyGroupings) listed.foreach(i => b.addGroupingExpressions(written(i)))
+      calls.zipWithIndex.foreach { case (c, i) =>
+        val m = AggregateRel.Measure.newBuilder().setMeasure(FunctionWriter.aggregate(c, record, at / s"aggregate $i"))
+        c.filter.foreach(f => m.setFilter(ExpressionWriter.write(f, record, at / s"aggregate $i filter")))
+        b.addMeasures(m)
+      }
+      Rel.newBuilder().setAggregate(b).build()
     }
-    if (!ctx.target.legacyGroupings) written.foreach(b.addGroupingExpressions)
-    calls.zipWithIndex.foreach { case (c, i) =>
-      val m = AggregateRel.Measure.newBuilder().setMeasure(FunctionWriter.aggregate(c, record, at / s"aggregate $i"))
-      c.filter.foreach(f => m.setFilter(ExpressionWriter.write(f, record, at / s"aggregate $i filter")))
-      b.addMeasures(m)
-    }
-    val rel = Rel.newBuilder().setAggregate(b).build()
     // The AggregateRel's record: the constant, the keys in that order, the measures, then
     // (several sets) the set index.
     def placeholder(name: String) = AttributeReference(name, IntegerType)()
+    val slots: Seq[Attribute] = placeholder("spark_substrait_constant_group") +: order.map(keys)
     val index = if (sets.size > 1) Some(placeholder("spark_substrait_grouping_set")) else None
+    val rel =
+      if (index.isEmpty || !ctx.target.setsAsUnion) aggregate(sets)
+      else {
+        // The same record from a UNION ALL of one single-grouping aggregate per set: its keys, NULL
+        // for the others, the measures and the set's index (for a consumer misreading grouping sets).
+        val branches = sets.zipWithIndex.map { case (set, k) =>
+          val columns = slots.indices.map(j => if (set.contains(j)) slots(j) else Literal(null, slots(j).dataType)) ++
+            calls :+ Literal(k)
+          ProjectWriter.project(aggregate(Seq(set)), InputRecord(set.map(slots) ++ calls), columns,
+            here / s"grouping set $k")
+        }
+        val u = SetRel.newBuilder().setOp(SetRel.SetOp.SET_OP_UNION_ALL)
+        branches.foreach(u.addInputs)
+        Rel.newBuilder().setSet(u).build()
+      }
     // What reads only the grouping id (grouping(k) is a bit of it) is a constant per set:
     // evaluated for each set's id, and chosen by the set index (the one set's value alone).
     def perSet(x: Expression): Expression = {
@@ -107,9 +133,7 @@ private[sparksubstrait] object GroupingSetsWriter {
       // Not an alias: its name stays, its child is replaced.
       case x if (!x.isInstanceOf[NamedExpression] || x.isInstanceOf[Attribute]) && readsOnly(x, gid) => perSet(x)
     })
-    ProjectWriter.project(rel,
-      InputRecord((placeholder("spark_substrait_constant_group") +: order.map(keys)) ++ calls ++ index.toSeq),
-      columns, at)
+    ProjectWriter.project(rel, InputRecord(slots ++ calls ++ index.toSeq), columns, at)
   }
 
   private def readsOnly(x: Expression, gid: Attribute): Boolean =
