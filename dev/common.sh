@@ -45,9 +45,12 @@ ensure_venv() {
 
 jar_exists() { compgen -G "$JAR_GLOB" >/dev/null; }
 
+# Built again when a source or the build is newer than the jar: a stale jar runs old code.
 ensure_jar() {
-  if jar_exists; then
-    step "the jar is built: $(basename $(ls -t $JAR_GLOB | head -1))"
+  local jar
+  jar="$(ls -t $JAR_GLOB 2>/dev/null | head -1 || true)"
+  if [ -n "$jar" ] && [ -z "$(find "$ROOT/jvm/src/main" "$ROOT/build.sbt" "$ROOT/project" -newer "$jar" -type f -print -quit)" ]; then
+    step "the jar is built: $(basename "$jar")"
   else
     step "building the jar: build/sbt jvm/assembly"
     sbt jvm/assembly
