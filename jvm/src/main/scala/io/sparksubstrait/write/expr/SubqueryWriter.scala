@@ -1,7 +1,7 @@
 package io.sparksubstrait.write.expr
 
 import org.apache.spark.sql.catalyst.expressions.{Exists, InSubquery, OuterReference, ScalarSubquery}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LogicalPlan}
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{Expression => SExpression}
@@ -14,8 +14,8 @@ import io.sparksubstrait.write.rel.RelWriter
  * correlated ones into joins first; the analyzed plan keeps them as written in SQL.
  *
  * A target whose consumer binds an outer reference by name (`outerByName`: DataFusion 55) would
- * bind it to the subquery's own column where the subquery reads a column of that name (a
- * self-correlation, as TPC-DS q06 and TPC-H Q21): refused there.
+ * bind it to the subquery's own column where the subquery reads a table with a column of that
+ * name (a self-correlation, as TPC-DS q06 and TPC-H Q21): refused there.
  */
 private[sparksubstrait] object SubqueryWriter {
   def scalar(s: ScalarSubquery, input: InputRecord, at: CatalystPath)(implicit ctx: WriteContext): SExpression = {
@@ -46,7 +46,10 @@ private[sparksubstrait] object SubqueryWriter {
   /** The subquery's plan, unless the target's consumer would bind one of its outer references to its own column. */
   private def checked(plan: LogicalPlan, at: CatalystPath)(implicit ctx: WriteContext): LogicalPlan = {
     if (ctx.target.outerByName) {
-      val own = plan.collectLeaves().flatMap(_.output.map(_.name.toLowerCase)).toSet
+      // The columns of the tables it reads (a CTE reference is written as its definition, whose columns
+      // DataFusion qualifies by no table: TPC-DS q01, q30, q81 read right).
+      val own = plan.collectLeaves().filterNot(_.isInstanceOf[CTERelationRef]).flatMap(_.output.map(_.name.toLowerCase))
+        .toSet
       plan.foreach(_.expressions.foreach(_.foreach {
         case OuterReference(a) if own(a.name.toLowerCase) =>
           throw SubstraitErrors.unwritable(at.toString, s"the outer reference ${a.sql}",
