@@ -201,13 +201,15 @@ class ExactStatisticsSuite extends SparkSuite with SubstraitAssertions {
    * -2): each key's measure values. `measures` builds them over field 1 (x).
    */
   private def aggregated(t: Type, rows: Seq[(Int, Option[Long])], lit: Long => Expression,
-    measures: PlanBuilder => Seq[AggregateRel.Measure]): (Map[Int, Seq[Any]], DataFrame) = {
+    measures: PlanBuilder => Seq[AggregateRel.Measure], projected: Boolean = false): (Map[Int, Seq[Any]], DataFrame) = {
     def planOver(keep: Boolean): (Plan, Int) = {
       val pb = new PlanBuilder()
       val table = readVirtual(schema("g" -> i32(), "x" -> t),
         rows.map { case (g, x) => Seq(litI32(g), x.map(lit).getOrElse(litNull(t))) })
       val ms = measures(pb)
-      val input = if (keep) table else filter(table, litBool(false))
+      val kept = if (keep) table else filter(table, litBool(false))
+      // `projected`: the input appends x cast to fp64 (field 2), as DataFusion's plans do below an aggregate.
+      val input = if (projected) project(kept, cast(field(1), fp64())) else kept
       val names = ms.indices.map(i => s"m$i")
       (pb.plan(aggregate(input, if (keep) Seq(field(0)) else Nil, ms), (if (keep) "g" +: names else names): _*),
         ms.size)
@@ -322,6 +324,19 @@ class ExactStatisticsSuite extends SparkSuite with SubstraitAssertions {
     // An i32 cast to fp32 first is rounded there: not the integer path.
     assert(functionsOf(i32(), v => litI32(v.toInt), "fp64", cast(cast(field(1), fp32()), fp64()))
         .forall(_.isInstanceOf[ExactMoments]))
+  }
+
+  test("the integer path over a column the input casts to fp64 from an integer (DataFusion's q39)") {
+    val (got, df) = aggregated(i32(), intRows, v => litI32(v.toInt), pb => grid(pb, "fp64", field(2)), projected = true)
+    assertFastPath(df)
+    assertGrid(got, valuesOf(intRows), "a projected cast")
+    // A projected double that is no integer's cast keeps ExactMoments.
+    val (_, doubles) = aggregated(fp64(), intRows.filter(_._1 == 6), v => litFp64(v + 0.5),
+      pb => Seq(pb.measure(pb.fn(Arithmetic, "std_dev:fp64"), Seq(field(2)), enums = Seq("SAMPLE"))), projected = true)
+    assert(doubles.queryExecution.optimizedPlan.exists(_.expressions.exists(_.exists {
+      case a: AggregateExpression => a.aggregateFunction.isInstanceOf[ExactMoments]
+      case _ => false
+    })))
   }
 
   test("the integer path with DISTINCT and a measure filter: over the distinct, filtered values") {

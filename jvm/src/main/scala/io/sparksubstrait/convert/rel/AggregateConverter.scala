@@ -36,13 +36,14 @@ private[sparksubstrait] object AggregateConverter {
     val groupExprs: Seq[CExpression] = distinct.map { case (e, eAt) =>
       ConstantKeys.notAnOrdinal(ExpressionConverter.convert(e, input, eAt))
     }
-    val aggregates: Seq[CExpression] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
+    val converted: Seq[(CExpression, String)] = rel.getMeasuresList.asScala.toSeq.zipWithIndex.map { case (m, i) =>
       val mAt = at.at("measures", i)
       if (!m.hasMeasure) throw SubstraitErrors.missingField(mAt, "measure", "an aggregate function")
       val filter = Options.when(m.hasFilter)(condition(m.getFilter, input, mAt / "filter"))
-      AggregateFunctionConverter.convert(m.getMeasure, filter, input, mAt / "measure")
+      AggregateFunctionConverter.convert(m.getMeasure, filter, input, mAt / "measure") -> (mAt / "measure").toString
     }
-    val (computed, below) = WindowsBelow(groupExprs ++ aggregates, child)
+    val (aggregates, withIntegers) = IntegerMomentArguments(converted, child)
+    val (computed, below) = WindowsBelow(groupExprs ++ aggregates, withIntegers)
     val (keys, measures) = computed.splitAt(groupExprs.size)
     def measureOutput: Seq[NamedExpression] = measures.zipWithIndex.map { case (m, i) => Alias(m, s"measure$i")() }
 
