@@ -26,7 +26,8 @@ private[rel] object IntegerMomentArguments {
           a.exprId -> integer
       }.toMap
       val added = mutable.LinkedHashMap.empty[ExprId, Alias]
-      val rewritten = if (casts.isEmpty) measures.map(_._1) else measures.map { case (m, location) =>
+      val rewritten = if (casts.isEmpty) measures.map(_._1)
+      else measures.map { case (m, location) =>
         m.transformUp {
           case ExactMoments(Seq(a: Attribute), statistic, mode, false, _, _)
               if casts.contains(a.exprId) && IntegerMoments.Statistics(statistic) =>
