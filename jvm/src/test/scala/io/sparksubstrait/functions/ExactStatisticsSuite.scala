@@ -343,9 +343,10 @@ class ExactStatisticsSuite extends SparkSuite with SubstraitAssertions {
     def positive(pb: PlanBuilder) = pb.call(pb.fn("functions_comparison", "gt:any_any"), field(1), litI32(0))
     val lit = (v: Long) => litI32(v.toInt)
     val values = valuesOf(intRows)
-    val (distinct, df) =
+    // Not named `distinct`: Scala 2.12 reads `distinct = true` below as an assignment to it.
+    val (distinctOnly, df) =
       aggregated(i32(), intRows, lit, pb => grid(pb, "fp64", cast(field(1), fp64()), distinct = true))
-    assertGrid(distinct, values.map { case (g, xs) => g -> xs.distinct }, "DISTINCT")
+    assertGrid(distinctOnly, values.map { case (g, xs) => g -> xs.distinct }, "DISTINCT")
     assertFastPath(df)
     val (filtered, _) =
       aggregated(i32(), intRows, lit, pb => grid(pb, "fp64", cast(field(1), fp64()), filter = Some(positive(pb))))
