@@ -28,6 +28,13 @@ private[sparksubstrait] object SubstraitErrors {
     "SUBSTRAIT_ARITHMETIC_OVERFLOW", "SUBSTRAIT_DIVISION_BY_ZERO", "SUBSTRAIT_DOMAIN_ERROR", "SUBSTRAIT_LOG_OF_ZERO",
     "SUBSTRAIT_RESULT_TOO_LARGE")
 
+  /**
+   * Conditions raised while the query runs: the functions' ones, and a table value that does
+   * not fit the narrower type base_schema declares for its column (runtime.CheckedNarrowing).
+   * Both are [[SubstraitFunctionException]]s: the plan is valid, its data made the read fail.
+   */
+  private[sparksubstrait] val executionConditions = functionConditions + "SUBSTRAIT_VALUE_OUT_OF_RANGE"
+
   private[errors] def sqlState(condition: String): String = reader.getSqlState(condition)
 
   private def raise(
@@ -46,7 +53,7 @@ private[sparksubstrait] object SubstraitErrors {
     val message = s"[$condition] ${reader.getErrorMessage(condition, all)}"
     if (unsupportedConditions(condition)) {
       new SubstraitUnsupportedException(condition, all, message, location, cause)
-    } else if (functionConditions(condition)) {
+    } else if (executionConditions(condition)) {
       new SubstraitFunctionException(condition, all, message, location, cause)
     } else {
       new SubstraitInvalidPlanException(condition, all, message, location, cause)
@@ -61,6 +68,15 @@ private[sparksubstrait] object SubstraitErrors {
     require(functionConditions(condition), condition)
     raiseAt(condition, Some(location), "function" -> function, "detail" -> detail)
   }
+
+  /**
+   * At execution: column `column` (of its table) holds `value`, which does not fit `declared`,
+   * the narrower type base_schema at `location` declares for it; the table holds `stored`.
+   */
+  def valueOutOfRange(location: String, column: String, value: String, declared: String, stored: String)
+    : SubstraitException =
+    raiseAt("SUBSTRAIT_VALUE_OUT_OF_RANGE", Some(location), "column" -> column, "value" -> value,
+      "declared" -> declared, "stored" -> stored)
 
   /** The whole input could not be decoded: the location is the plan itself. */
   def malformedPlan(format: String, reason: String, cause: Throwable): SubstraitException =

@@ -40,7 +40,9 @@ final class SubstraitUnsupportedException private[errors] (
 /**
  * A function of the plan raised, while the query ran, the error its options ask for: an
  * overflow under `overflow` ERROR, a domain error under `on_domain_error` ERROR, … The plan
- * is valid and supported; its data made the function fail, as the plan wanted.
+ * is valid and supported; its data made the function fail, as the plan wanted. Also a table
+ * value that does not fit the narrower type base_schema declares for its column
+ * (SUBSTRAIT_VALUE_OUT_OF_RANGE).
  */
 final class SubstraitFunctionException private[errors] (
   condition: String, parameters: Map[String, String], message: String,

@@ -4,6 +4,7 @@ package relations
 import io.sparksubstrait.proto.{Expression, FetchRel, Rel}
 import io.sparksubstrait.proto.SortField.SortDirection._
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.types.{ByteType, DecimalType, DoubleType, IntegerType, LongType, ShortType}
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
@@ -18,6 +19,14 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     spark.sql("CREATE TABLE default.items (item_id BIGINT, Label STRING, price DECIMAL(10,2)) USING parquet")
     spark.sql(
       "INSERT INTO default.items VALUES (10, 'pen', 1.50), (11, NULL, 2.25), (12, 'cup', NULL), (12, 'cup', NULL)")
+    // Columns wider than the types ibis and Calcite declare for them (declared_types tests).
+    spark.sql("CREATE TABLE default.wide_keys (k BIGINT, m INT, s SMALLINT, f FLOAT, x DOUBLE, d DECIMAL(12,2)) " +
+      "USING parquet")
+    spark.sql("INSERT INTO default.wide_keys VALUES (1, 1, 1, 1.5, 1.5, 1.25), (NULL, NULL, NULL, NULL, NULL, NULL), " +
+      "(7, -7, 7, 0.1, 0.1, -9999.99), (7, -7, 7, 0.1, 0.1, -9999.99), (-100, 100, -100, -2.0, -2.0, 0.01)")
+    spark.sql("CREATE TABLE default.empty_keys (k BIGINT) USING parquet")
+    spark.sql("CREATE TABLE default.big_keys (k BIGINT, d DECIMAL(12,2)) USING parquet")
+    spark.sql("INSERT INTO default.big_keys VALUES (1, 1.00), (3000000000, 12345.67), (NULL, NULL)")
   }
 
   test("named table: a temp view, all columns") {
@@ -35,7 +44,7 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   test("named table: base_schema type, column and table mismatches are errors") {
     val b = new PlanBuilder()
     assertPlanError("SUBSTRAIT_TYPE_MISMATCH", "relations[0].root.input.read.named_table.base_schema.names[0]") {
-      run(b.plan(readNamed(schema("item_id" -> i32()), "items"), "x"))
+      run(b.plan(readNamed(schema("item_id" -> string()), "items"), "x"))
     }
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.read.named_table.base_schema.names[1]") {
       run(b.plan(readNamed(schema("item_id" -> i64(), "nope" -> string()), "items"), "x", "y"))
@@ -43,6 +52,108 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_TABLE_NOT_FOUND", "relations[0].root.input.read.named_table.names") {
       run(b.plan(readNamed(schema("a" -> i64()), "no_such_table"), "a"))
     }
+  }
+
+  private val keysAt = "relations[0].root.input.read.named_table.base_schema.names[0]"
+
+  test("declared types: an integer declared narrower than the table's is read through a checked narrowing") {
+    val b = new PlanBuilder()
+    def read(column: String, t: io.sparksubstrait.proto.Type, table: String = "wide_keys") =
+      run(b.plan(readNamed(schema(column -> t), table), column))
+    val cases = Seq(("k", i32(), IntegerType, "INT"), ("k", i16(), ShortType, "SMALLINT"),
+      ("k", i8(), ByteType, "TINYINT"), ("m", i16(), ShortType, "SMALLINT"), ("m", i8(), ByteType, "TINYINT"),
+      ("s", i8(), ByteType, "TINYINT"))
+    for ((column, t, sparkType, sqlType) <- cases) {
+      val df = read(column, t)
+      assert(df.schema.head.dataType == sparkType, s"$column as $sqlType")
+      // NULLs, duplicates and negative values: the rows Spark SQL reads, in the declared type.
+      assertSameRows(df, spark.sql(s"SELECT CAST($column AS $sqlType) FROM wide_keys"))
+    }
+    assertRows(read("k", i32(), "empty_keys"), Nil)
+    // A column declared required whose table column holds NULLs reads them, as for any type.
+    assertSameRows(read("k", i32(false)), spark.sql("SELECT CAST(k AS INT) FROM wide_keys"))
+    // The narrowed column in a real plan: a filter and a grouped count over it.
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val keys = readNamed(schema("k" -> i32(), "m" -> i32()), "wide_keys")
+    assertSameRows(
+      run(b.plan(aggregate(filter(keys, b.call(gt, field(0), litI32(-50))), Seq(field(0)),
+            Seq(b.measure(count, Seq(field(1))))), "k", "n")),
+      spark.sql("SELECT CAST(k AS INT), count(m) FROM wide_keys WHERE k > -50 GROUP BY k"))
+  }
+
+  test("declared types: a value beyond the declared type is SUBSTRAIT_VALUE_OUT_OF_RANGE naming column and value") {
+    val b = new PlanBuilder()
+    def edge(value: String, t: io.sparksubstrait.proto.Type): Seq[Row] = {
+      spark.sql(s"CREATE OR REPLACE TEMP VIEW edge AS SELECT CAST($value AS BIGINT) AS k")
+      run(b.plan(readNamed(schema("k" -> t), "edge"), "k")).collect().toSeq
+    }
+    def refused(value: String, t: io.sparksubstrait.proto.Type, declared: String): Unit = {
+      val e = assertFailsWith("SUBSTRAIT_VALUE_OUT_OF_RANGE")(edge(value, t))
+      assert(e.getLocation == keysAt, e.getMessage)
+      assert(e.getMessage.contains(s"column k of table edge holds $value, which does not fit $declared"), e.getMessage)
+    }
+    assert(edge("2147483647", i32()) == Seq(Row(Int.MaxValue)))
+    assert(edge("-2147483648", i32()) == Seq(Row(Int.MinValue)))
+    refused("2147483648", i32(), "i32")
+    refused("-2147483649", i32(), "i32")
+    assert(edge("32767", i16()) == Seq(Row(Short.MaxValue)) && edge("-32768", i16()) == Seq(Row(Short.MinValue)))
+    refused("32768", i16(), "i16")
+    refused("-32769", i16(), "i16")
+    assert(edge("127", i8()) == Seq(Row(Byte.MaxValue)) && edge("-128", i8()) == Seq(Row(Byte.MinValue)))
+    refused("128", i8(), "i8")
+    refused("-129", i8(), "i8")
+    // From a Parquet table in generated code, below a filter the row passes: our error, never a wrapped value.
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    val e = assertFailsWith("SUBSTRAIT_VALUE_OUT_OF_RANGE") {
+      run(b.plan(filter(readNamed(schema("k" -> i32()), "big_keys"), b.call(gt, field(0), litI32(0))), "k")).collect()
+    }
+    assert(e.getMessage.contains("column k of table big_keys holds 3000000000"), e.getMessage)
+    assert(e.getSqlState == "22003")
+  }
+
+  test("declared types: decimals with fewer integer digits are checked; wider types are widened exactly") {
+    val b = new PlanBuilder()
+    def read(table: String, columns: (String, io.sparksubstrait.proto.Type)*) =
+      run(b.plan(readNamed(schema(columns: _*), table), columns.map(_._1): _*))
+    val narrow = read("wide_keys", "d" -> decimal(7, 3))
+    assert(narrow.schema.head.dataType == DecimalType(7, 3))
+    assertSameRows(narrow, spark.sql("SELECT CAST(d AS DECIMAL(7,3)) FROM wide_keys"))
+    val e = assertFailsWith("SUBSTRAIT_VALUE_OUT_OF_RANGE")(read("big_keys", "d" -> decimal(6, 2)).collect())
+    assert(e.getMessage.contains("holds 12345.67, which does not fit decimal<6,2>"), e.getMessage)
+    val wide = read("wide_keys", "m" -> i64(), "s" -> i32(), "f" -> fp64(), "d" -> decimal(20, 4))
+    assert(wide.schema.map(_.dataType) == Seq(LongType, IntegerType, DoubleType, DecimalType(20, 4)))
+    assertSameRows(wide,
+      spark.sql("SELECT CAST(m AS BIGINT), CAST(s AS INT), CAST(f AS DOUBLE), CAST(d AS DECIMAL(20,4)) FROM wide_keys"))
+    // What would change values stays refused: fp32 for fp64, fewer fraction digits, another kind.
+    for ((column, t) <-
+        Seq("x" -> fp32(), "d" -> decimal(12, 1), "d" -> decimal(20, 1), "k" -> string(), "k" -> fp64())) {
+      assertPlanError("SUBSTRAIT_TYPE_MISMATCH", keysAt)(read("wide_keys", column -> t))
+    }
+  }
+
+  test("declared types: an unsigned (user-defined) declared type is never narrowed or widened into") {
+    val u8 = io.sparksubstrait.proto.Type.newBuilder().setUserDefined(io.sparksubstrait.proto.Type.UserDefined
+        .newBuilder().setTypeReference(1).setNullability(io.sparksubstrait.proto.Type.Nullability.NULLABILITY_NULLABLE))
+      .build()
+    val p = new PlanBuilder().plan(readNamed(schema("k" -> u8), "wide_keys"), "k").toBuilder
+    p.addExtensionUrns(
+      io.sparksubstrait.proto.SimpleExtensionURN.newBuilder().setUrn("extension:io.substrait:unsigned_integers")
+        .setExtensionUrnAnchor(9))
+    p.addExtensions(io.sparksubstrait.proto.SimpleExtensionDeclaration.newBuilder().setExtensionType(
+        io.sparksubstrait.proto.SimpleExtensionDeclaration.ExtensionType.newBuilder().setExtensionUrnReference(9)
+          .setTypeAnchor(1).setName("u8")))
+    // u8 is held in a short: read from the i64 column as an i16 it would admit -100.
+    assertPlanError("SUBSTRAIT_TYPE_MISMATCH", keysAt)(run(p.build()))
+  }
+
+  test("declared types: the plan explorer names each column narrowed or widened") {
+    val plan = new PlanBuilder().plan(readNamed(schema("k" -> i32(), "m" -> i64(), "s" -> i16()), "wide_keys"),
+      "k", "m", "s")
+    val text = SubstraitPlans.explain(spark, plan.toByteArray, null, null)
+    assert(text.contains("column k: i64 in table wide_keys, read as the declared i32 (checked narrowing"), text)
+    assert(text.contains("column m: i32 in table wide_keys, read as the declared i64 (widened)"), text)
+    assert(!text.contains("column s:"), text)
   }
 
   test("virtual table: expressions form, values form, NULLs, duplicates, empty") {

@@ -34,18 +34,22 @@ private[sparksubstrait] object LocalFilesReader {
   /** A value no text field holds, to switch off Spark's reading of empty fields as NULL. */
   private val NoNullValue = "\u0000spark-substrait: no NULL value\u0000"
 
-  def read(files: LocalFiles, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+  def read(files: LocalFiles, schema: StructType, exactOnly: Set[Int], at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     if (files.hasAdvancedExtension && files.getAdvancedExtension.hasEnhancement) {
       throw SubstraitErrors.unsupported(at / "advanced_extension" / "enhancement", "an enhancement", "no enhancement")
     }
     val items = files.getItemsList.asScala.toSeq
     if (items.isEmpty) throw SubstraitErrors.invalidPlan(at / "items", "no items", "one or more files")
     val policy = FileAccessPolicy.fromConf(ctx.session.conf.get(FileAccessPolicy.ConfKey, ""))
-    val reads = items.zipWithIndex.map { case (item, i) => readItem(item, schema, policy, at.at("items", i)) }
+    val reads = items.zipWithIndex.map { case (item, i) =>
+      readItem(item, schema, exactOnly, policy, at.at("items", i))
+    }
     if (reads.size == 1) reads.head else Union(reads)
   }
 
-  private def readItem(item: FileOrFiles, schema: StructType, policy: FileAccessPolicy, at: PlanPath)(
+  private def readItem(item: FileOrFiles, schema: StructType, exactOnly: Set[Int], policy: FileAccessPolicy,
+    at: PlanPath)(
     implicit ctx: ConversionContext): LogicalPlan = {
     val path = item.getPathTypeCase match {
       case PathTypeCase.URI_PATH => item.getUriPath
@@ -67,15 +71,15 @@ private[sparksubstrait] object LocalFilesReader {
       case FileFormatCase.PARQUET if sliced =>
         val rows = ParquetSlices.slice(loadFrame("parquet", Map.empty, None, Seq(path), at), path, item.getStart,
           item.getLength, at)
-        NamedTableReader.layout(rows.queryExecution.analyzed, schema, at, s"parquet $path")
+        NamedTableReader.layout(rows.queryExecution.analyzed, schema, exactOnly, at, s"parquet $path")
       case FileFormatCase.PARQUET =>
-        NamedTableReader.layout(whole("parquet", path, file, at), schema, at, s"parquet $path")
+        NamedTableReader.layout(whole("parquet", path, file, at), schema, exactOnly, at, s"parquet $path")
       case FileFormatCase.ORC if sliced =>
         val rows = OrcSlices.read(path, loadFrame("orc", Map.empty, None, Seq(path), at).schema, item.getStart,
           item.getLength, at)
-        NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, at, s"orc $path")
+        NamedTableReader.layout(OrcTimestamps.asDeclared(rows, schema), schema, exactOnly, at, s"orc $path")
       case FileFormatCase.ORC =>
-        NamedTableReader.layout(OrcTimestamps.asDeclared(whole("orc", path, file, at), schema), schema, at,
+        NamedTableReader.layout(OrcTimestamps.asDeclared(whole("orc", path, file, at), schema), schema, exactOnly, at,
           s"orc $path")
       case FileFormatCase.TEXT => text(item, schema, path, sliced, at)
       case FileFormatCase.ARROW if sliced =>
@@ -83,8 +87,7 @@ private[sparksubstrait] object LocalFilesReader {
           "the whole file (it is split by record batch)")
       case FileFormatCase.ARROW =>
         NamedTableReader.layout(load(classOf[io.sparksubstrait.arrow.ArrowIpcSource].getName, Map.empty, None, path,
-            at), schema, at,
-          s"arrow $path")
+            at), schema, exactOnly, at, s"arrow $path")
       case FileFormatCase.FILEFORMAT_NOT_SET =>
         throw SubstraitErrors.missingField(at, "file_format", "the files' format")
       case other => throw SubstraitErrors.unsupported(at / other.name().toLowerCase,

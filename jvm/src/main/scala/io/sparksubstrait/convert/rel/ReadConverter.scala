@@ -24,10 +24,16 @@ private[sparksubstrait] object ReadConverter {
   def convert(rel: ReadRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     if (!rel.hasBaseSchema) throw SubstraitErrors.missingField(at, "base_schema", "the schema of the data read")
     val schema = baseSchema(rel.getBaseSchema, at / "base_schema")
+    // The unsigned integers are held in signed Spark types (u8 in a short): a column declared
+    // so is read only from a column of that same Spark type, never narrowed or widened into it.
+    val exactOnly = rel.getBaseSchema.getStruct.getTypesList.asScala.zipWithIndex.collect {
+      case (t, i) if t.hasUserDefined => i
+    }.toSet
     val base = rel.getReadTypeCase match {
-      case ReadTypeCase.NAMED_TABLE => NamedTableReader.read(rel.getNamedTable, schema, at / "named_table")
+      case ReadTypeCase.NAMED_TABLE =>
+        NamedTableReader.read(rel.getNamedTable, schema, exactOnly, at / "named_table")
       case ReadTypeCase.VIRTUAL_TABLE => VirtualTableReader.read(rel.getVirtualTable, schema, at / "virtual_table")
-      case ReadTypeCase.LOCAL_FILES => LocalFilesReader.read(rel.getLocalFiles, schema, at / "local_files")
+      case ReadTypeCase.LOCAL_FILES => LocalFilesReader.read(rel.getLocalFiles, schema, exactOnly, at / "local_files")
       case ReadTypeCase.READTYPE_NOT_SET =>
         throw SubstraitErrors.missingField(at, "read_type", "a named or virtual table")
       case other =>

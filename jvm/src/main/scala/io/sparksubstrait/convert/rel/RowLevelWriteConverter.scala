@@ -117,7 +117,8 @@ private[sparksubstrait] object RowLevelWriteConverter {
       throw SubstraitErrors.invalidPlan(at, s"a table_schema of ${struct.size} columns",
         s"the full schema of table ${names.mkString(".")}: ${target.output.map(_.name).mkString(", ")}")
     }
-    NamedTableReader.layout(target, struct, at, s"table ${names.mkString(".")}").output
+    // Every column exactly the table's type: the command changes the table's own columns.
+    NamedTableReader.layout(target, struct, struct.indices.toSet, at, s"table ${names.mkString(".")}").output
   }
 
   /**
