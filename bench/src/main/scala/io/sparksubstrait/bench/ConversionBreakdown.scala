@@ -19,7 +19,7 @@ import io.sparksubstrait.testing.TpchSchema
  * whether the read skips Spark's analysis (shape/SkippedAnalysis) or leaves the plan to it.
  *
  * Arguments: --data DIR (bench/prepare.py's, for the tables) [--benchmark tpcds] [--iters N] [--queries 2,17]
- * [--producer duckdb|datafusion|ibis|substrait-java] (that producer's plans from DIR/plans, or
+ * [--producer duckdb|datafusion|ibis|written|substrait-java] (that producer's plans from DIR/plans, or
  * substrait-java's made in this JVM, against DIR/queries' SQL; by default isthmus' plans of
  * TpchSchema's queries) [--anchor true] (the anchor's read of the same bytes too, as anchor_ms:
  * run on benchAnchor's classpath, `bench/run breakdown --anchor`).
@@ -56,6 +56,8 @@ object ConversionBreakdown {
     }
     def planBytes(n: Int): Option[Array[Byte]] = producer match {
       case Some(Anchor.Producer) => scala.util.Try(anchor.get.produce(spark, text(n))).toOption
+      // Our writer's plan of spark.sql's DataFrame (QueryBench's producer "written").
+      case Some("written") => scala.util.Try(SubstraitPlans.write(spark.sql(text(n)))).toOption
       case Some(p) =>
         Option(data.resolve("plans").resolve(p).resolve(f"q$n%02d.bin")).filter(Files.exists(_)).map(Files.readAllBytes)
       case None => TpchSchema.isthmus(TpchSchema.calciteSpelling(n, text(n))).toOption.map(_.toByteArray)

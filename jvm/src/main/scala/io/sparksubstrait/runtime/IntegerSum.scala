@@ -97,7 +97,15 @@ object Int128 {
     if (hi == (lo >> 63) && lo != Long.MinValue) Decimal(lo / count, 38, 0)
     else decimal(value(hi, lo).divide(BigInteger.valueOf(count)))
 
-  def mean(hi: Long, lo: Long, count: Long): Double = {
+  /** Below 2^53 a long and the count are doubles exactly, and IEEE division rounds their quotient once, to nearest even. */
+  private val Exact = 1L << 53
+
+  def mean(hi: Long, lo: Long, count: Long): Double =
+    if (hi == (lo >> 63) && lo > -Exact && lo < Exact && count < Exact) lo.toDouble / count.toDouble
+    else exactMean(hi, lo, count)
+
+  /** The exact mean rounded once (any 128-bit sum; the oracle of the fast path in tests). */
+  private[sparksubstrait] def exactMean(hi: Long, lo: Long, count: Long): Double = {
     val exact =
       new JBigDecimal(value(hi, lo)).divide(JBigDecimal.valueOf(count), new MathContext(60, RoundingMode.HALF_EVEN))
     CorrectlyRounded.round(exact, CorrectlyRounded.TieToEven, single = false)

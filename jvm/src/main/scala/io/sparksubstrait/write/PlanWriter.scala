@@ -30,7 +30,7 @@ private[sparksubstrait] object PlanWriter {
 
   def write(session: SparkSession, plan: LogicalPlan, target: WriteTarget): Plan = {
     implicit val ctx: WriteContext = new WriteContext(session, target)
-    val input = try RelWriter.write(TypedNulls(plan), CatalystPath.root)
+    val input = try RelWriter.write(DecimalSums(TypedNulls(plan)), CatalystPath.root)
     catch {
       case e: SubstraitException => throw e
       case e: StackOverflowError => throw e

@@ -110,4 +110,20 @@ class ExactArithmeticSuite extends SparkSuite with SubstraitAssertions {
       assert((0 until 3).forall(i => negativeZero(row.get(i))), row)
     }
   }
+
+  test("the fp64 mean of integers: below 2^53 the IEEE quotient, which is the exact mean rounded once") {
+    import io.sparksubstrait.runtime.Int128
+    val rnd = new scala.util.Random(53)
+    val edge = 1L << 53
+    val sums = Seq(0L, 1L, -1L, 7L, edge - 1, -(edge - 1), edge, -edge, Long.MaxValue, Long.MinValue) ++
+      Seq.fill(20000)(rnd.nextLong() >> rnd.nextInt(64))
+    val counts = Seq(1L, 2L, 3L, 7L, 10L, edge - 1, edge) ++
+      Seq.fill(20)(1L + (rnd.nextLong() >>> (1 + rnd.nextInt(63))))
+    for (lo <- sums; count <- counts.take(3 + rnd.nextInt(counts.size - 2))) {
+      val hi = lo >> 63
+      assert(Int128.mean(hi, lo, count) == Int128.exactMean(hi, lo, count), s"$lo / $count")
+    }
+    // 2^53 + 1 is no double: the exact path, a tie rounded to even (2^53).
+    assert(Int128.mean(0L, edge + 1, 1L) == (edge + 1).toDouble)
+  }
 }

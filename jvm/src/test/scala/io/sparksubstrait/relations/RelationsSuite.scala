@@ -4,6 +4,7 @@ package relations
 import io.sparksubstrait.proto.{Expression, FetchRel, Rel}
 import io.sparksubstrait.proto.SortField.SortDirection._
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.types.{ByteType, DecimalType, DoubleType, IntegerType, LongType, ShortType}
 
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -380,6 +381,7 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   test("aggregate: grouping sets with the empty set read the input once; NULL keys, FILTER, DISTINCT, empty input") {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
+    val countRows = b.fn("functions_aggregate_generic", "count:")
     val sum = b.fn("functions_arithmetic", "sum:fp64")
     val gt = b.fn("functions_comparison", "gt:fp64_fp64")
     def grouping(refs: Int*) =
@@ -392,12 +394,14 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
         .addMeasures(b.measure(count, Seq(field(0))))
         .addMeasures(b.measure(sum, Seq(field(2)), filter = Some(b.call(gt, field(2), litFp64(0.0)))))
         .addMeasures(b.measure(count, Seq(field(3)), distinct = true))
+        .addMeasures(b.measure(countRows, Nil)) // count(*): the one measure the sentinel row would change
       Seq(Seq(0, 1), Seq(0), Seq(1), Seq()).foreach(set => a.addGroupings(grouping(set: _*)))
-      run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), "grp", "name", "n", "s", "d", "set"))
+      run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), "grp", "name", "n", "s", "d", "rows",
+          "set"))
     }
     val df = cube("people")
     val sql = spark.sql("""SELECT grp, name, count(id), sum(score) FILTER (WHERE score > 0), count(DISTINCT grp),
-      CASE grouping_id(grp, name) WHEN 0 THEN 0 WHEN 1 THEN 1 WHEN 2 THEN 2 ELSE 3 END
+      count(*), CASE grouping_id(grp, name) WHEN 0 THEN 0 WHEN 1 THEN 1 WHEN 2 THEN 2 ELSE 3 END
       FROM people GROUP BY CUBE (grp, name)""")
     assertSameRows(df, sql)
     // As many Expands as the SQL's (the sets', and DISTINCT's own), over one read of the input.
@@ -407,9 +411,48 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     assert(expands(df) == expands(sql), optimized)
     assert(optimized.collectLeaves().size == 2, optimized) // the input, once, and the sentinel row
     // No input rows: the empty set's one row, each aggregate over no rows; Spark's CUBE gives none.
-    assertRows(cube("empty_people"), Seq(Row(null, null, 0L, null, 0L, 3)))
+    assertRows(cube("empty_people"), Seq(Row(null, null, 0L, null, 0L, 0L, 3)))
     // A NULL-keyed group made of real rows only, next to the empty set: (name) keeps its NULL group.
-    assertRows(cube("people").where("set = 2 AND name IS NULL"), Seq(Row(null, null, 2L, 2.0, 1L, 2)))
+    assertRows(cube("people").where("set = 2 AND name IS NULL"), Seq(Row(null, null, 2L, 2.0, 1L, 2L, 2)))
+    // Only count(*) and the real-row count skip the sentinel by a FILTER; the other measures skip its NULLs.
+    val filtered = df.queryExecution.analyzed.collectFirst {
+      case a: org.apache.spark.sql.catalyst.plans.logical.Aggregate => a
+    }.get
+      .aggregateExpressions.flatMap(_.collect {
+        case e: AggregateExpression
+            if e.filter.exists(_.references.exists(
+                _.name == "real_row")) => e
+      })
+    assert(filtered.size == 2, filtered)
+  }
+
+  test(
+    "aggregate: grouping sets that all group by one constant (as our writer writes ROLLUP) are Spark's, no sentinel") {
+    val b = new PlanBuilder()
+    val count = b.fn("functions_aggregate_generic", "count:any")
+    val countRows = b.fn("functions_aggregate_generic", "count:")
+    def grouping(refs: Int*) =
+      refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
+    // (0, grp, name), (0, grp), (0): ROLLUP (grp, name), each set also grouped by the constant 0,
+    // so the last set is no empty set: no row over no rows, as Spark SQL's ROLLUP.
+    def rollup(table: String) = {
+      val a = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
+        .addGroupingExpressions(litI32(0)).addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
+        .addMeasures(b.measure(count, Seq(field(0)))).addMeasures(b.measure(countRows, Nil))
+      Seq(Seq(0, 1, 2), Seq(0, 1), Seq(0)).foreach(set => a.addGroupings(grouping(set: _*)))
+      run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), "zero", "grp", "name", "n", "rows",
+          "set"))
+    }
+    val df = rollup("people")
+    assertSameRows(df,
+      spark.sql("""SELECT 0, grp, name, count(id), count(*),
+      CASE grouping_id(grp, name) WHEN 0 THEN 0 WHEN 1 THEN 1 ELSE 2 END FROM people GROUP BY ROLLUP (grp, name)"""))
+    val optimized = df.queryExecution.optimizedPlan
+    assert(optimized.collectLeaves().size == 1, optimized) // no sentinel row
+    val keys = optimized.collectFirst { case a: org.apache.spark.sql.catalyst.plans.logical.Aggregate => a }.get
+      .groupingExpressions
+    assert(keys.size == 3, keys) // grp, name and Spark's grouping id: the constant is no key
+    assertRows(rollup("empty_people"), Nil)
   }
 
   test("root names: top-level and nested struct fields depth first; a wrong count is an error") {

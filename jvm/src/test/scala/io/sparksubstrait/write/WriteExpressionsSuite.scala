@@ -1,6 +1,9 @@
 package io.sparksubstrait
 package write
 
+import scala.jdk.CollectionConverters._
+
+import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.testing.{Datasets, RoundTrips}
 
 /**
@@ -100,6 +103,27 @@ class WriteExpressionsSuite extends RoundTrips {
     assert(
       spark.sql("SELECT s, sum(d) FROM small GROUP BY s").queryExecution.optimizedPlan.toString.contains("MakeDecimal"))
     assert(plan.toString.contains("decimal"))
+  }
+
+  test("a small decimal's sum, which the optimizer sums as unscaled longs, is written as the decimal sum") {
+    def functions(plan: io.sparksubstrait.proto.Plan): Seq[String] =
+      plan.getExtensionsList.asScala.toSeq.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getName)
+    Seq(
+      "SELECT s, sum(d) AS sd FROM small GROUP BY s",
+      "SELECT s, d, sum(d) OVER (PARTITION BY s) AS w FROM small",
+      "SELECT sum(d) AS sd FROM small WHERE s = 'no such s'", // no rows: NULL
+      "SELECT s, sum(d) AS sd, sum(DISTINCT d) AS dd FROM small GROUP BY s"
+    ).foreach { sql =>
+      assert(spark.sql(sql).queryExecution.optimizedPlan.toString.contains("MakeDecimal"), sql)
+      val plan = roundTripSql(sql)
+      val names = functions(plan)
+      assert(names.exists(_.startsWith("sum:dec")) && !names.exists(_.startsWith("multiply")), s"$sql: $names")
+      // Read back, Spark sums the decimals as for the SQL: its own long path, not an exact i64 sum.
+      val back = SubstraitPlans.read(spark, plan.toByteArray)
+      back.collect()
+      val physical = back.queryExecution.executedPlan.toString
+      assert(physical.contains("UnscaledValue") && !physical.contains("exact_sum"), s"$sql:\n$physical")
+    }
   }
 
   test("unwritable expressions: one clear error naming the expression") {

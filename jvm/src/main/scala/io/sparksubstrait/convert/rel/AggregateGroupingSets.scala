@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPl
 import org.apache.spark.sql.types.{IntegerType, LongType}
 
 import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.runtime.{DecimalSum, IntegerSum}
 
 /**
  * An AggregateRel with several grouping sets. Output: every distinct grouping expression
@@ -22,7 +23,7 @@ import io.sparksubstrait.convert.ConversionContext
  * The empty set `()` gives one row even for an empty input, as SQL's empty grouping set
  * does, where Spark's GROUPING SETS gives none (its Expand makes no row of no row). So with
  * an empty set the input gains one sentinel row (every column NULL, `real_row` false) that
- * every aggregate skips (a FILTER on `real_row`): it makes the empty set's row exist over an
+ * every aggregate skips (a FILTER on `real_row`, needless for those that skip NULLs): it makes the empty set's row exist over an
  * empty input, with each aggregate's value over no rows; the groups it alone makes in the
  * other sets (its keys over NULL columns) are dropped by a filter keeping a row of the empty
  * set or with a real row. Reading the input once keeps ROLLUP / CUBE with their grand total
@@ -42,10 +43,13 @@ private[rel] object AggregateGroupingSets {
   def apply(sets: Seq[Seq[Int]], groupExprs: Seq[Expression], measures: Seq[NamedExpression], input: LogicalPlan)(
     implicit ctx: ConversionContext): LogicalPlan = {
     val indexed = sets.zipWithIndex
-    val repeats = sets.map(_.toSet).distinct.size < sets.size
+    // Constants every set groups by (our writer adds one to each): see `expanded`.
+    val constant = groupExprs.indices.filter(k => groupExprs(k).foldable && sets.forall(_.contains(k))).toSet
+    // Sets the same but for those constants share a bitmask.
+    val repeats = sets.map(_.filterNot(constant).toSet).distinct.size < sets.size
     // Spark keys the bitmask by its own distinct grouping expressions: ours must be distinct to it too.
     val alike = groupExprs.map(_.canonicalized).distinct.size < groupExprs.size
-    if (!(repeats || alike || groupExprs.size > 62)) expanded(indexed, groupExprs, measures, input)
+    if (!(repeats || alike || groupExprs.size > 62)) expanded(indexed, groupExprs, constant, measures, input)
     else {
       // Every branch of the union reads the input through one shared reference (SharedSubtrees.readTwice).
       val child = ctx.subtrees.readTwice(input)
@@ -53,24 +57,29 @@ private[rel] object AggregateGroupingSets {
     }
   }
 
-  private def expanded(sets: Seq[(Seq[Int], Int)], groupExprs: Seq[Expression], measures: Seq[NamedExpression],
-    input: LogicalPlan): LogicalPlan = {
+  private def expanded(sets: Seq[(Seq[Int], Int)], groupExprs: Seq[Expression], constant: Set[Int],
+    measures: Seq[NamedExpression], input: LogicalPlan): LogicalPlan = {
     // Always aliased: the analyzer swaps the grouping columns for Expand's (nullable) copies,
     // and the aliases keep the attribute ids the relations above already refer to.
     val groupOutput = groupExprs.zipWithIndex.map {
       case (n: NamedExpression, _) => Alias(n, n.name)()
       case (e, k) => Alias(e, s"group$k")()
     }
+    // Spark's sets: without the constants every set groups by (our writer adds one to each: in
+    // Spark's Expand every set, () too, groups rows by the grouping id already, so a set of
+    // constants alone is Spark's (), which gives no row of no rows, as the constant's group).
+    // Their value is the constant in every row: no Expand column, no hash key.
+    val keyed = groupExprs.indices.filterNot(constant)
     val gid = GroupingID(Nil)
     def mask(set: Seq[Int]): Literal = {
-      val bits = groupExprs.indices.filterNot(set.contains).map(k => 1L << (groupExprs.size - 1 - k)).sum
+      val bits = keyed.indices.filterNot(i => set.contains(keyed(i))).map(i => 1L << (keyed.size - 1 - i)).sum
       if (gid.dataType == IntegerType) Literal(bits.toInt) else Literal.create(bits, LongType)
     }
     val index = Alias(
       CaseWhen(sets.init.map { case (set, i) => EqualTo(gid, mask(set)) -> Literal(i) }, Literal(sets.last._2)),
       "grouping_set")()
     def aggregate(measures: Seq[NamedExpression], extra: Seq[NamedExpression], child: LogicalPlan) =
-      Aggregate(Seq(GroupingSets(sets.map(_._1.map(groupExprs)), groupExprs)),
+      Aggregate(Seq(GroupingSets(sets.map(_._1.filterNot(constant).map(groupExprs)), keyed.map(groupExprs))),
         groupOutput ++ measures ++ (index +: extra), child)
     sets.find(_._1.isEmpty) match {
       case None => aggregate(measures, Nil, input)
@@ -95,19 +104,22 @@ private[rel] object AggregateGroupingSets {
   }
 
   /**
-   * A DISTINCT count, sum, average, min or max of columns as they are: the sentinel's NULLs
-   * are no value to it, so it needs no FILTER (with one, Spark plans DISTINCT through another
-   * Expand; without, as SQL's, through its two-phase distinct aggregate).
+   * A count, sum, average, min or max of a column as it is (or cast): the sentinel's NULL is no
+   * value to it, so it needs no FILTER. Spark then plans it as for SQL: no filter evaluated per
+   * row, and a DISTINCT one through its two-phase distinct aggregate (with a FILTER, through
+   * another Expand).
    */
-  private def skipsNulls(a: AggregateExpression): Boolean = a.isDistinct && a.filter.isEmpty &&
+  private def skipsNulls(a: AggregateExpression): Boolean =
     (a.aggregateFunction match {
-      case _: Count | _: Sum | _: Average | _: Min | _: Max => a.aggregateFunction.children.forall {
-          case _: Attribute => true
-          case Cast(_: Attribute, _, _, _) => true
-          case _ => false
-        }
+      case _: Count | _: Sum | _: Average | _: Min | _: Max | _: IntegerSum | _: DecimalSum => true
       case _ => false
-    })
+    }) && a.aggregateFunction.children.forall(isColumn)
+
+  private def isColumn(e: Expression): Boolean = e match {
+    case _: Attribute => true
+    case c: Cast => isColumn(c.child)
+    case _ => false
+  }
 
   /** One set as a GROUP BY of its expressions, the others NULL. */
   private def oneSet(set: (Seq[Int], Int), groupExprs: Seq[Expression], measures: Seq[NamedExpression],
