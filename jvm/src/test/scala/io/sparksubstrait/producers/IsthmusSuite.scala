@@ -97,4 +97,32 @@ class IsthmusSuite extends SparkSuite with SubstraitAssertions {
       .fold(e => fail(s"isthmus refused TPC-H Q11: $e"), identity)
     assert(readingsOf(q11).flatMap(_.where).exists(_.contains("declared DECIMAL(19,12)")), readingsOf(q11))
   }
+
+  test("isthmus-decimal-sum-type: a known bug, a decimal sum declared with its argument's type overflows as written") {
+    // Calcite types SUM(DECIMAL(7,2)) DECIMAL(7,2), the spec DECIMAL(38,2): a sum past 99999.99 overflows.
+    spark.sql("""CREATE OR REPLACE TEMP VIEW pay AS SELECT k, CAST(v AS DECIMAL(7,2)) AS v FROM VALUES
+      ('a', 1.50), ('a', 1.50), ('a', NULL), ('b', 99999.99), (NULL, 2.25) AS t(k, v)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW pay_big AS SELECT * FROM pay UNION ALL SELECT 'b', 0.01")
+    spark.sql("CREATE OR REPLACE TEMP VIEW pay_none AS SELECT * FROM pay WHERE false")
+    def summed(table: String) =
+      Isthmus.plan(s"SELECT k, SUM(v) AS s FROM $table GROUP BY k",
+        s"CREATE TABLE $table (k VARCHAR(1), v DECIMAL(7,2))")
+    val applied = readingsOf(summed("pay"))
+    assert(applied.map(_.name) == Seq("isthmus-decimal-sum-type") && applied.head.isWarning, applied)
+    assert(applied.head.where.exists(_.endsWith("sum declared DECIMAL(7,2), the spec's type DECIMAL(38,2)")),
+      applied.head.where)
+    val d = (s: String) => BigDecimal(s).bigDecimal
+    assertRows(run(summed("pay")), Seq(Row("a", d("3.00")), Row("b", d("99999.99")), Row(null, d("2.25"))))
+    assertRows(run(summed("pay_none")), Nil)
+    // As written: 100000.00 does not fit DECIMAL(7,2).
+    withConf("spark.sql.ansi.enabled", "true") {
+      val e = intercept[Exception](run(summed("pay_big")).collect())
+      assert(causes(e).exists(_.getMessage.contains("NUMERIC_VALUE_OUT_OF_RANGE")), e)
+    }
+    // A sum of integers, or a plan another producer stamps: no warning.
+    assert(readingsOf(Isthmus.plan("SELECT SUM(n) AS s FROM ints", "CREATE TABLE ints (n INTEGER)")).isEmpty)
+    val other = summed("pay").toBuilder
+    other.getVersionBuilder.setProducer("someone")
+    assert(readingsOf(other.build()).isEmpty)
+  }
 }

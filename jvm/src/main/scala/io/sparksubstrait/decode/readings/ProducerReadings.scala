@@ -43,7 +43,8 @@ private[sparksubstrait] object ProducerReadings {
     FloatLiteralDecimalCast,
     MeasureOverAnotherColumn,
     // isthmus
-    DecimalPrecision19)
+    DecimalPrecision19,
+    DecimalSumType)
 
   def byName(name: String): Option[Reading] = all.find(_.name == name)
 
