@@ -227,6 +227,69 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  /** `plan` in DataFusion's shape: its functions declared by bare name, with no extension (as DataFusion 55 writes them). */
+  private def bareNames(plan: Plan): Plan = {
+    val b = plan.toBuilder.clearExtensionUrns()
+    (0 until b.getExtensionsCount).foreach(i =>
+      b.getExtensionsBuilder(i).getExtensionFunctionBuilder.clearExtensionUrnReference())
+    b.build()
+  }
+
+  /** SELECT k, approx_distinct(a) FROM `table` GROUP BY k, as DataFusion writes it (a bare name, no extension). */
+  private def approxDistinct(producer: String, minor: Int, table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_aggregate_approx", "approx_distinct")
+    stamped(bareNames(b.plan(aggregate(nums(table), Seq(field(5)),
+            Seq(b.measure(f, Seq(field(0)), output = Some(i64())))),
+          "k", "n")), producer, minor)
+  }
+
+  test("DataFusion: approx_distinct is approx_count_distinct (DataFusion's only)") {
+    Seq(51, 85).foreach { minor =>
+      val plan = approxDistinct("datafusion", minor)
+      assert(readingsOf(plan).contains("datafusion-function-spellings"))
+      // Few values: the HyperLogLog estimate is the exact count (NULLs not counted, duplicates once).
+      assertSameRows(run(plan), spark.sql("SELECT k, count(DISTINCT a) FROM nums GROUP BY k"))
+      assertRows(run(plan), Seq(Row(1, 1L), Row(10, 1L), Row(null, 1L), Row(2, 1L)))
+    }
+    assertRows(run(approxDistinct("datafusion", 85, "none")), Nil)
+    Seq(approxDistinct("DuckDB", 53), approxDistinct("someone", 85)).foreach { plan =>
+      assert(!readingsOf(plan).contains("datafusion-function-spellings"))
+      assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.aggregate.measures[0].measure") {
+        run(plan)
+      }
+    }
+  }
+
+  /** SELECT x, isnan(x) FROM `table`, as DataFusion writes it (a bare name, no extension). */
+  private def isNan(producer: String, minor: Int, table: String): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_comparison", "isnan")
+    stamped(bareNames(b.plan(emit(project(readNamed(schema("x" -> fp64()), table), b.call(f, field(0))), 0, 1), "x",
+          "nan")), producer, minor)
+  }
+
+  test("DataFusion: isnan is is_nan, NULL of NULL (DataFusion's only)") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW fl AS SELECT CAST(x AS DOUBLE) AS x FROM VALUES
+      ('1.5'), ('NaN'), ('NaN'), (NULL), ('-Infinity'), ('0') AS fl(x)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW fl0 AS SELECT * FROM fl WHERE false")
+    Seq(51, 85).foreach { minor =>
+      val plan = isNan("datafusion", minor, "fl")
+      assert(readingsOf(plan).contains("datafusion-function-spellings"))
+      assertSameRows(run(plan), spark.sql("SELECT x, CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END FROM fl"))
+      assertRows(run(plan),
+        Seq(Row(1.5, false), Row(Double.NaN, true), Row(Double.NaN, true), Row(null, null),
+          Row(Double.NegativeInfinity, false), Row(0.0, false)))
+    }
+    assertRows(run(isNan("datafusion", 85, "fl0")), Nil)
+    Seq(isNan("DuckDB", 53, "fl"), isNan("someone", 85, "fl")).foreach { plan =>
+      assert(!readingsOf(plan).contains("datafusion-function-spellings"))
+      assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+        run(plan)
+      }
+    }
+  }
+
   test("DataFusion: btrim is trim") {
     Seq(49, 58, 63, 85).foreach { minor =>
       assert(readingsOf(btrim("datafusion", minor)).contains("datafusion-function-spellings"))

@@ -114,7 +114,10 @@ private[sparksubstrait] object FunctionSpellings {
     // which this consumer reads as SAMPLE (AggregateFunctions.statistic). The shifts are its
     // operators `>>` and `<<` (how it writes GROUPING(), TPC-DS q70, q86): signed shifts.
     Map("str_concat" -> "concat", "character_length" -> "char_length", "substr" -> "substring", "btrim" -> "trim",
-      "stddev" -> "std_dev", "bitwise_shift_right" -> "shift_right", "bitwise_shift_left" -> "shift_left"),
+      "stddev" -> "std_dev", "bitwise_shift_right" -> "shift_right", "bitwise_shift_left" -> "shift_left",
+      // Declared without an extension: its HyperLogLog count of distinct values (an approximation,
+      // as the standard one is) and its NaN test (NULL of NULL, as the standard is_nan).
+      "approx_distinct" -> "approx_count_distinct", "isnan" -> "is_nan"),
     Seq(roundToInteger, exactMedian))
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
