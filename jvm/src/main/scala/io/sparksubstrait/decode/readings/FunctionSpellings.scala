@@ -2,7 +2,9 @@ package io.sparksubstrait.decode.readings
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{AggregateFunction, Expression, FunctionArgument, Plan, SimpleExtensionDeclaration}
+import io.sparksubstrait.proto.{
+  AggregateFunction, Expression, FunctionArgument, FunctionOption, Plan, SimpleExtensionDeclaration
+}
 
 /**
  * Function names and argument lists a producer writes outside the standard extensions, each
@@ -54,7 +56,11 @@ private[sparksubstrait] final case class FunctionSpellings(name: String, release
         f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
       case f: AggregateFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
         val d = default(f.getFunctionReference, f.getArgumentsCount).get
-        f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).build()
+        val options = d.options(f)
+        if (options.nonEmpty) found(s"${d.function} declared ${f.getOutputType.getKindCase.name.toLowerCase}: " +
+          options.map(o => s"${o.getName} ${o.getPreferenceList.asScala.mkString(",")}").mkString(", "))
+        f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).addAllOptions(options.asJava)
+          .build()
     }
   }
 
@@ -88,7 +94,8 @@ private[sparksubstrait] object FunctionSpellings {
 
   /** `function` called with `arity` arguments means the standard call with `complete`'s arguments. */
   final case class Default(function: String, arity: Int, describe: String,
-    complete: Seq[FunctionArgument] => Seq[FunctionArgument])
+    complete: Seq[FunctionArgument] => Seq[FunctionArgument],
+    options: AggregateFunction => Seq[FunctionOption] = _ => Nil)
 
   /** Calls of `function` for which `when` holds mean the standard `to`. */
   final case class Retarget(function: String, describe: String, to: String, when: Expression.ScalarFunction => Boolean)
@@ -104,6 +111,16 @@ private[sparksubstrait] object FunctionSpellings {
   val roundToInteger: Default =
     Default("round", 1, "round(x) as round(x, 0)", args => args :+ value(Expression.Literal.newBuilder().setI32(0)))
   val exactMedian: Default = Default("median", 1, "median(x) as median(EXACT, x)", args => enumArg("EXACT") +: args)
+
+  /**
+   * DuckDB's median of a decimal (declared with the argument's decimal type) is the mean of the
+   * middle values truncated toward zero to the scale (measured on 1.1.3: 1.01 and 1.02 give 1.01,
+   * -1.01 and -1.02 give -1.01): the standard median's rounding TRUNCATE.
+   */
+  val exactMedianTruncatingDecimals: Default = exactMedian.copy(options = f =>
+    if (f.hasOutputType && f.getOutputType.hasDecimal && !f.getOptionsList.asScala.exists(_.getName == "rounding"))
+      Seq(FunctionOption.newBuilder().setName("rounding").addPreference("TRUNCATE").build())
+    else Nil)
   val commaStringAgg: Default = Default("string_agg", 1, "string_agg(x) as string_agg(x, ',')",
     args => args :+ value(Expression.Literal.newBuilder().setString(",")))
 
@@ -124,6 +141,6 @@ private[sparksubstrait] object FunctionSpellings {
     Releases.DuckDb.describe, Releases.DuckDb.applies,
     // `stddev_samp`: the sample standard deviation, std_dev with its distribution unset (SAMPLE).
     Map("||" -> "concat", "sum_no_overflow" -> "sum", "stddev_samp" -> "std_dev"),
-    Seq(roundToInteger, exactMedian, commaStringAgg),
+    Seq(roundToInteger, exactMedianTruncatingDecimals, commaStringAgg),
     Seq(integerDivide))
 }
