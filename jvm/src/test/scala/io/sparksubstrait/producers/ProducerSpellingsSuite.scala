@@ -299,29 +299,34 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
         "median"), producer, minor)
   }
 
-  test("DuckDB: the median of decimals is the mean of the middle values truncated to the scale, exactly") {
+  test(
+    "DuckDB and DataFusion: the median of decimals is the mean of the middle values truncated to the scale, exactly") {
     spark.sql("""CREATE OR REPLACE TEMP VIEW dm AS SELECT g, CAST(m AS DECIMAL(10,2)) AS m FROM VALUES
       (1, 1.01), (1, 1.02), (2, -1.01), (2, -1.02), (3, 1.01), (3, 1.04), (3, 1.04), (3, NULL), (4, NULL),
       (5, 5.00), (5, 1.00), (5, 3.00), (6, 99999999.99), (6, 99999999.98), (NULL, 0.01), (NULL, -0.02) AS dm(g, m)""")
     spark.sql("CREATE OR REPLACE TEMP VIEW dm0 AS SELECT * FROM dm WHERE false")
-    val plan = decimalMedian("DuckDB", 53, "dm")
-    assert(readingsOf(plan).contains("duckdb-function-spellings"))
-    // DuckDB 1.1.3's rows, measured: 1.01 and 1.02 give 1.01, -1.01 and -1.02 give -1.01 (toward zero);
-    // an odd count its middle value (the duplicate counted twice); NULLs skipped; only NULLs: NULL.
-    def dec(v: String) = new java.math.BigDecimal(v)
-    assertRows(run(plan),
-      Seq(Row(1, dec("1.01")), Row(2, dec("-1.01")), Row(3, dec("1.04")), Row(4, null), Row(5, dec("3.00")),
-        Row(6, dec("99999999.98")), Row(null, dec("0.00"))))
-    // Spark SQL on the same rows: the exact mean of the middle values (percentile_disc picks them), truncated.
-    assertSameRows(run(plan),
-      spark.sql(
-        """SELECT g, CAST(IF((lo + hi) / 2 >= 0, floor((lo + hi) / 2, 2), ceil((lo + hi) / 2, 2)) AS DECIMAL(10,2))
-        FROM (SELECT g,
-        percentile_disc(0.5) WITHIN GROUP (ORDER BY m) AS lo, percentile_disc(0.5) WITHIN GROUP (ORDER BY m DESC) AS hi
-        FROM dm GROUP BY g)"""))
+    // DataFusion 55 declares no type (a bare name, no extension): its median typed by the column read.
+    val dataFusion = bareNames(decimalMedian("datafusion", 85, "dm", declared = false))
+    Seq(decimalMedian("DuckDB", 53, "dm"), dataFusion).foreach { plan =>
+      assert(readingsOf(plan).exists(_.endsWith("-function-spellings")))
+      // DuckDB 1.1.3's and DataFusion 55's rows, measured: 1.01 and 1.02 give 1.01, -1.01 and -1.02 give -1.01 (toward zero);
+      // an odd count its middle value (the duplicate counted twice); NULLs skipped; only NULLs: NULL.
+      def dec(v: String) = new java.math.BigDecimal(v)
+      assertRows(run(plan),
+        Seq(Row(1, dec("1.01")), Row(2, dec("-1.01")), Row(3, dec("1.04")), Row(4, null), Row(5, dec("3.00")),
+          Row(6, dec("99999999.98")), Row(null, dec("0.00"))))
+      // Spark SQL on the same rows: the exact mean of the middle values (percentile_disc picks them), truncated.
+      assertSameRows(run(plan),
+        spark.sql(
+          """SELECT g, CAST(IF((lo + hi) / 2 >= 0, floor((lo + hi) / 2, 2), ceil((lo + hi) / 2, 2)) AS DECIMAL(10,2))
+          FROM (SELECT g,
+          percentile_disc(0.5) WITHIN GROUP (ORDER BY m) AS lo, percentile_disc(0.5) WITHIN GROUP (ORDER BY m DESC) AS hi
+          FROM dm GROUP BY g)"""))
+    }
+    assertRows(run(bareNames(decimalMedian("datafusion", 85, "dm0", declared = false))), Nil)
     assertRows(run(decimalMedian("DuckDB", 53, "dm0")), Nil)
-    // Undeclared (no rounding to read it with), and another producer's median of decimals: refused, never rounded by a guess.
-    Seq(decimalMedian("DuckDB", 53, "dm", declared = false), decimalMedian("datafusion", 85, "dm")).foreach { p =>
+    // DuckDB's undeclared (no type to read it by), and another producer's median of decimals: refused, never rounded by a guess.
+    Seq(decimalMedian("DuckDB", 53, "dm", declared = false)).foreach { p =>
       assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.measures[0].measure") {
         run(p)
       }

@@ -19,10 +19,11 @@ import io.sparksubstrait.proto.{
 private[sparksubstrait] final case class FunctionSpellings(name: String, releases: String,
   applies: ProducerStamp => Boolean,
   renames: Map[String, String], defaults: Seq[FunctionSpellings.Default],
-  retargets: Seq[FunctionSpellings.Retarget] = Nil) extends Reading {
+  retargets: Seq[FunctionSpellings.Retarget] = Nil, truncatesDecimalMedians: Boolean = false) extends Reading {
   val meaning: String = "functions outside the standard extensions, read as the standard ones: " +
     (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ retargets.map(_.describe) ++
-      defaults.map(_.describe)).mkString(", ")
+      defaults.map(_.describe) ++
+      (if (truncatesDecimalMedians) Seq("median of a decimal truncated to its scale") else Nil)).mkString(", ")
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
@@ -49,7 +50,7 @@ private[sparksubstrait] final case class FunctionSpellings(name: String, release
     }
     // Calls can only reference declared functions: without a declaration a default
     // completes, the walk is skipped.
-    if (!names.values.exists(n => defaults.exists(_.function == n))) retargeted
+    val completedPlan = if (!names.values.exists(n => defaults.exists(_.function == n))) retargeted
     else MessageRewrite.skippingLeaves(retargeted) {
       case f: Expression.ScalarFunction if default(f.getFunctionReference, f.getArgumentsCount).isDefined =>
         val d = default(f.getFunctionReference, f.getArgumentsCount).get
@@ -62,7 +63,32 @@ private[sparksubstrait] final case class FunctionSpellings(name: String, release
         f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).addAllOptions(options.asJava)
           .build()
     }
+    if (!truncatesDecimalMedians || !names.values.exists(_ == "median")) completedPlan
+    else truncatingDecimalMedians(completedPlan, names.filter(_._2 == "median").keySet, found)
   }
+
+  /**
+   * The producer's median of a decimal, which declares no type (DataFusion), typed by its
+   * argument (InputTypes: a column of the aggregate's input): the mean of the middle values
+   * truncated toward zero to the scale, the standard median's rounding TRUNCATE.
+   */
+  private def truncatingDecimalMedians(plan: Plan, medians: Set[Int], found: String => Unit): Plan =
+    MessageRewrite.located(plan) {
+      case (rel: io.sparksubstrait.proto.Rel, at) if rel.hasAggregate =>
+        val in = InputTypes.output(rel.getAggregate.getInput)
+        val b = rel.toBuilder
+        rel.getAggregate.getMeasuresList.asScala.zipWithIndex.foreach { case (m, i) =>
+          val f = m.getMeasure
+          val args = f.getArgumentsList.asScala.filter(_.hasValue)
+          val decimal = args.size == 1 && InputTypes.typeOf(args.head.getValue, in).exists(_.hasDecimal)
+          if (medians(f.getFunctionReference) && decimal && !f.getOptionsList.asScala.exists(_.getName == "rounding")) {
+            found(s"${(at / "aggregate").at("measures", i)}: median of a decimal, rounding TRUNCATE")
+            b.getAggregateBuilder.getMeasuresBuilder(i).getMeasureBuilder.addOptions(
+              FunctionOption.newBuilder().setName("rounding").addPreference("TRUNCATE"))
+          }
+        }
+        b.build()
+    }
 
   /** Calls a retarget matches point at a new declaration of its standard name (one per retarget used). */
   private def retarget(plan: Plan.Builder, names: Map[Int, String], found: String => Unit): Plan = {
@@ -135,7 +161,7 @@ private[sparksubstrait] object FunctionSpellings {
       // Declared without an extension: its HyperLogLog count of distinct values (an approximation,
       // as the standard one is) and its NaN test (NULL of NULL, as the standard is_nan).
       "approx_distinct" -> "approx_count_distinct", "isnan" -> "is_nan"),
-    Seq(roundToInteger, exactMedian))
+    Seq(roundToInteger, exactMedian), truncatesDecimalMedians = true)
 
   val duckDb: FunctionSpellings = FunctionSpellings("duckdb-function-spellings",
     Releases.DuckDb.describe, Releases.DuckDb.applies,
