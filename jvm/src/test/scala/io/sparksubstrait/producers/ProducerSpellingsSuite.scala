@@ -335,6 +335,42 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     assert(other.getLocation.startsWith("relations[0].root.input.aggregate.measures[0].measure"), other.getMessage)
   }
 
+  /** SELECT g, product(x) FROM `table` [GROUP BY g] as DuckDB 1.1.3 writes it: product:fp64 of functions_arithmetic. */
+  private def product(producer: String, table: String, grouped: Boolean): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_arithmetic", "product:fp64")
+    val read = readNamed(schema("g" -> i32(), "x" -> fp64()), table)
+    val m = b.measure(f, Seq(field(1)), output = Some(fp64()))
+    val plan =
+      if (grouped) b.plan(aggregate(read, Seq(field(0)), Seq(m)), "g", "p")
+      else b.plan(aggregate(read, Nil, Seq(m)), "p")
+    stamped(plan, producer, 53)
+  }
+
+  test(
+    "DuckDB: the product of no values is NULL (DuckDB's), the product of values exact; the standard's 1 for others") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW pr AS SELECT * FROM VALUES (1, 1.5D), (1, 2.0D), (1, 2.0D), (2, NULL),
+      (3, -0.5D), (3, 4.0D), (3, NULL), (NULL, 0.0D) AS pr(g, x)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW pr0 AS SELECT * FROM pr WHERE false")
+    val grouped = product("DuckDB", "pr", grouped = true)
+    assert(readingsOf(grouped).contains("duckdb-function-spellings"))
+    // DuckDB 1.1.3's rows, measured: an all-NULL group and no rows at all give NULL; NULLs skipped, duplicates counted.
+    assertRows(run(grouped), Seq(Row(1, 6.0), Row(2, null), Row(3, -2.0), Row(null, 0.0)))
+    // Spark SQL: the product of the values (exact here), NULL where there are none.
+    assertSameRows(run(grouped),
+      spark.sql(
+        "SELECT g, IF(count(x) = 0, NULL, aggregate(collect_list(x), 1.0D, (a, v) -> a * v)) FROM pr GROUP BY g"))
+    // 1.5 * 2 * 2 * -0.5 * 4 * 0.0: a zero with the product's sign.
+    assertRows(run(product("DuckDB", "pr", grouped = false)), Seq(Row(-0.0)))
+    assertRows(run(product("DuckDB", "pr0", grouped = false)), Seq(Row(null)))
+    assertRows(run(product("DuckDB", "pr0", grouped = true)), Nil)
+    // Another producer's product is the standard's: 1 for no values.
+    assert(!readingsOf(product("someone", "pr", grouped = true)).contains("duckdb-function-spellings"))
+    assertRows(run(product("someone", "pr", grouped = true)),
+      Seq(Row(1, 6.0), Row(2, 1.0), Row(3, -2.0), Row(null, 0.0)))
+    assertRows(run(product("someone", "pr0", grouped = false)), Seq(Row(1.0)))
+  }
+
   test("DataFusion: btrim is trim") {
     Seq(49, 58, 63, 85).foreach { minor =>
       assert(readingsOf(btrim("datafusion", minor)).contains("datafusion-function-spellings"))

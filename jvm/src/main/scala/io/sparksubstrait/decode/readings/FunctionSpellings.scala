@@ -19,11 +19,13 @@ import io.sparksubstrait.proto.{
 private[sparksubstrait] final case class FunctionSpellings(name: String, releases: String,
   applies: ProducerStamp => Boolean,
   renames: Map[String, String], defaults: Seq[FunctionSpellings.Default],
-  retargets: Seq[FunctionSpellings.Retarget] = Nil, truncatesDecimalMedians: Boolean = false) extends Reading {
+  retargets: Seq[FunctionSpellings.Retarget] = Nil, truncatesDecimalMedians: Boolean = false,
+  nullProductOfNothing: Boolean = false) extends Reading {
   val meaning: String = "functions outside the standard extensions, read as the standard ones: " +
     (renames.toSeq.sorted.map { case (a, b) => s"$a as $b" } ++ retargets.map(_.describe) ++
       defaults.map(_.describe) ++
-      (if (truncatesDecimalMedians) Seq("median of a decimal truncated to its scale") else Nil)).mkString(", ")
+      (if (truncatesDecimalMedians) Seq("median of a decimal truncated to its scale") else Nil) ++
+      (if (nullProductOfNothing) Seq("product of no values NULL") else Nil)).mkString(", ")
 
   def appliesTo(stamp: ProducerStamp): Boolean = applies(stamp)
 
@@ -63,8 +65,80 @@ private[sparksubstrait] final case class FunctionSpellings(name: String, release
         f.toBuilder.clearArguments().addAllArguments(completed(d, f.getArgumentsList)).addAllOptions(options.asJava)
           .build()
     }
-    if (!truncatesDecimalMedians || !names.values.exists(_ == "median")) completedPlan
+    val medians = if (!truncatesDecimalMedians || !names.values.exists(_ == "median")) completedPlan
     else truncatingDecimalMedians(completedPlan, names.filter(_._2 == "median").keySet, found)
+    if (!nullProductOfNothing || !names.values.exists(_ == "product")) medians
+    else nullProducts(medians, names.filter(_._2 == "product").keySet, found)
+  }
+
+  /**
+   * The producer's product of no values (no rows, or only NULLs) is NULL where the standard's is
+   * 1 (DuckDB): an aggregate of one grouping set with such products gets a max of each product's
+   * argument beside it (NULL exactly when there is no value), and a projection above gives NULL
+   * of the product's declared type where that max is NULL, else the product, in the aggregate's
+   * own output order (and emit). `max` and `is_null` are declared by name, as DuckDB declares its own.
+   */
+  private def nullProducts(plan: Plan, products: Set[Int], found: String => Unit): Plan = {
+    import io.sparksubstrait.proto.{AggregateRel, ProjectRel, Rel, RelCommon, Type}
+    val max = DeclaredFunctions.freeAnchor(plan)
+    val isNull = max + 1
+    def field(i: Int): Expression = Expression.newBuilder().setSelection(Expression.FieldReference.newBuilder()
+        .setDirectReference(Expression.ReferenceSegment.newBuilder()
+            .setStructField(Expression.ReferenceSegment.StructField.newBuilder().setField(i)))
+        .setRootReference(Expression.FieldReference.RootReference.getDefaultInstance)).build()
+    def isProduct(m: AggregateRel.Measure) = products(m.getMeasure.getFunctionReference) &&
+      m.getMeasure.getArgumentsCount == 1 && m.getMeasure.getArguments(0).hasValue && m.getMeasure.hasOutputType
+    var used = false
+    val lifted = MessageRewrite.located(plan) {
+      case (rel: Rel, at)
+          if rel.hasAggregate && rel.getAggregate.getGroupingsCount <= 1 &&
+            rel.getAggregate.getMeasuresList.asScala.exists(isProduct) &&
+            !rel.getAggregate.getMeasuresList.asScala.exists(_.getMeasure.getFunctionReference == max) =>
+        used = true
+        val agg = rel.getAggregate
+        val keys =
+          if (agg.getGroupingExpressionsCount > 0) agg.getGroupingExpressionsCount
+          else agg.getGroupingsList.asScala.headOption.map(_.getGroupingExpressionsCount).getOrElse(0)
+        val measures = agg.getMeasuresList.asScala.toSeq
+        val ps = measures.indices.filter(j => isProduct(measures(j)))
+        val b = agg.toBuilder.setCommon(RelCommon.newBuilder(agg.getCommon).clearEmit())
+        ps.foreach { j =>
+          found(s"${(at / "aggregate").at("measures", j)}: product of no values NULL")
+          val m = measures(j)
+          b.addMeasures(m.toBuilder.setMeasure(m.getMeasure.toBuilder.setFunctionReference(max).clearOutputType()
+                .clearOptions()))
+        }
+        val width = keys + measures.size + ps.size
+        val project = ProjectRel.newBuilder().setInput(Rel.newBuilder().setAggregate(b))
+        ps.zipWithIndex.foreach { case (j, k) =>
+          val test = Expression.ScalarFunction.newBuilder().setFunctionReference(isNull).addArguments(
+            FunctionArgument.newBuilder().setValue(field(keys + measures.size + k)))
+            .setOutputType(Type.newBuilder().setBool(Type.Boolean.newBuilder()
+                  .setNullability(Type.Nullability.NULLABILITY_REQUIRED)))
+          project.addExpressions(Expression.newBuilder().setIfThen(Expression.IfThen.newBuilder()
+                .addIfs(Expression.IfThen.IfClause.newBuilder().setIf(Expression.newBuilder().setScalarFunction(test))
+                    .setThen(Expression.newBuilder().setLiteral(
+                        Expression.Literal.newBuilder().setNull(measures(j).getMeasure.getOutputType))))
+                .setElse(field(keys + j))))
+        }
+        val direct = (0 until keys + measures.size).map { c =>
+          val j = c - keys
+          if (j >= 0 && ps.contains(j)) width + ps.indexOf(j) else c
+        }
+        val emitted =
+          if (agg.getCommon.hasEmit) agg.getCommon.getEmit.getOutputMappingList.asScala.map(i => direct(i.intValue))
+          else direct
+        project.setCommon(RelCommon.newBuilder().setEmit(
+            RelCommon.Emit.newBuilder().addAllOutputMapping(emitted.map(Int.box).asJava)))
+        rel.toBuilder.clearAggregate().setProject(project).build()
+    }
+    if (!used) lifted
+    else lifted.toBuilder
+      .addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
+          SimpleExtensionDeclaration.ExtensionFunction.newBuilder().setFunctionAnchor(max).setName("max")))
+      .addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
+          SimpleExtensionDeclaration.ExtensionFunction.newBuilder().setFunctionAnchor(isNull).setName("is_null")))
+      .build()
   }
 
   /**
@@ -168,5 +242,5 @@ private[sparksubstrait] object FunctionSpellings {
     // `stddev_samp`: the sample standard deviation, std_dev with its distribution unset (SAMPLE).
     Map("||" -> "concat", "sum_no_overflow" -> "sum", "stddev_samp" -> "std_dev"),
     Seq(roundToInteger, exactMedianTruncatingDecimals, commaStringAgg),
-    Seq(integerDivide))
+    Seq(integerDivide), nullProductOfNothing = true)
 }
