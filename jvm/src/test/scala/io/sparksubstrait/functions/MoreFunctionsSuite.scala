@@ -132,13 +132,23 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
     assert(median("FLOOR").map(_._2) == Seq(3, 2, null, 7))
     val approx = perGroup("functions_arithmetic", "median:i32", Seq("APPROXIMATE")).toMap
     assert(approx("a") == 3 && Set[Any](2, 3).contains(approx("b")) && approx("c") == null && approx("d") == 7, approx)
-    // A decimal median is no YAML overload: refused.
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.measures[0].measure") {
+    // A decimal median is no YAML overload: without a rounding option (how a half unit of the
+    // scale rounds), refused; with one, exact in the argument's type. v as DECIMAL(10,0):
+    // a: 1, 3, 3 -> 3; b: 1, 2, 3, 4 -> 2.5 (a half unit); c: no values; d: 7.
+    def decimalMedian(options: Seq[(String, Seq[String])]) = {
       val b = new PlanBuilder()
-      val m =
-        b.measure(b.fn("functions_arithmetic", "median:dec"), Seq(cast(field(1), decimal(10, 2))), enums = Seq("EXACT"))
+      val m = b.measure(b.fn("functions_arithmetic", "median:dec"), Seq(cast(field(1), decimal(10, 0))),
+        enums = Seq("EXACT"), options = options)
       run(b.plan(aggregate(readNamed(groupsSchema, "groups"), Seq(field(0)), Seq(m)), "g", "r"))
     }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.measures[0].measure") {
+      decimalMedian(Nil)
+    }
+    def dec(v: String) = new java.math.BigDecimal(v)
+    assertRows(decimalMedian(Seq("rounding" -> Seq("TIE_TO_EVEN"))),
+      Seq(Row("a", dec("3")), Row("b", dec("2")), Row("c", null), Row("d", dec("7"))))
+    assertRows(decimalMedian(Seq("rounding" -> Seq("TIE_AWAY_FROM_ZERO"))),
+      Seq(Row("a", dec("3")), Row("b", dec("3")), Row("c", null), Row("d", dec("7"))))
   }
 
   test("sum0: the sum, zero for an all-NULL group and for no rows at all") {

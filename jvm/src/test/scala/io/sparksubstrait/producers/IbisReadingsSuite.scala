@@ -71,6 +71,46 @@ class IbisReadingsSuite extends SparkSuite with SubstraitAssertions {
     assert(names(stamped(sinceplan("hires", "2020-01-01"), "isthmus", 87)).isEmpty)
   }
 
+  /** emp.filter(emp.hired.between(lo, hi)) as ibis-substrait 4.0.1 writes TPC-H Q7, Q8: between of a date and two strings. */
+  private def betweenPlan(table: String, lo: Expression, hi: Expression): Plan = {
+    val b = new PlanBuilder()
+    val between = b.fn("functions_comparison", "between:any_any_any")
+    b.plan(project(filter(readNamed(hires, table), b.call(between, field(1), lo, hi)), field(0)), "id", "hired", "x",
+      "out")
+  }
+
+  test("ibis-date-string-comparison: between a date and two string literals compares dates, as ibis does") {
+    val plan = ibis(betweenPlan("hires", litString("2019-12-31"), litString("2020-01-15")))
+    assert(names(plan) == Seq("ibis-date-string-comparison"))
+    assert(
+      readingsOf(plan).head.where == Seq(
+        "relations[0].root.input.project.input.filter.condition: '2019-12-31' read as a date",
+        "relations[0].root.input.project.input.filter.condition: '2020-01-15' read as a date"),
+      readingsOf(plan).head.where)
+    val expected = spark.sql("SELECT id FROM hires WHERE hired BETWEEN DATE '2019-12-31' AND DATE '2020-01-15'")
+    assertSameRows(run(plan).select("out"), expected)
+    // Both bounds inclusive, the duplicate kept, the NULL date out.
+    assertRows(run(plan).select("out"), Seq(Row(1), Row(2), Row(2), Row(3), Row(6)))
+    // One bound a date literal already, the other a string: the string read.
+    assertSameRows(run(ibis(betweenPlan("hires", litDate(18262), litString("2020-12-31")))).select("out"),
+      spark.sql("SELECT id FROM hires WHERE hired BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"))
+    // Bounds the wrong way round: no row, as SQL's BETWEEN.
+    assertRows(run(ibis(betweenPlan("hires", litString("2020-12-31"), litString("2020-01-01")))).select("out"), Nil)
+    assertRows(run(ibis(betweenPlan("nohires", litString("2019-12-31"), litString("2020-01-15")))).select("out"), Nil)
+    // A bound that is no ISO date (all or nothing), and another producer's plan: refused as before, nothing read.
+    val refused = Seq(ibis(betweenPlan("hires", litString("2019-12-31"), litString("2020-13-01"))),
+      ibis(betweenPlan("hires", litString("soon"), litString("later"))),
+      stamped(betweenPlan("hires", litString("2019-12-31"), litString("2020-01-15")), "isthmus", 87),
+      unstamped(betweenPlan("hires", litString("2019-12-31"), litString("2020-01-15"))))
+    refused.foreach { p =>
+      assert(names(p).isEmpty, p)
+      assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION",
+        "relations[0].root.input.project.input.filter.condition.scalar_function") {
+        run(p).collect()
+      }
+    }
+  }
+
   /** emp.x.cast("int64") as ibis-substrait writes it: a plain cast of an fp64 column. */
   private def castPlan(table: String): Plan =
     new PlanBuilder().plan(project(readNamed(hires, table), cast(field(2), i64())), "id", "hired", "x", "n")

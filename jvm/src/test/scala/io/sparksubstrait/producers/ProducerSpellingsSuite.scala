@@ -227,6 +227,150 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  /** `plan` in DataFusion's shape: its functions declared by bare name, with no extension (as DataFusion 55 writes them). */
+  private def bareNames(plan: Plan): Plan = {
+    val b = plan.toBuilder.clearExtensionUrns()
+    (0 until b.getExtensionsCount).foreach(i =>
+      b.getExtensionsBuilder(i).getExtensionFunctionBuilder.clearExtensionUrnReference())
+    b.build()
+  }
+
+  /** SELECT k, approx_distinct(a) FROM `table` GROUP BY k, as DataFusion writes it (a bare name, no extension). */
+  private def approxDistinct(producer: String, minor: Int, table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_aggregate_approx", "approx_distinct")
+    stamped(bareNames(b.plan(aggregate(nums(table), Seq(field(5)),
+            Seq(b.measure(f, Seq(field(0)), output = Some(i64())))),
+          "k", "n")), producer, minor)
+  }
+
+  test("DataFusion: approx_distinct is approx_count_distinct (DataFusion's only)") {
+    Seq(51, 85).foreach { minor =>
+      val plan = approxDistinct("datafusion", minor)
+      assert(readingsOf(plan).contains("datafusion-function-spellings"))
+      // Few values: the HyperLogLog estimate is the exact count (NULLs not counted, duplicates once).
+      assertSameRows(run(plan), spark.sql("SELECT k, count(DISTINCT a) FROM nums GROUP BY k"))
+      assertRows(run(plan), Seq(Row(1, 1L), Row(10, 1L), Row(null, 1L), Row(2, 1L)))
+    }
+    assertRows(run(approxDistinct("datafusion", 85, "none")), Nil)
+    Seq(approxDistinct("DuckDB", 53), approxDistinct("someone", 85)).foreach { plan =>
+      assert(!readingsOf(plan).contains("datafusion-function-spellings"))
+      assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.aggregate.measures[0].measure") {
+        run(plan)
+      }
+    }
+  }
+
+  /** SELECT x, isnan(x) FROM `table`, as DataFusion writes it (a bare name, no extension). */
+  private def isNan(producer: String, minor: Int, table: String): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_comparison", "isnan")
+    stamped(bareNames(b.plan(emit(project(readNamed(schema("x" -> fp64()), table), b.call(f, field(0))), 0, 1), "x",
+          "nan")), producer, minor)
+  }
+
+  test("DataFusion: isnan is is_nan, NULL of NULL (DataFusion's only)") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW fl AS SELECT CAST(x AS DOUBLE) AS x FROM VALUES
+      ('1.5'), ('NaN'), ('NaN'), (NULL), ('-Infinity'), ('0') AS fl(x)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW fl0 AS SELECT * FROM fl WHERE false")
+    Seq(51, 85).foreach { minor =>
+      val plan = isNan("datafusion", minor, "fl")
+      assert(readingsOf(plan).contains("datafusion-function-spellings"))
+      assertSameRows(run(plan), spark.sql("SELECT x, CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END FROM fl"))
+      assertRows(run(plan),
+        Seq(Row(1.5, false), Row(Double.NaN, true), Row(Double.NaN, true), Row(null, null),
+          Row(Double.NegativeInfinity, false), Row(0.0, false)))
+    }
+    assertRows(run(isNan("datafusion", 85, "fl0")), Nil)
+    Seq(isNan("DuckDB", 53, "fl"), isNan("someone", 85, "fl")).foreach { plan =>
+      assert(!readingsOf(plan).contains("datafusion-function-spellings"))
+      assertPlanError("SUBSTRAIT_UNKNOWN_FUNCTION", "relations[0].root.input.project.expressions[0].scalar_function") {
+        run(plan)
+      }
+    }
+  }
+
+  /** SELECT g, median(m) FROM `table` GROUP BY g as DuckDB 1.1.3 writes it: `median` by name, declared DECIMAL(10,2). */
+  private def decimalMedian(producer: String, minor: Int, table: String, declared: Boolean = true): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_arithmetic", "median")
+    val m = b.measure(f, Seq(field(1)), output = if (declared) Some(decimal(10, 2)) else None)
+    stamped(b.plan(aggregate(readNamed(schema("g" -> i32(), "m" -> decimal(10, 2)), table), Seq(field(0)), Seq(m)), "g",
+        "median"), producer, minor)
+  }
+
+  test(
+    "DuckDB and DataFusion: the median of decimals is the mean of the middle values truncated to the scale, exactly") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW dm AS SELECT g, CAST(m AS DECIMAL(10,2)) AS m FROM VALUES
+      (1, 1.01), (1, 1.02), (2, -1.01), (2, -1.02), (3, 1.01), (3, 1.04), (3, 1.04), (3, NULL), (4, NULL),
+      (5, 5.00), (5, 1.00), (5, 3.00), (6, 99999999.99), (6, 99999999.98), (NULL, 0.01), (NULL, -0.02) AS dm(g, m)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW dm0 AS SELECT * FROM dm WHERE false")
+    // DataFusion 55 declares no type (a bare name, no extension): its median typed by the column read.
+    val dataFusion = bareNames(decimalMedian("datafusion", 85, "dm", declared = false))
+    Seq(decimalMedian("DuckDB", 53, "dm"), dataFusion).foreach { plan =>
+      assert(readingsOf(plan).exists(_.endsWith("-function-spellings")))
+      // DuckDB 1.1.3's and DataFusion 55's rows, measured: 1.01 and 1.02 give 1.01, -1.01 and -1.02 give -1.01 (toward zero);
+      // an odd count its middle value (the duplicate counted twice); NULLs skipped; only NULLs: NULL.
+      def dec(v: String) = new java.math.BigDecimal(v)
+      assertRows(run(plan),
+        Seq(Row(1, dec("1.01")), Row(2, dec("-1.01")), Row(3, dec("1.04")), Row(4, null), Row(5, dec("3.00")),
+          Row(6, dec("99999999.98")), Row(null, dec("0.00"))))
+      // Spark SQL on the same rows: the exact mean of the middle values (percentile_disc picks them), truncated.
+      assertSameRows(run(plan),
+        spark.sql(
+          """SELECT g, CAST(IF((lo + hi) / 2 >= 0, floor((lo + hi) / 2, 2), ceil((lo + hi) / 2, 2)) AS DECIMAL(10,2))
+          FROM (SELECT g,
+          percentile_disc(0.5) WITHIN GROUP (ORDER BY m) AS lo, percentile_disc(0.5) WITHIN GROUP (ORDER BY m DESC) AS hi
+          FROM dm GROUP BY g)"""))
+    }
+    assertRows(run(bareNames(decimalMedian("datafusion", 85, "dm0", declared = false))), Nil)
+    assertRows(run(decimalMedian("DuckDB", 53, "dm0")), Nil)
+    // DuckDB's undeclared (no type to read it by), and another producer's median of decimals: refused, never rounded by a guess.
+    Seq(decimalMedian("DuckDB", 53, "dm", declared = false)).foreach { p =>
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.measures[0].measure") {
+        run(p)
+      }
+    }
+    val other = intercept[SubstraitException](run(decimalMedian("someone", 53, "dm")))
+    assert(other.getLocation.startsWith("relations[0].root.input.aggregate.measures[0].measure"), other.getMessage)
+  }
+
+  /** SELECT g, product(x) FROM `table` [GROUP BY g] as DuckDB 1.1.3 writes it: product:fp64 of functions_arithmetic. */
+  private def product(producer: String, table: String, grouped: Boolean): Plan = {
+    val b = new PlanBuilder()
+    val f = b.fn("functions_arithmetic", "product:fp64")
+    val read = readNamed(schema("g" -> i32(), "x" -> fp64()), table)
+    val m = b.measure(f, Seq(field(1)), output = Some(fp64()))
+    val plan =
+      if (grouped) b.plan(aggregate(read, Seq(field(0)), Seq(m)), "g", "p")
+      else b.plan(aggregate(read, Nil, Seq(m)), "p")
+    stamped(plan, producer, 53)
+  }
+
+  test(
+    "DuckDB: the product of no values is NULL (DuckDB's), the product of values exact; the standard's 1 for others") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW pr AS SELECT * FROM VALUES (1, 1.5D), (1, 2.0D), (1, 2.0D), (2, NULL),
+      (3, -0.5D), (3, 4.0D), (3, NULL), (NULL, 0.0D) AS pr(g, x)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW pr0 AS SELECT * FROM pr WHERE false")
+    val grouped = product("DuckDB", "pr", grouped = true)
+    assert(readingsOf(grouped).contains("duckdb-function-spellings"))
+    // DuckDB 1.1.3's rows, measured: an all-NULL group and no rows at all give NULL; NULLs skipped, duplicates counted.
+    assertRows(run(grouped), Seq(Row(1, 6.0), Row(2, null), Row(3, -2.0), Row(null, 0.0)))
+    // Spark SQL: the product of the values (exact here), NULL where there are none.
+    assertSameRows(run(grouped),
+      spark.sql(
+        "SELECT g, IF(count(x) = 0, NULL, aggregate(collect_list(x), 1.0D, (a, v) -> a * v)) FROM pr GROUP BY g"))
+    // 1.5 * 2 * 2 * -0.5 * 4 * 0.0: a zero with the product's sign.
+    assertRows(run(product("DuckDB", "pr", grouped = false)), Seq(Row(-0.0)))
+    assertRows(run(product("DuckDB", "pr0", grouped = false)), Seq(Row(null)))
+    assertRows(run(product("DuckDB", "pr0", grouped = true)), Nil)
+    // Another producer's product is the standard's: 1 for no values.
+    assert(!readingsOf(product("someone", "pr", grouped = true)).contains("duckdb-function-spellings"))
+    assertRows(run(product("someone", "pr", grouped = true)),
+      Seq(Row(1, 6.0), Row(2, 1.0), Row(3, -2.0), Row(null, 0.0)))
+    assertRows(run(product("someone", "pr0", grouped = false)), Seq(Row(1.0)))
+  }
+
   test("DataFusion: btrim is trim") {
     Seq(49, 58, 63, 85).foreach { minor =>
       assert(readingsOf(btrim("datafusion", minor)).contains("datafusion-function-spellings"))
