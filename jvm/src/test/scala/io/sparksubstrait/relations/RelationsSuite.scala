@@ -2,6 +2,7 @@ package io.sparksubstrait
 package relations
 
 import io.sparksubstrait.proto.{Expression, FetchRel, Rel}
+import io.sparksubstrait.proto.JoinRel.JoinType._
 import io.sparksubstrait.proto.SortField.SortDirection._
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
@@ -33,6 +34,33 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
   test("named table: a temp view, all columns") {
     assertSameRows(run(new PlanBuilder().plan(readNamed(people, "people"), "id", "name", "score", "grp")),
       spark.sql("SELECT * FROM people"))
+  }
+
+  test("named tables: temp views by the relation rule alone (distinct reads of one view), others by the analyzer") {
+    import org.apache.spark.sql.sparksubstrait.SparkShim
+    spark.sql("CREATE OR REPLACE TEMP VIEW people_sql AS SELECT * FROM people WHERE id > 1")
+    // Which names take the short path: DataFrame temp views (SQL ones only where the session stores their plan).
+    assert(SparkShim.resolvedTempView(spark, Seq("people")).isDefined)
+    assert(SparkShim.resolvedTempView(spark, Seq("spark_catalog", "default", "items")).isEmpty)
+    assert(SparkShim.resolvedTempView(spark, Seq("no_such_view")).isEmpty)
+    val b = new PlanBuilder()
+    val eq = b.fn("functions_comparison", "equal:any_any")
+    def selfJoin(left: String, right: Seq[String]) = {
+      val rel = join(readNamed(people, left), readNamed(people, right: _*), JOIN_TYPE_INNER,
+        Some(b.call(eq, field(0), field(4))))
+      run(b.plan(emit(rel, 0, 1, 5, 7), "id", "name", "other", "grp"))
+    }
+    // One view read twice: two reads with their own attributes, as FROM people a JOIN people b.
+    assertSameRows(selfJoin("people", Seq("people")),
+      spark.sql("SELECT a.id, a.name, b.name, b.grp FROM people a JOIN people b ON a.id = b.id"))
+    assertSameRows(selfJoin("people", Seq("people_sql")),
+      spark.sql("SELECT a.id, a.name, b.name, b.grp FROM people a JOIN people_sql b ON a.id = b.id"))
+    // A temp view beside a catalog table: the analyzer's run for both.
+    val items = schema("item_id" -> i64(), "Label" -> string(), "price" -> decimal(10, 2))
+    val mixed = join(readNamed(people, "people"), readNamed(items, "spark_catalog", "default", "items"),
+      JOIN_TYPE_INNER, Some(b.call(b.fn("functions_comparison", "lt:any_any"), field(0), field(4))))
+    assertSameRows(run(b.plan(emit(mixed, 0, 4), "id", "item")),
+      spark.sql("SELECT p.id, i.item_id FROM people p JOIN default.items i ON p.id < i.item_id"))
   }
 
   test("named table: multi-part name, case-insensitive names, columns subset and reordered by base_schema") {

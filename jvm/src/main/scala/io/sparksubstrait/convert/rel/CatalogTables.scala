@@ -22,17 +22,33 @@ import org.apache.spark.sql.types.StructType
  */
 private[sparksubstrait] final class CatalogTables(session: SparkSession, planTables: Seq[Seq[String]]) {
 
-  /** Resolved reads not yet handed out, per name. */
-  private lazy val resolvedTogether: Map[Seq[String], mutable.Queue[LogicalPlan]] =
-    if (planTables.size < 2) Map.empty
-    else try {
-      val analyzed = SparkShim.analyze(session,
-        planTables.map(n => UnresolvedRelation(catalogOnly(n)): LogicalPlan).reduceLeft((l, r) =>
-          Join(l, r, Inner, None, JoinHint.NONE)))
+  /**
+   * Resolved reads not yet handed out, per name. When every name is a temporary view (the
+   * common case of a DataFrame registered by name), only the analyzer's relation rule and its
+   * deduplication of reads run ([[SparkShim.resolvedTempView]]): the same reads, without a
+   * whole analyzer run.
+   */
+  private lazy val resolvedTogether: Map[Seq[String], mutable.Queue[LogicalPlan]] = {
+    val names = planTables.distinct
+    val views = names.flatMap(n => SparkShim.resolvedTempView(session, catalogOnly(n)).map(n -> _)).toMap
+    val together =
+      try {
+        if (planTables.nonEmpty && views.size == names.size)
+          Some(SparkShim.deduplicateRelations(planTables.map(views).reduceLeft(join)))
+        else if (planTables.size >= 2)
+          Some(SparkShim.analyze(session,
+              planTables.map(n => UnresolvedRelation(catalogOnly(n)): LogicalPlan)
+                .reduceLeft(join)))
+        else None
+      } catch { case NonFatal(_) => None }
+    together.fold(Map.empty[Seq[String], mutable.Queue[LogicalPlan]]) { analyzed =>
       planTables.zip(leaves(analyzed, planTables.size)).groupBy(_._1).map { case (n, reads) =>
         n -> mutable.Queue(reads.map(_._2): _*)
       }
-    } catch { case NonFatal(_) => Map.empty }
+    }
+  }
+
+  private def join(l: LogicalPlan, r: LogicalPlan): LogicalPlan = Join(l, r, Inner, None, JoinHint.NONE)
 
   /** The resolved table (the analyzer's exceptions when looked up on its own). */
   def resolve(names: Seq[String]): LogicalPlan =
