@@ -1,5 +1,7 @@
 package io.sparksubstrait.shape
 
+import scala.util.control.NonFatal
+
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.TimeZoneAwareExpression
@@ -21,6 +23,8 @@ import io.sparksubstrait.convert.IntroducedAttributes
  * What Spark's analyzer still changes in a resolved plan, and how each is met:
  *  - a time-zone-aware expression (a cast) without a zone gets the session's (ResolveTimeZone):
  *    set here, in subqueries too;
+ *  - a projection's window expressions become Window operators (ExtractWindowExpressions):
+ *    that rule alone runs here (grouping sets are left to the analyzer: its Expand takes more);
  *  - an attribute id that two operators introduce (a relation instance read twice) is
  *    renumbered (DeduplicateRelations): such a plan is left to the analyzer (the plan shapes
  *    that place a subtree twice place a copy with ids of its own, shape/FreshIds);
@@ -40,7 +44,11 @@ private[sparksubstrait] object SkippedAnalysis {
 
   def apply(session: SparkSession, plan: LogicalPlan): LogicalPlan = {
     val conf = SparkShim.sqlConf(session)
-    val zoned = withSessionZone(plan, conf.sessionLocalTimeZone)
+    // Windows as the analyzer makes them, by its own rule alone (Spark resolves a Project
+    // holding a window only so); the zones after it.
+    val zoned = withSessionZone(try SparkShim.windowOperators(session, plan)
+      catch { case NonFatal(_) => plan },
+      conf.sessionLocalTimeZone)
     if (zoned.analyzed || !zoned.resolved || !leftNothingToTheAnalyzer(zoned)) return zoned
     if (conf.getConfString(VerifyKey, "false").toBoolean) verify(session, zoned)
     // An AnalysisException here is Spark's own check failing on the converted plan: left

@@ -41,6 +41,23 @@ object SparkShim extends SparkVersionShim with RoundingShim with TimeShim with E
       }
     } catch { case scala.util.control.NonFatal(_) => None }
 
+  /**
+   * The analyzer's own rule that turns a resolved plan's window expressions into Window
+   * operators, and nothing else; in subqueries too. Where it leaves the plan resolved it needs
+   * no whole analyzer run (shape/SkippedAnalysis). (Grouping sets are not: the analyzer's
+   * Expand takes other rules after its own, CleanupAliases among them.)
+   */
+  def windowOperators(session: SparkSession, plan: LogicalPlan): LogicalPlan = {
+    val analyzer = sessionState(session).analyzer
+    def rules(p: LogicalPlan): LogicalPlan = {
+      val inner = p.transformUp { case node =>
+        node.transformExpressionsUp { case s: SubqueryExpression => s.withNewPlan(rules(s.plan)) }
+      }
+      analyzer.ExtractWindowExpressions(inner)
+    }
+    rules(plan)
+  }
+
   /** Distinct attribute ids for reads of one relation, as the analyzer gives `FROM t a, t b` (its own rule). */
   def deduplicateRelations(plan: LogicalPlan): LogicalPlan =
     org.apache.spark.sql.catalyst.analysis.DeduplicateRelations(plan)
