@@ -377,15 +377,13 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     "aggregate: grouping sets in another order, a repeated set, a measure on a grouping column, DISTINCT, empty input") {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
-    def grouping(refs: Int*) =
-      refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
     // Output: the grouping expressions in order of first appearance in the sets, the measure, the set index.
     def agg(table: String, sets: Seq[Seq[Int]], names: Seq[String], distinct: Boolean = false) = {
       val a = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
         .addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
         // count(grp) counts the input's values even in the sets without grp.
         .addMeasures(b.measure(count, Seq(field(3)), distinct = distinct))
-      sets.foreach(set => a.addGroupings(grouping(set: _*)))
+      sets.foreach(set => a.addGroupings(groupingOf(set: _*)))
       run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), names: _*))
     }
     // (name), (grp): output (name, grp, c, set).
@@ -412,8 +410,6 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     val countRows = b.fn("functions_aggregate_generic", "count:")
     val sum = b.fn("functions_arithmetic", "sum:fp64")
     val gt = b.fn("functions_comparison", "gt:fp64_fp64")
-    def grouping(refs: Int*) =
-      refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
     // CUBE(grp, name): (grp, name), (grp), (name), (); grp and name both have NULL keys of real rows,
     // which the sentinel row's NULL keys must not disturb.
     def cube(table: String) = {
@@ -423,7 +419,7 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
         .addMeasures(b.measure(sum, Seq(field(2)), filter = Some(b.call(gt, field(2), litFp64(0.0)))))
         .addMeasures(b.measure(count, Seq(field(3)), distinct = true))
         .addMeasures(b.measure(countRows, Nil)) // count(*): the one measure the sentinel row would change
-      Seq(Seq(0, 1), Seq(0), Seq(1), Seq()).foreach(set => a.addGroupings(grouping(set: _*)))
+      Seq(Seq(0, 1), Seq(0), Seq(1), Seq()).foreach(set => a.addGroupings(groupingOf(set: _*)))
       run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), "grp", "name", "n", "s", "d", "rows",
           "set"))
     }
@@ -459,15 +455,13 @@ class RelationsSuite extends SparkSuite with SubstraitAssertions {
     val b = new PlanBuilder()
     val count = b.fn("functions_aggregate_generic", "count:any")
     val countRows = b.fn("functions_aggregate_generic", "count:")
-    def grouping(refs: Int*) =
-      refs.foldLeft(io.sparksubstrait.proto.AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_))
     // (0, grp, name), (0, grp), (0): ROLLUP (grp, name), each set also grouped by the constant 0,
     // so the last set is no empty set: no row over no rows, as Spark SQL's ROLLUP.
     def rollup(table: String) = {
       val a = io.sparksubstrait.proto.AggregateRel.newBuilder().setInput(readNamed(people, table))
         .addGroupingExpressions(litI32(0)).addGroupingExpressions(field(3)).addGroupingExpressions(field(1))
         .addMeasures(b.measure(count, Seq(field(0)))).addMeasures(b.measure(countRows, Nil))
-      Seq(Seq(0, 1, 2), Seq(0, 1), Seq(0)).foreach(set => a.addGroupings(grouping(set: _*)))
+      Seq(Seq(0, 1, 2), Seq(0, 1), Seq(0)).foreach(set => a.addGroupings(groupingOf(set: _*)))
       run(b.plan(io.sparksubstrait.proto.Rel.newBuilder().setAggregate(a).build(), "zero", "grp", "name", "n", "rows",
           "set"))
     }

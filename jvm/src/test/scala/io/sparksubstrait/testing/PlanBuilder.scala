@@ -340,6 +340,10 @@ object PlanBuilder {
   def set(op: SetRel.SetOp, inputs: Rel*): Rel =
     Rel.newBuilder().setSet(SetRel.newBuilder().setOp(op).addAllInputs(inputs.asJava)).build()
 
+  /** One grouping set of an AggregateRel, by references into its grouping expressions. */
+  def groupingOf(refs: Int*): AggregateRel.Grouping =
+    refs.foldLeft(AggregateRel.Grouping.newBuilder())(_.addExpressionReferences(_)).build()
+
   def cross(left: Rel, right: Rel): Rel =
     Rel.newBuilder().setCross(CrossRel.newBuilder().setLeft(left).setRight(right)).build()
 
