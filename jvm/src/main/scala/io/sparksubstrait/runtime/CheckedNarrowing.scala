@@ -10,9 +10,9 @@ import io.sparksubstrait.errors.SubstraitErrors
  * (convert/rel/DeclaredColumnTypes), called from generated code through StaticInvoke. A value
  * that fits is returned unchanged; one that does not raises SUBSTRAIT_VALUE_OUT_OF_RANGE with
  * the column and the value: Spark's casts would wrap it (legacy) or raise their own
- * CAST_OVERFLOW (ANSI), neither of which names the plan's column. Every method is pure.
+ * CAST_OVERFLOW (ANSI), neither of which names the plan's column. Every method is pure; the
+ * class holds the static forwarders generated code calls.
  */
-/** Holds the static forwarders of [[CheckedNarrowing$]] that generated code calls. */
 final class CheckedNarrowing private ()
 
 object CheckedNarrowing {
