@@ -31,31 +31,10 @@ final case class IntegerSum(child: Expression, result: String) extends Declarati
   private lazy val count = AttributeReference("count", LongType)()
 
   override lazy val aggBufferAttributes: Seq[AttributeReference] = Seq(hi, lo, count)
-  override lazy val initialValues: Seq[Expression] = Seq(Literal(null, LongType), Literal(0L), Literal(0L))
-
-  private lazy val x = Cast(child, LongType)
-
-  /** 1 when the unsigned sum `total` of `base` and something wrapped around, else 0. */
-  private def carry(total: Expression, base: Expression): Expression = {
-    val flip = Literal(Long.MinValue)
-    If(LessThan(BitwiseXor(total, flip), BitwiseXor(base, flip)), Literal(1L), Literal(0L))
-  }
-
-  private def plus(a: Expression, b: Expression): Expression = Add(a, b, EvalMode.LEGACY)
-
-  override lazy val updateExpressions: Seq[Expression] = {
-    val newLo = plus(lo, x)
-    val signExtension = If(LessThan(x, Literal(0L)), Literal(-1L), Literal(0L))
-    val newHi = plus(plus(Coalesce(Seq(hi, Literal(0L))), signExtension), carry(newLo, lo))
-    Seq(If(IsNull(child), hi, newHi), If(IsNull(child), lo, newLo), If(IsNull(child), count, plus(count, Literal(1L))))
-  }
-
-  override lazy val mergeExpressions: Seq[Expression] = {
-    val newLo = plus(lo.left, lo.right)
-    val newHi = If(And(IsNull(hi.left), IsNull(hi.right)), Literal(null, LongType),
-      plus(plus(Coalesce(Seq(hi.left, Literal(0L))), Coalesce(Seq(hi.right, Literal(0L)))), carry(newLo, lo.left)))
-    Seq(newHi, newLo, plus(count.left, count.right))
-  }
+  override lazy val initialValues: Seq[Expression] = Int128Adds.initialValues
+  override lazy val updateExpressions: Seq[Expression] = Int128Adds.update(hi, lo, count, child, Cast(child, LongType))
+  override lazy val mergeExpressions: Seq[Expression] =
+    Int128Adds.merge((hi.left, lo.left, count.left), (hi.right, lo.right, count.right))
 
   override lazy val evaluateExpression: Expression =
     If(IsNull(hi), Literal(null, dataType),
@@ -73,13 +52,47 @@ object IntegerSum {
   val Wide: DecimalType = DecimalType(38, 0)
 }
 
+/**
+ * The update and merge of a 128-bit sum of longs held as `hi` (NULL until a non-NULL row) and
+ * `lo` (read as unsigned), with a count of the values: one add with a carry per row.
+ */
+private[runtime] object Int128Adds {
+  val initialValues: Seq[Expression] = Seq(Literal(null, LongType), Literal(0L), Literal(0L))
+
+  private def plus(a: Expression, b: Expression): Expression = Add(a, b, EvalMode.LEGACY)
+
+  /** 1 when the unsigned sum `total` of `base` and something wrapped around, else 0. */
+  private def carry(total: Expression, base: Expression): Expression = {
+    val flip = Literal(Long.MinValue)
+    If(LessThan(BitwiseXor(total, flip), BitwiseXor(base, flip)), Literal(1L), Literal(0L))
+  }
+
+  /** Adds `x` (a long; skipped where `value` is NULL). */
+  def update(hi: Expression, lo: Expression, count: Expression, value: Expression, x: Expression): Seq[Expression] = {
+    val newLo = plus(lo, x)
+    val signExtension = If(LessThan(x, Literal(0L)), Literal(-1L), Literal(0L))
+    val newHi = plus(plus(Coalesce(Seq(hi, Literal(0L))), signExtension), carry(newLo, lo))
+    Seq(If(IsNull(value), hi, newHi), If(IsNull(value), lo, newLo), If(IsNull(value), count, plus(count, Literal(1L))))
+  }
+
+  def merge(left: (Expression, Expression, Expression), right: (Expression, Expression, Expression))
+    : Seq[Expression] = {
+    val (hiL, loL, countL) = left
+    val (hiR, loR, countR) = right
+    val newLo = plus(loL, loR)
+    val newHi = If(And(IsNull(hiL), IsNull(hiR)), Literal(null, LongType),
+      plus(plus(Coalesce(Seq(hiL, Literal(0L))), Coalesce(Seq(hiR, Literal(0L)))), carry(newLo, loL)))
+    Seq(newHi, newLo, plus(countL, countR))
+  }
+}
+
 /** The 128-bit sums of [[IntegerSum]] at the end of a group (called from generated code). */
 final class Int128 private ()
 
 object Int128 {
   private val TwoTo64 = BigInteger.ONE.shiftLeft(64)
 
-  private def value(hi: Long, lo: Long): BigInteger = {
+  private[runtime] def value(hi: Long, lo: Long): BigInteger = {
     val unsignedLo = if (lo >= 0) BigInteger.valueOf(lo) else BigInteger.valueOf(lo).add(TwoTo64)
     BigInteger.valueOf(hi).multiply(TwoTo64).add(unsignedLo)
   }

@@ -1,7 +1,7 @@
 package io.sparksubstrait
 package functions
 
-import java.math.{BigDecimal => JBigDecimal}
+import java.math.{BigDecimal => JBigDecimal, RoundingMode}
 
 import io.sparksubstrait.errors.SubstraitFunctionException
 import io.sparksubstrait.proto.{AggregationPhase, Expression, FunctionArgument, FunctionOption, SortField, Type}
@@ -148,6 +148,37 @@ class AggregateOptionsSuite extends SparkSuite with SubstraitAssertions {
     // 9999 ones and 10001 zeros: the mean 0.49995 is 0 at scale 0 (Spark's Average gives 0.5000, which a cast made 1).
     val ones = Seq.fill(9999)(litDecimal(dec("1"), 10, 0)) ++ Seq.fill(10001)(litDecimal(dec("0"), 10, 0))
     assert(grouped(Decimal, "avg:dec", Nil, decimal(10, 0), Seq(1 -> ones), Some(decimal(38, 0))) == Map(1 -> dec("0")))
+  }
+
+  test("avg and SATURATE sum of decimals up to precision 18 (unscaled longs summed in 128 bits): exact past 2^63") {
+    val big = "9999999999999999.99" // the largest DECIMAL(18,2): 1000 of them sum past 2^63 unscaled
+    def groups(p: Int): Seq[(Int, Seq[Expression])] = Seq(
+      1 -> decs(p, 2)(Seq.fill(1000)(big): _*),
+      2 -> decs(p, 2)(Seq.fill(1000)("-" + big) :+ "0.01": _*),
+      3 -> decs(p, 2)("0.01", "0.00"), // 0.005: 0.01 at scale 2 (half away from zero)
+      4 -> decs(p, 2)("-0.01", "0.00", "-0.01", "0.00"), // duplicates, -0.005: -0.01
+      5 -> decs(p, 2)(Seq.fill(500)(Seq(big, "-" + big)).flatten: _*), // carries both ways: 0
+      6 -> Nil) // only NULL: NULL
+    def mean(values: Seq[String], scale: Int): JBigDecimal =
+      values.map(dec).reduce(_ add _).divide(JBigDecimal.valueOf(values.size.toLong), scale, RoundingMode.HALF_UP)
+    for (scale <- Seq(2, 6)) {
+      val expected = Map(1 -> dec(big).setScale(scale), 2 -> mean(Seq.fill(1000)("-" + big) :+ "0.01", scale),
+        3 -> mean(Seq("0.01", "0.00"), scale),
+        4 -> mean(Seq("-0.01", "0.00", "-0.01", "0.00"), scale), 5 -> dec("0").setScale(scale), 6 -> null)
+      assert(expected(3) == (if (scale == 2) dec("0.01") else dec("0.005000")))
+      for (p <- Seq(18, 19)) { // 18: the longs; 19: the decimal sum, the same answers
+        val got = grouped(Decimal, "avg:dec", Nil, decimal(p, 2), groups(p), Some(decimal(38, scale)))
+        assert(got == expected, s"DECIMAL($p,2) at scale $scale: $got")
+      }
+    }
+    for (p <- Seq(18, 19)) {
+      val got = grouped(Decimal, "sum:dec", Seq("overflow" -> Seq("SATURATE")), decimal(p, 2), groups(p))
+      assert(
+        got(1) == dec(big).multiply(JBigDecimal.valueOf(1000L)) && got(2) == dec("-" + big)
+          .multiply(JBigDecimal.valueOf(1000L)).add(dec("0.01")) && got(5) == dec("0.00") && got(6) == null,
+        s"$p: $got")
+    }
+    assert(empty(Decimal, "avg:dec", Nil, decimal(18, 2), litDecimal(dec("1.00"), 18, 2)) == null)
   }
 
   test("mode of a group of -0.0 values is -0.0, in fp32 and fp64") {

@@ -126,6 +126,31 @@ class WriteExpressionsSuite extends RoundTrips {
     }
   }
 
+  test(
+    "a small decimal's avg, which the optimizer averages as unscaled longs in doubles, is written as the decimal avg") {
+    def functions(plan: io.sparksubstrait.proto.Plan): Seq[String] =
+      plan.getExtensionsList.asScala.toSeq.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getName)
+    Seq(
+      "SELECT s, avg(d) AS ad FROM small GROUP BY s",
+      "SELECT s, d, avg(d) OVER (PARTITION BY s) AS w FROM small",
+      "SELECT avg(d) AS ad FROM small WHERE s = 'no such s'", // no rows: NULL
+      "SELECT s, avg(d) AS ad, avg(DISTINCT d) AS dd, sum(d) AS sd FROM small GROUP BY s",
+      "SELECT avg(d) AS ad FROM small WHERE d IS NULL" // only NULLs: NULL
+    ).foreach { sql =>
+      val optimized = spark.sql(sql).queryExecution.optimizedPlan.toString
+      assert(optimized.contains("UnscaledValue") && optimized.contains("avg"), s"$sql:\n$optimized")
+      val plan = roundTripSql(sql)
+      val names = functions(plan)
+      assert(names.exists(_.startsWith("avg:dec")) && !names.exists(_.startsWith("divide")), s"$sql: $names")
+      // Read back, the decimal mean sums unscaled longs: no multiply, cast or division per row.
+      val back = SubstraitPlans.read(spark, plan.toByteArray)
+      back.collect()
+      val physical = back.queryExecution.executedPlan.toString
+      assert(!physical.contains("exact_range_avg") && !physical.contains("IeeeMath") && !physical.contains(" * 100"),
+        s"$sql:\n$physical")
+    }
+  }
+
   test("unwritable expressions: one clear error naming the expression") {
     assertUnwritable(spark.sql("SELECT pmod(a, b) FROM nums"), "pmod")
     assertUnwritable(spark.sql("SELECT try_add(a, b) FROM nums"), "add")

@@ -80,6 +80,16 @@ private[sparksubstrait] object FunctionWrites {
     case _ => None
   }
 
+  /**
+   * The overflow option of a sum or average of `t`: Spark's mode for integers and decimals;
+   * floating-point sums are IEEE in every mode (ANSI checks no double add: an overflow is an
+   * infinity), which the YAML's SILENT allows and ERROR would not. TRY stays unwritable.
+   */
+  private def summed(t: DataType, mode: EvalMode.Value): Option[String] = t match {
+    case DoubleType | FloatType => overflow(mode).map(_ => "SILENT")
+    case _ => overflow(mode)
+  }
+
   /** Division by zero: ANSI raises, legacy gives NULL. */
   private def byZero(mode: EvalMode.Value): Option[String] = mode match {
     case EvalMode.ANSI => Some("ERROR")
@@ -377,7 +387,8 @@ private[sparksubstrait] object FunctionWrites {
     // Aggregates. A count is a long whatever the overflow choice; sum and avg keep Spark's mode.
     Row(classOf[Sum], Aggregate, Set(Arithmetic, Decimal), "sum", "try_sum has no Substrait form") {
       case s: Sum =>
-        overflow(SparkShim.sumMode(s)).map(o => Call(arithmeticOf(s), "sum", Seq(Value(s.child)), Seq("overflow" -> o)))
+        summed(s.child.dataType, SparkShim.sumMode(s))
+          .map(o => Call(arithmeticOf(s), "sum", Seq(Value(s.child)), Seq("overflow" -> o)))
     },
     Row(classOf[Average], Aggregate, Set(Arithmetic, Decimal), "avg", "try_avg has no Substrait form") {
       // Spark averages integers and floats as doubles; the YAML's avg of i32 is an i32 (it
@@ -387,7 +398,7 @@ private[sparksubstrait] object FunctionWrites {
           case _: DecimalType | DoubleType => a.child
           case _ => Cast(a.child, DoubleType)
         }
-        overflow(a.evalMode).map(o => Call(arithmeticOf(a), "avg", Seq(Value(arg)), Seq("overflow" -> o)))
+        summed(arg.dataType, a.evalMode).map(o => Call(arithmeticOf(a), "avg", Seq(Value(arg)), Seq("overflow" -> o)))
     },
     Row(classOf[Min], Aggregate, Set(Arithmetic, Decimal, Datetime), "min", "only of numbers, dates and timestamps") {
       case m: Min => orderedOf(m.child.dataType).map(ext => Call(ext, "min", Seq(Value(m.child))))
