@@ -23,7 +23,8 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * when the condition (if any) holds with that row's values, which is the filter with each of its columns
  * replaced by the scalar subquery of it; its columns stay in the output as those values. Only
  * through projections (a filter may leave no row) and only for a side with no outer reference
- * (a scalar subquery inside a correlated subquery is not one Spark plans the same).
+ * (a scalar subquery inside a correlated subquery is not one Spark plans the same), and not
+ * where every input of the join is one row ([[onlyOneRows]]).
  */
 private[sparksubstrait] object OneRowJoinAsScalarSubquery extends PlanShapes.Shape {
   val name = "one-row-join-as-scalar-subquery"
@@ -33,25 +34,28 @@ private[sparksubstrait] object OneRowJoinAsScalarSubquery extends PlanShapes.Sha
   // Any producer: a query as written says a scalar subquery; a join of a one-row aggregate is a decorrelation's.
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
-  def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
-    case j @ Join(left, right, Inner, condition, JoinHint.NONE)
-        if j.resolved && condition.forall(_.deterministic) &&
-          (oneRow(right) || oneRow(left)) =>
-      val rightIsOneRow = oneRow(right)
-      val (other, single) = if (rightIsOneRow) (left, right) else (right, left)
-      // One scalar subquery per use of a column of the one row, each a copy with ids of its
-      // own (FreshIds); Spark reuses the identical subquery plans.
-      def value(a: Attribute): Expression = {
-        val copy = FreshIds.copyOf(single)
-        val scalar = SparkShim.scalarSubquery(Project(Seq(copy(a)), copy.plan), Nil)
-        if (a.nullable) scalar else KnownNotNull(scalar)
-      }
-      val filtered = condition.fold(other) { c =>
-        Filter(c.transform { case a: Attribute if single.outputSet.contains(a) => value(a) }, other)
-      }
-      val singleColumns: Seq[NamedExpression] =
-        single.output.map(a => Alias(value(a), a.name)(exprId = a.exprId, qualifier = a.qualifier))
-      Project(if (rightIsOneRow) other.output ++ singleColumns else singleColumns ++ other.output, filtered)
+  def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = {
+    val onlyOneRows = new OnlyOneRows
+    plan.transformUpWithSubqueries {
+      case j @ Join(left, right, Inner, condition, JoinHint.NONE)
+          if j.resolved && condition.forall(_.deterministic) &&
+            (oneRow(right) || oneRow(left)) && !(onlyOneRows(left) && onlyOneRows(right)) =>
+        val rightIsOneRow = oneRow(right)
+        val (other, single) = if (rightIsOneRow) (left, right) else (right, left)
+        // One scalar subquery per use of a column of the one row, each a copy with ids of its
+        // own (FreshIds); Spark reuses the identical subquery plans.
+        def value(a: Attribute): Expression = {
+          val copy = FreshIds.copyOf(single)
+          val scalar = SparkShim.scalarSubquery(Project(Seq(copy(a)), copy.plan), Nil)
+          if (a.nullable) scalar else KnownNotNull(scalar)
+        }
+        val filtered = condition.fold(other) { c =>
+          Filter(c.transform { case a: Attribute if single.outputSet.contains(a) => value(a) }, other)
+        }
+        val singleColumns: Seq[NamedExpression] =
+          single.output.map(a => Alias(value(a), a.name)(exprId = a.exprId, qualifier = a.qualifier))
+        Project(if (rightIsOneRow) other.output ++ singleColumns else singleColumns ++ other.output, filtered)
+    }
   }
 
   /** Exactly one row: an aggregate without grouping keys, through projections, with no outer reference. */
@@ -62,6 +66,31 @@ private[sparksubstrait] object OneRowJoinAsScalarSubquery extends PlanShapes.Sha
       case _ => false
     }
     global(p) && !correlated(p)
+  }
+
+  /**
+   * A join of one-row inputs only, through projections: SQL's FROM list of one-row derived
+   * tables (TPC-DS q28's six `(SELECT avg(…), count(…) …) B1, B2, …`), whose plan is that
+   * join, not a filter of another relation by a scalar subquery. Made scalar subqueries, each
+   * level's would hold copies of the levels below (q28 read 10 scans of store_sales for 6).
+   * Remembered per node (by identity), so that a deep chain of joins is walked once.
+   */
+  private final class OnlyOneRows {
+    private val known = new java.util.IdentityHashMap[LogicalPlan, java.lang.Boolean]()
+
+    def apply(p: LogicalPlan): Boolean = {
+      val cached = known.get(p)
+      if (cached != null) cached.booleanValue
+      else {
+        val answer = p match {
+          case Project(_, child) => apply(child)
+          case Join(l, r, Inner, _, _) => apply(l) && apply(r)
+          case _ => oneRow(p)
+        }
+        known.put(p, answer)
+        answer
+      }
+    }
   }
 
   private def correlated(p: LogicalPlan): Boolean = p.exists(node =>

@@ -285,6 +285,32 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     assert(joins(noRow).size == 1, noRow.treeString)
   }
 
+  test(
+    "one-row-join-as-scalar-subquery: a join of one-row inputs only (SQL's FROM list of one-row derived tables) stays a join") {
+    // Three global aggregates of g cross joined (TPC-DS q28's shape), and a third joined on a condition.
+    val bd = new PlanBuilder()
+    val three = cross(cross(globalOf(bd, "g", counted = false), globalOf(bd, "g", counted = true)),
+      globalOf(bd, "g0", counted = true))
+    val analyzed = sameRows(bd.plan(three, "m", "n", "n0"),
+      "SELECT * FROM (SELECT max(x) AS m FROM g) a, (SELECT count(*) AS n FROM g) b, (SELECT count(*) AS n0 FROM g0) c")
+    assert(joins(analyzed).size == 2 && subqueries(analyzed).isEmpty, analyzed.treeString)
+    val bd2 = new PlanBuilder()
+    val gt = bd2.fn("functions_comparison", "gt:any_any")
+    val onValue = join(cross(globalOf(bd2, "g", counted = true), globalOf(bd2, "g0", counted = true)),
+      globalOf(bd2, "g", counted = false), JOIN_TYPE_INNER, Some(bd2.call(gt, field(0), field(1))))
+    val conditioned = sameRows(bd2.plan(onValue, "n", "n0", "m"),
+      "SELECT * FROM (SELECT count(*) AS n FROM g) a, (SELECT count(*) AS n0 FROM g0) b, (SELECT max(x) AS m FROM g) c " +
+        "WHERE a.n > b.n0")
+    assert(joins(conditioned).size == 2 && subqueries(conditioned).isEmpty, conditioned.treeString)
+    // Joined to a relation of many rows first (a decorrelation's order), each one row is a scalar subquery again.
+    val bd3 = new PlanBuilder()
+    val withA =
+      cross(cross(readNamed(aSchema, "a"), globalOf(bd3, "g", counted = false)), globalOf(bd3, "g", counted = true))
+    val mixed = sameRows(bd3.plan(withA, "k", "v", "m", "n"),
+      "SELECT * FROM a, (SELECT max(x) AS m FROM g) b, (SELECT count(*) AS n FROM g) c")
+    assert(joins(mixed).isEmpty, mixed.treeString)
+  }
+
   // ---- semi-join-below-aggregate ----
   /** (a ⋉ f on a.k = f.k) ⋈ (g grouped by k: k, sum(x)) on a.k = g.k: columns a.k, a.v, g.k, sum. */
   private def semiThenAggregate(bd: PlanBuilder, aT: String, fT: String, gT: String) = {
