@@ -106,6 +106,9 @@ private[functions] object ArithmeticFunctions {
               val sign = if (name == "multiply") Saturation.productSign(l, r)
               else f(Cast(l, DoubleType), Cast(r, DoubleType), EvalMode.LEGACY, c.ctx.conf)
               Saturation.decimal(l, r, f(l, r, EvalMode.LEGACY, c.ctx.conf), sign, c.declaredType)
+            case _: DecimalType =>
+              val (narrowL, narrowR) = WidenedDecimals(name, l, r, c.declaredType)
+              f(narrowL, narrowR, c.overflowMode, c.ctx.conf)
             case _ => f(l, r, c.overflowMode, c.ctx.conf)
           }
       }
