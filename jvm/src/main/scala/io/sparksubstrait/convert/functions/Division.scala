@@ -7,7 +7,7 @@ import org.apache.spark.sql.types._
 
 import io.sparksubstrait.convert.functions.FunctionCatalog.numericArgs
 import io.sparksubstrait.convert.functions.Saturation.{Integral, integralLiteral, range}
-import io.sparksubstrait.runtime.{CorrectlyRounded, IeeeMath}
+import io.sparksubstrait.runtime.{CorrectlyRounded, DecimalQuotient, IeeeMath, OverflowError}
 
 /**
  * divide and modulus with every combination of their options. Each special case the YAML
@@ -120,6 +120,19 @@ private[functions] object Division {
     }
     val overflow = c.option("overflow", Map("ERROR" -> EvalMode.ANSI, "SILENT" -> EvalMode.LEGACY))
     val byZero = c.option("on_division_by_zero", Map("NULL" -> EvalMode.LEGACY, "ERROR" -> EvalMode.ANSI))
+    c.declaredType match {
+      // The plan's type names the quotient's scale: rounded once there (DecimalQuotient), not at
+      // Spark's scale and again by the cast to the plan's type.
+      case Some(d: DecimalType) =>
+        val ansi = overflow.getOrElse(c.ctx.defaultEvalMode) == EvalMode.ANSI
+        val quotient = DecimalQuotient(l, r, d.scale, if (ansi) Some(OverflowError(c.at.toString, c.name)) else None)
+        val t = quotient.dataType
+        val zeroValue = if (byZero.getOrElse(c.ctx.defaultEvalMode) == EvalMode.ANSI)
+          FunctionErrors.divisionByZero(c, "the divisor is 0", t)
+        else Literal(null, t)
+        return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t), zero(r) -> zeroValue), Some(quotient))
+      case _ =>
+    }
     val modes = Seq(overflow, byZero).flatten.distinct
     if (modes.size > 1) {
       // A mix: the zero divisor answered first as on_division_by_zero asks, then Spark's
