@@ -14,7 +14,7 @@ from releases import RELEASES
 # One old and one new release per producer, and each release whose plans a reading is keyed on.
 FIXTURE_RELEASES = ("datafusion-31.0.0", "datafusion-39.0.0", "datafusion-42.0.0", "datafusion-43.1.0",
                     "datafusion-55.0.0", "duckdb-1.0.3", "duckdb-1.1.3", "ibis-2.24.0", "ibis-3.2.1", "ibis-4.0.1",
-                    "isthmus-0.52.0", "isthmus-0.89.1", "substrait-builders-0.30.0", "substrait-builders-0.37.1")
+                    "isthmus-0.52.0", "isthmus-0.65.0", "isthmus-0.89.1", "substrait-builders-0.30.0", "substrait-builders-0.37.1")
 # The features each fixture release keeps (when it wrote and Spark ran them): every join
 # type, set operations, grouping sets, windows, subqueries, casts, strings, dates, decimals, NULLs.
 FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_limit", "f20_inner_join",
@@ -26,7 +26,8 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "i06_order_limit", "i07_strings", "i17_correlated_exists", "i18_float_fraction",
                    "i19_select_under_filter",
                    "i12_integer_division", "b01_project", "b03_aggregate", "b04_sort_fetch",
-                   "f130_simple_case", "f131_date_plus_days", "f132_folded_between", "f133_grouping")
+                   "f130_simple_case", "f131_date_plus_days", "f132_folded_between", "f133_grouping",
+                   "f134_grouping_sets_at_root", "f135_rollup_joined", "f136_select_constants")
 # The fixture test's independent answer is DuckDB's SQL; isthmus' is Spark SQL's (the matrix),
 # and Calcite reads these otherwise than DuckDB: CAST(1.5 AS BIGINT) truncates (DuckDB rounds),
 # and DuckDB has no CHAR_LENGTH.

@@ -145,6 +145,13 @@ FEATURES: Dict[str, str] = {
     "f132_folded_between": "SELECT id FROM emp WHERE salary BETWEEN -100000000 AND 100000000 OR code > 5",
     "f133_grouping": "SELECT dept, active, GROUPING(dept) AS gd, GROUPING(active) AS ga, COUNT(*) AS n "
                      "FROM emp GROUP BY ROLLUP (dept, active)",
+    # issue 35: grouping sets whose aggregate reaches the root (DataFusion 31-42 writes no project over it, isthmus
+    # 0.52-0.66 never do; both leave the set's index unnamed), under a join that numbers its columns without the
+    # index (isthmus 0.52-0.66); a query without FROM (DuckDB 1.1's dummy row, a virtual table without schema)
+    "f134_grouping_sets_at_root": "SELECT dept, active, COUNT(*), SUM(code) FROM emp GROUP BY GROUPING SETS ((dept), (active), ())",
+    "f135_rollup_joined": "SELECT d.dname, t.n FROM dept d JOIN (SELECT dept, COUNT(*) AS n FROM emp GROUP BY ROLLUP (dept)) t "
+                          "ON t.dept = d.dept_id",
+    "f136_select_constants": "SELECT 1 AS a, 'x' AS s, 2.5 AS d",
 }
 
 # Producer-specific spellings: aggregates the known issue names (DuckDB's median, product,

@@ -68,8 +68,10 @@ RELEASES: List[Release] = [
     _ibis("4.0.1", "9.5.0", ["substrait==0.21.0", "duckdb==1.1.3"], pinned=True),
     # isthmus (Calcite) from Maven Central: one per few minor versions.
     # Maven Central's metadata lists 0.25.0, 0.26.0, 0.52.0, 0.65.0, 0.66.0, 0.73.0, 0.89.1.
+    # 0.66.0: the last that writes grouping sets without their index (isthmus-grouping-sets-without-index), stamping
+    # spec 0.77 as 0.73 does.
     *[Release("isthmus", v, pinned=v in ("0.25.0", "0.89.1")) for v in (
-        "0.25.0", "0.52.0", "0.65.0", "0.73.0", "0.89.1")],
+        "0.25.0", "0.52.0", "0.65.0", "0.66.0", "0.73.0", "0.89.1")],
     # The Python substrait package's own builders.
     *[Release("substrait-builders", v, [f"substrait[extensions]=={v}", "duckdb==1.1.3"], pinned=v == "0.37.1")
       for v in ("0.23.0", "0.30.0", "0.37.1")],

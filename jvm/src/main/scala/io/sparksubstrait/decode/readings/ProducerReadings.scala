@@ -19,6 +19,14 @@ import io.sparksubstrait.decode.PlanPath
 private[sparksubstrait] object ProducerReadings {
   val all: Seq[Reading] = Seq(
     NamesOnlySchema,
+    // Before the projects' readings (in their shared walk, each aggregate or read is lifted before the project
+    // above it), which count their input's columns to make their emit.
+    GroupingSetsWithoutIndex("datafusion-grouping-sets-without-index", "DataFusion 31 to 42 (spec 0.33 to 0.55)",
+      _.within("datafusion", "0.0", "0.55")),
+    GroupingSetsWithoutIndex("isthmus-grouping-sets-without-index",
+      "isthmus 0.65 and 0.66 (spec 0.74, 0.77; 0.52 stamps no producer; 0.73, also 0.77, writes the emit itself)",
+      _.within("isthmus", "0.0", "0.77")),
+    VirtualTableWithoutSchema,
     ProjectWithoutEmit("datafusion-project-without-emit", "DataFusion 31 to 42 (spec 0.33 to 0.55)",
       _.within("datafusion", "0.0", "0.55")),
     ProjectWithoutEmit("duckdb-project-without-emit", Releases.DuckDb.describe, Releases.DuckDb.applies),
