@@ -151,6 +151,40 @@ class WriteExpressionsSuite extends RoundTrips {
     }
   }
 
+  test("sums and averages of doubles are written overflow SILENT in both modes (Spark's double adds never raise)") {
+    def overflowOptions(plan: io.sparksubstrait.proto.Plan): Seq[String] = {
+      val found = scala.collection.mutable.Buffer[String]()
+      def walk(m: com.google.protobuf.Message): Unit = m.getAllFields.asScala.foreach {
+        case (fd, v) if fd.getName == "options" =>
+          v.asInstanceOf[java.util.List[_]].asScala.foreach {
+            case o: io.sparksubstrait.proto.FunctionOption if o.getName == "overflow" =>
+              found ++= o.getPreferenceList.asScala
+            case _ =>
+          }
+        case (fd, v: java.util.List[_]) =>
+          v.asScala.foreach { case x: com.google.protobuf.Message => walk(x); case _ => }
+        case (_, v: com.google.protobuf.Message) => walk(v)
+        case _ =>
+      }
+      walk(plan)
+      found.toSeq
+    }
+    for (ansi <- Seq("true", "false")) withConf("spark.sql.ansi.enabled", ansi) {
+      // Doubles (with NaN, -0.0, NULL) and Spark's average of integers, which it takes in doubles.
+      val sql = "SELECT sum(x) AS sx, avg(x) AS ax, avg(CAST(y AS DOUBLE)) AS ay FROM f"
+      val plan = roundTripSql(sql)
+      assert(overflowOptions(plan).toSet == Set("SILENT"), s"ANSI $ansi: ${overflowOptions(plan)}")
+      val ints = roundTripSql("SELECT avg(a) AS aa FROM nums")
+      assert(overflowOptions(ints).toSet == Set("SILENT"), s"ANSI $ansi: ${overflowOptions(ints)}")
+      // An integer sum keeps the mode: ERROR under ANSI.
+      val intSum = roundTripSql("SELECT sum(a) AS sa FROM nums")
+      assert(overflowOptions(intSum) == Seq(if (ansi == "true") "ERROR" else "SILENT"), overflowOptions(intSum))
+      val back = SubstraitPlans.read(spark, plan.toByteArray)
+      back.collect()
+      assert(!back.queryExecution.executedPlan.toString.contains("exact_range"), back.queryExecution.executedPlan)
+    }
+  }
+
   test("unwritable expressions: one clear error naming the expression") {
     assertUnwritable(spark.sql("SELECT pmod(a, b) FROM nums"), "pmod")
     assertUnwritable(spark.sql("SELECT try_add(a, b) FROM nums"), "add")
