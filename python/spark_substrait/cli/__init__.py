@@ -12,10 +12,14 @@ All take spark-submit's options (``--master``, ``--conf``, ``--driver-memory``) 
 Exit status: 0 success; 2 an invalid plan or a command line that cannot be carried out;
 3 a valid plan asking for something this consumer does not support; 1 anything else. The
 ``SUBSTRAIT_`` message (or the error's) goes to stderr without a traceback; ``--debug``
-adds it.
+adds it. Where the command line can fix the error (a table the plan names, a file it
+reads), a second line says with which option.
 """
 
 import argparse
+import glob
+import os
+import re
 import sys
 import traceback
 from typing import List, Optional
@@ -34,6 +38,7 @@ COMMANDS = {"run": cli_run, "explain": cli_explain, "write": cli_write}
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spark-substrait", description="Run Substrait plans on Apache Spark.")
+    parser.add_argument("--version", action=_Version, help="the package's version and the Spark versions of its jars")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS.values():
         module.add_parser(commands)
@@ -64,16 +69,66 @@ def _describe(e: Exception):
 
     if isinstance(e, cli_session.SessionStartError):
         return f"spark-substrait: the Spark driver did not start: {e}", EXIT_FAILED
+    if isinstance(e, cli_session.ConnectClientMissing):
+        return f"spark-substrait: {e}", EXIT_FAILED
     if isinstance(e, UsageError):
         return f"spark-substrait: {e}", EXIT_INVALID
     if isinstance(e, spark_substrait.SubstraitUnsupportedError):
-        return e.message, EXIT_UNSUPPORTED
+        return e.message + _hint(e), EXIT_UNSUPPORTED
     if isinstance(e, spark_substrait.SubstraitInvalidPlanError):
-        return e.message, EXIT_INVALID
+        return e.message + _hint(e), EXIT_INVALID
     if isinstance(e, spark_substrait.SubstraitPlanError):
         return e.message, EXIT_FAILED
     first = str(e).strip().splitlines()[0] if str(e).strip() else ""
     return f"spark-substrait: {type(e).__name__}: {first}", EXIT_FAILED
+
+
+def _hint(e) -> str:
+    """The option that fixes a plan's error from the command line, as a second line."""
+    if e.condition == "SUBSTRAIT_TABLE_NOT_FOUND":
+        table = e.parameters.get("table", "NAME")
+        return f"\nspark-substrait: the plan reads the table {table}: add --table {table}=PATH[:FORMAT]"
+    if e.condition == "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED":
+        path = e.parameters.get("path", "")
+        folder = os.path.dirname(re.sub(r"^file:(//)?", "", path).rstrip("/")) or "FOLDER"
+        return (f"\nspark-substrait: the plan reads files itself: let it read them with --allow-path {folder} "
+                "(repeatable; docs/security.md)")
+    return ""
+
+
+class _Version(argparse.Action):
+    """``--version``: the package, the jars it bundles and the PySpark that picks one, without
+    starting a JVM (the jars' names say their Spark and Scala versions)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
+def version_text() -> str:
+    from importlib import metadata
+
+    import spark_substrait
+    from spark_substrait import _config
+
+    jars = sorted(glob.glob(os.path.join(os.path.dirname(spark_substrait.__file__), "jars", "spark-substrait-*.jar")))
+    sparks = []
+    for jar in jars:
+        m = re.match(r"spark-substrait-spark(\d)(\d+)_(2\.1\d)-", os.path.basename(jar))
+        sparks.append(f"Spark {m.group(1)}.{m.group(2)} (Scala {m.group(3)})" if m else os.path.basename(jar))
+    try:
+        pyspark = metadata.version("pyspark")
+    except metadata.PackageNotFoundError:
+        pyspark = "not installed"
+    lines = [f"spark-substrait {spark_substrait.__version__}",
+             f"jars for: {', '.join(sparks) or 'none bundled'}",
+             f"PySpark: {pyspark}"]
+    if os.environ.get(_config.JAR_ENV):
+        lines.append(f"{_config.JAR_ENV}: {os.environ[_config.JAR_ENV]}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
