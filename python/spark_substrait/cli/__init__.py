@@ -17,14 +17,14 @@ reads), a second line says with which option.
 """
 
 import argparse
-import glob
 import os
 import re
 import sys
 import traceback
 from typing import List, Optional
 
-from spark_substrait.cli import explain as cli_explain, run as cli_run, session as cli_session, write as cli_write
+from spark_substrait.cli import (explain as cli_explain, run as cli_run, session as cli_session, version as cli_version,
+                                 write as cli_write)
 from spark_substrait.cli.output import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_UNSUPPORTED = 0, 1, 2, 3
@@ -38,7 +38,7 @@ COMMANDS = {"run": cli_run, "explain": cli_explain, "write": cli_write}
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spark-substrait", description="Run Substrait plans on Apache Spark.")
-    parser.add_argument("--version", action=_Version, help="the package's version and the Spark versions of its jars")
+    parser.add_argument("--version", action=cli_version.VersionAction, help="the package's version and the Spark versions of its jars")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS.values():
         module.add_parser(commands)
@@ -94,41 +94,6 @@ def _hint(e) -> str:
         return (f"\nspark-substrait: the plan reads files itself: let it read them with --allow-path {folder} "
                 "(repeatable; docs/security.md)")
     return ""
-
-
-class _Version(argparse.Action):
-    """``--version``: the package, the jars it bundles and the PySpark that picks one, without
-    starting a JVM (the jars' names say their Spark and Scala versions)."""
-
-    def __init__(self, option_strings, dest, **kwargs):
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(version_text())
-        parser.exit()
-
-
-def version_text() -> str:
-    from importlib import metadata
-
-    import spark_substrait
-    from spark_substrait import _config
-
-    jars = sorted(glob.glob(os.path.join(os.path.dirname(spark_substrait.__file__), "jars", "spark-substrait-*.jar")))
-    sparks = []
-    for jar in jars:
-        m = re.match(r"spark-substrait-spark(\d)(\d+)_(2\.1\d)-", os.path.basename(jar))
-        sparks.append(f"Spark {m.group(1)}.{m.group(2)} (Scala {m.group(3)})" if m else os.path.basename(jar))
-    try:
-        pyspark = metadata.version("pyspark")
-    except metadata.PackageNotFoundError:
-        pyspark = "not installed"
-    lines = [f"spark-substrait {spark_substrait.__version__}",
-             f"jars for: {', '.join(sparks) or 'none bundled'}",
-             f"PySpark: {pyspark}"]
-    if os.environ.get(_config.JAR_ENV):
-        lines.append(f"{_config.JAR_ENV}: {os.environ[_config.JAR_ENV]}")
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":
