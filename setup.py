@@ -91,8 +91,9 @@ setup(
     install_requires=["pyspark>=3.5,<4.4"],
     extras_require={"substrait": ["substrait"],
                     # spark.read.substrait on Spark Connect sessions: pyspark's Connect client
-                    # (the server-side plugin needs Spark 4).
-                    "connect": ["pyspark[connect]>=4.0,<4.4"]},
+                    # (the server-side plugin needs Spark 4). PySpark warns that it does not
+                    # fully support pandas 3 yet, which pip would pick otherwise.
+                    "connect": ["pyspark[connect]>=4.0,<4.4", "pandas>=2.2,<3"]},
     entry_points={"console_scripts": ["spark-substrait = spark_substrait.cli:main"]},
     cmdclass={"build_py": BuildPyWithJar},
 )

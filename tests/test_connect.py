@@ -359,3 +359,29 @@ def test_to_substrait_writes_a_connect_dataframe_on_the_server(remote, tpch):
         spark_substrait.to_substrait(remote.sql("SELECT hash(l_orderkey) AS h FROM lineitem"))
     assert unwritable.value.condition == "SUBSTRAIT_UNWRITABLE_PLAN"
     remote.conf.unset("spark.substrait.localFiles.allowedPrefixes")
+
+
+def test_explain_on_a_connect_session_says_it_needs_a_classic_one(remote, tpch):
+    """The plan explorer runs in the driver JVM: on a remote session, a NotImplementedError that
+    names spark_substrait.explain and what to do, not a reader's 'not installed' error."""
+    with pytest.raises(NotImplementedError) as info:
+        spark_substrait.explain(tpch.duckdb_bin[6], spark=remote)
+    message = str(info.value)
+    assert message.startswith("spark_substrait.explain needs a classic (JVM-backed) SparkSession")
+    assert "spark-substrait explain PLAN --table NAME=PATH" in message
+    assert not isinstance(info.value, SubstraitPlanError)
+
+
+def test_the_command_line_writes_a_plan_over_connect(connect_server, remote, tpch, tmp_path):
+    """``spark-substrait write … --remote``: the server's plugin writes the query's plan; read back
+    on the same server it gives the query's rows."""
+    script = os.path.join(os.path.dirname(sys.executable), "spark-substrait")
+    out = tmp_path / "plan.bin"
+    query = "SELECT l_returnflag, count(*) AS n FROM lineitem GROUP BY l_returnflag"
+    result = subprocess.run([script, "write", query, "--remote", connect_server, "--table", f"lineitem={tpch.lineitem}",
+                             "--analyzed", "-o", str(out)], capture_output=True, env=clean_env(), cwd=tmp_path,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr.decode()[-3000:]
+    assert f"wrote {out}" in result.stdout.decode()
+    assert "--target duckdb-1.1" in result.stderr.decode()  # the default encoding's note
+    assert sorted(rows(remote.read.substrait(out.read_bytes()))) == sorted(rows(remote.sql(query)))

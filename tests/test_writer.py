@@ -221,6 +221,9 @@ def test_cli_write_to_a_file_and_explain(spark, tpch_views, tpch_files, tmp_path
     result = _cli(["write", sql, "--table", table, "-o", out], tmp_path)
     assert result.returncode == 0, result.stderr.decode()[-3000:]
     assert out.stat().st_size > 0 and f"wrote {out}" in result.stdout.decode()
+    # No --target: the plan is for our reader, and a note names the targets DuckDB and DataFusion read.
+    assert result.stderr.decode().startswith("spark-substrait: note: this plan is in the pinned spec's encoding"), \
+        result.stderr.decode()
     assert_same_rows(_spark_rows(spark.read.substrait(out.read_bytes())), _spark_rows(spark.sql(sql)), "CLI write")
 
     shown = _cli(["write", sql, "--table", table, "--explain", "--analyzed"], tmp_path)

@@ -67,6 +67,28 @@ class SubstraitNotInstalledError(SubstraitPlanError):
     """The spark-substrait jar is not on the Spark driver's classpath."""
 
 
+def malformed_plan(format: str, reason: str) -> SubstraitInvalidPlanError:
+    """``SUBSTRAIT_MALFORMED_PLAN`` found before the plan reaches the JVM (the command line
+    checks the input first): the same condition and words as the JVM's
+    (``SubstraitErrors.malformedPlan``), so a caller cannot tell who found it."""
+    reason = reason.strip().rstrip(".")
+    return SubstraitInvalidPlanError(
+        f"[SUBSTRAIT_MALFORMED_PLAN] At plan: cannot decode the Substrait plan ({format}): {reason}. "
+        "Expected a serialized substrait.Plan message.",
+        condition="SUBSTRAIT_MALFORMED_PLAN", location="plan",
+        parameters={"location": "plan", "format": format, "reason": reason})
+
+
+def classic_session_required(caller: str, instead: str) -> NotImplementedError:
+    """``caller`` runs in the driver JVM, which a Spark Connect client does not have: the
+    error says so and what to do ``instead``. A NotImplementedError, as PySpark raises for
+    what its Connect client cannot do (PySparkNotImplementedError), not a plan error: the
+    plan may be fine."""
+    return NotImplementedError(
+        f"{caller} needs a classic (JVM-backed) SparkSession: it runs in the Spark driver's JVM, "
+        f"and this session has none (a Spark Connect session?). {instead}")
+
+
 def _class_names(jclass):
     """Names of a Java class and all its superclasses."""
     names = []

@@ -10,7 +10,7 @@ import pathlib
 from typing import Any, List, Mapping, Optional, Tuple, Union
 
 from spark_substrait._config import EXTENSION_CLASS
-from spark_substrait._errors import SubstraitNotInstalledError
+from spark_substrait._errors import SubstraitNotInstalledError, classic_session_required
 
 _ENTRY_POINT = "io.sparksubstrait.SubstraitPlans"
 
@@ -93,15 +93,24 @@ def _shorten(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def entry_point(spark):
+# What to do instead, by the function that needs the driver JVM.
+_WITHOUT_JVM = {
+    "spark_substrait.explain": (
+        "Explain the plan on a classic session over the same tables, e.g. "
+        "spark_substrait.configure(SparkSession.builder.master('local[1]')).getOrCreate() with the tables as "
+        "temp views, or from the command line: spark-substrait explain PLAN --table NAME=PATH. "
+        "Over Spark Connect, spark.read.substrait(plan) runs the plan and .explain() shows Spark's plans."),
+}
+
+
+def entry_point(spark, caller: str = "spark.read.substrait"):
+    """``io.sparksubstrait.SubstraitPlans`` in the session's driver JVM."""
     from py4j.java_gateway import JavaClass
 
     jvm = getattr(spark, "_jvm", None)
     if jvm is None:
-        raise SubstraitNotInstalledError(
-            "spark.read.substrait needs a classic (JVM-backed) SparkSession; this session "
-            "has no driver JVM (Spark Connect?).",
-            condition="SUBSTRAIT_NOT_INSTALLED")
+        raise classic_session_required(caller, _WITHOUT_JVM.get(
+            caller, "Use a classic session (spark_substrait.configure(SparkSession.builder).getOrCreate())."))
     entry_point = getattr(jvm, _ENTRY_POINT)
     if not isinstance(entry_point, JavaClass):
         raise SubstraitNotInstalledError(

@@ -46,7 +46,7 @@ def to_substrait(df, format: str = "binary", optimized: bool = True,
         written = written_plan(df, not optimized, target, format == "json")
         return bytes(written) if format == "binary" else written
     spark = df.sparkSession
-    entry = entry_point(spark)
+    entry = entry_point(spark, "spark_substrait.to_substrait")
     with java_errors_as_plan_errors():
         written = entry.write(df._jdf, optimized, target, format == "json")
     return bytes(written) if format == "binary" else written

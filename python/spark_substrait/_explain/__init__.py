@@ -71,7 +71,8 @@ def explain(plan: PlanLike, spark=None, root: Optional[int] = None,
     ``plan``, ``root`` and ``params`` are as for ``spark.read.substrait``; ``spark`` is the
     (classic) session whose catalog resolves the plan's named tables, by default the
     active one. Raises :class:`spark_substrait.SubstraitPlanError` where reading the plan
-    would.
+    would, and NotImplementedError on a Spark Connect session: the explorer runs in the
+    driver JVM, which a Connect client does not have.
     """
     check_root(root, "spark_substrait.explain")
     if spark is None:
@@ -81,7 +82,7 @@ def explain(plan: PlanLike, spark=None, root: Optional[int] = None,
         if spark is None:
             raise ValueError("spark_substrait.explain: no active SparkSession; pass spark=")
     kind, payload = plan_payload(plan)
-    entry = entry_point(spark)
+    entry = entry_point(spark, "spark_substrait.explain")
     jparams = java_params(spark, params) if params is not None else None
     with java_errors_as_plan_errors():
         run = entry.explainJson if kind == "json" else entry.explain

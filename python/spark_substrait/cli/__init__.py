@@ -12,15 +12,19 @@ All take spark-submit's options (``--master``, ``--conf``, ``--driver-memory``) 
 Exit status: 0 success; 2 an invalid plan or a command line that cannot be carried out;
 3 a valid plan asking for something this consumer does not support; 1 anything else. The
 ``SUBSTRAIT_`` message (or the error's) goes to stderr without a traceback; ``--debug``
-adds it.
+adds it. Where the command line can fix the error (a table the plan names, a file it
+reads), a second line says with which option.
 """
 
 import argparse
+import os
+import re
 import sys
 import traceback
 from typing import List, Optional
 
-from spark_substrait.cli import explain as cli_explain, run as cli_run, session as cli_session, write as cli_write
+from spark_substrait.cli import (explain as cli_explain, run as cli_run, session as cli_session, version as cli_version,
+                                 write as cli_write)
 from spark_substrait.cli.output import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_UNSUPPORTED = 0, 1, 2, 3
@@ -34,6 +38,7 @@ COMMANDS = {"run": cli_run, "explain": cli_explain, "write": cli_write}
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spark-substrait", description="Run Substrait plans on Apache Spark.")
+    parser.add_argument("--version", action=cli_version.VersionAction, help="the package's version and the Spark versions of its jars")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS.values():
         module.add_parser(commands)
@@ -64,16 +69,31 @@ def _describe(e: Exception):
 
     if isinstance(e, cli_session.SessionStartError):
         return f"spark-substrait: the Spark driver did not start: {e}", EXIT_FAILED
+    if isinstance(e, cli_session.ConnectClientMissing):
+        return f"spark-substrait: {e}", EXIT_FAILED
     if isinstance(e, UsageError):
         return f"spark-substrait: {e}", EXIT_INVALID
     if isinstance(e, spark_substrait.SubstraitUnsupportedError):
-        return e.message, EXIT_UNSUPPORTED
+        return e.message + _hint(e), EXIT_UNSUPPORTED
     if isinstance(e, spark_substrait.SubstraitInvalidPlanError):
-        return e.message, EXIT_INVALID
+        return e.message + _hint(e), EXIT_INVALID
     if isinstance(e, spark_substrait.SubstraitPlanError):
         return e.message, EXIT_FAILED
     first = str(e).strip().splitlines()[0] if str(e).strip() else ""
     return f"spark-substrait: {type(e).__name__}: {first}", EXIT_FAILED
+
+
+def _hint(e) -> str:
+    """The option that fixes a plan's error from the command line, as a second line."""
+    if e.condition == "SUBSTRAIT_TABLE_NOT_FOUND":
+        table = e.parameters.get("table", "NAME")
+        return f"\nspark-substrait: the plan reads the table {table}: add --table {table}=PATH[:FORMAT]"
+    if e.condition == "SUBSTRAIT_LOCAL_FILES_NOT_ALLOWED":
+        path = e.parameters.get("path", "")
+        folder = os.path.dirname(re.sub(r"^file:(//)?", "", path).rstrip("/")) or "FOLDER"
+        return (f"\nspark-substrait: the plan reads files itself: let it read them with --allow-path {folder} "
+                "(repeatable; docs/security.md)")
+    return ""
 
 
 if __name__ == "__main__":

@@ -3,13 +3,17 @@
 Prints the text form by default; ``--format json|svg|html`` prints another form, and
 ``--output PATH`` writes the form the path's extension names (``.svg``, ``.html``,
 ``.json``, else text) instead. Nothing runs: the plan is only converted, analysed and
-optimized (named tables must still be registered, with ``--table``, to resolve).
+optimized (named tables must still be registered, with ``--table``, to resolve). The
+explorer runs in the driver JVM, so not over ``--remote``: explain a plan locally, over the
+same tables.
 """
 
 import argparse
 import sys
 
 from spark_substrait.cli import run as cli_run, session as cli_session
+from spark_substrait.cli.output import UsageError
+from spark_substrait.cli.status import Status
 
 FORMATS = ("text", "json", "svg", "html")
 
@@ -32,11 +36,18 @@ def add_parser(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     import spark_substrait
 
+    if args.remote:
+        raise UsageError("explain runs in a classic Spark driver (the plan explorer is in its JVM), not over "
+                         "--remote: explain the plan locally, with --table for the tables it reads")
     plan = cli_run.read_plan(args.plan)
-    spark = cli_session.open_session(args)
+    cli_run.table_sources(args.table)
+    values = cli_run.params(args)
+    status = Status(quiet=args.quiet)
+    spark = cli_session.open_session(args, status)
     try:
-        cli_run.register_tables(spark, args.table)
-        explanation = spark_substrait.explain(plan, spark=spark, root=args.root, params=cli_run.params(args))
+        cli_run.register_tables(spark, args.table, status)
+        with status.step("converting the plan"):
+            explanation = spark_substrait.explain(plan, spark=spark, root=args.root, params=values)
         render = {"json": explanation.to_json, "svg": explanation.to_svg, "html": explanation.to_html,
                   "text": explanation.to_text}
         if args.output and args.format is None:

@@ -6,6 +6,9 @@
     cat plan.bin | spark-substrait run - --table t=/data/t:orc --format csv > out.csv
     spark-substrait run plan.bin --master yarn --conf spark.executor.memory=4g --output s3a://b/out.parquet
     spark-substrait run plan.bin --remote sc://host:15002 --param 1=42 --param 2=2024-01-31
+    spark-substrait run duckdb_plan.bin --allow-path /data/exports   # a plan that reads files itself
+
+What can be checked without Spark is checked before the driver starts (cli/check.py).
 """
 
 import argparse
@@ -14,8 +17,9 @@ import re
 import sys
 from typing import Dict, List, Optional, Tuple, Union
 
-from spark_substrait.cli import output as cli_output, session as cli_session
+from spark_substrait.cli import check as cli_check, output as cli_output, session as cli_session
 from spark_substrait.cli.output import UsageError
+from spark_substrait.cli.status import Status
 
 TABLE_FORMATS = ("parquet", "orc", "csv", "json", "text", "avro", "delta")
 _BY_EXTENSION = {".parquet": "parquet", ".orc": "orc", ".csv": "csv", ".json": "json", ".jsonl": "json",
@@ -59,6 +63,10 @@ def add_plan_options(parser: argparse.ArgumentParser) -> None:
                         help="a value for a dynamic parameter, as text cast to the parameter's type (repeatable)")
     parser.add_argument("--null-param", metavar="ANCHOR", action="append", type=_count, default=[],
                         help="a NULL for a dynamic parameter (repeatable)")
+    parser.add_argument("--allow-path", metavar="PREFIX", action="append", default=[],
+                        help="let the plan read files (ReadRel local_files, e.g. DuckDB's read_parquet) under "
+                             "PREFIX, a folder or a URI like s3a://bucket/dir (repeatable; the setting "
+                             f"{cli_session.ALLOWED_PREFIXES}, docs/security.md)")
 
 
 def add_parser(commands) -> None:
@@ -78,7 +86,8 @@ def add_parser(commands) -> None:
 
 
 def read_plan(source: str) -> Union[bytes, str]:
-    """The plan's bytes, or its JSON text (told by a leading brace), from a file or stdin."""
+    """The plan's bytes, or its JSON text (told by a leading brace), from a file or stdin;
+    ``SUBSTRAIT_MALFORMED_PLAN`` when it cannot be decoded at all (cli/check.py)."""
     if source == "-":
         data = sys.stdin.buffer.read()
     else:
@@ -87,11 +96,23 @@ def read_plan(source: str) -> Union[bytes, str]:
         with open(source, "rb") as f:
             data = f.read()
     if not data.strip():
-        raise UsageError("the plan is empty")
-    return data.decode("utf-8") if data.lstrip()[:1] == b"{" else data
+        raise UsageError("the plan is empty" if source == "-" else f"the plan file {source} is empty")
+    if data.lstrip()[:1] == b"{":
+        try:
+            plan: Union[bytes, str] = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UsageError(f"the plan {source} starts like JSON but is not UTF-8 text ({e.reason} "
+                             f"at byte {e.start})") from None
+    else:
+        plan = data
+    cli_check.check_plan(plan, source)
+    return plan
 
 
-def register_tables(spark, tables: List[Tuple[str, str, Optional[str]]]) -> None:
+def table_sources(tables: List[Tuple[str, str, Optional[str]]]) -> List[Tuple[str, str, str]]:
+    """``(name, path, format)`` of each ``--table``, its format told; a local path that does
+    not exist is an error here, before Spark starts."""
+    sources = []
     for name, path, fmt in tables:
         local = "://" not in path
         if local and not os.path.exists(path):
@@ -103,10 +124,25 @@ def register_tables(spark, tables: List[Tuple[str, str, Optional[str]]]) -> None
                 fmt = "delta" if local and os.path.isdir(os.path.join(path, "_delta_log")) else "parquet"
             if fmt is None:
                 raise UsageError(f"--table {name}={path}: cannot tell the format; add :FORMAT ({', '.join(TABLE_FORMATS)})")
-        reader = spark.read.format(fmt)
-        if fmt == "csv":
-            reader = reader.option("header", "true").option("inferSchema", "true")
-        reader.load(path).createOrReplaceTempView(name)
+        sources.append((name, path, fmt))
+    return sources
+
+
+def register_tables(spark, tables: List[Tuple[str, str, Optional[str]]], status: Optional[Status] = None) -> None:
+    """Each ``--table`` as a temp view of the session (reading a file's schema is a job)."""
+    sources = table_sources(tables)
+    if not sources:
+        return
+    with (status or Status(quiet=True)).step(f"reading {', '.join(name for name, _, _ in sources)}"):
+        for name, path, fmt in sources:
+            _register(spark, name, path, fmt)
+
+
+def _register(spark, name: str, path: str, fmt: str) -> None:
+    reader = spark.read.format(fmt)
+    if fmt == "csv":
+        reader = reader.option("header", "true").option("inferSchema", "true")
+    reader.load(path).createOrReplaceTempView(name)
 
 
 def params(args: argparse.Namespace) -> Optional[Dict[int, Optional[str]]]:
@@ -121,12 +157,17 @@ def params(args: argparse.Namespace) -> Optional[Dict[int, Optional[str]]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Everything that can be wrong without Spark is found before it starts.
     plan = read_plan(args.plan)
+    table_sources(args.table)
     fmt = cli_output.output_format(args.format, args.output)
-    spark = cli_session.open_session(args)
+    values = params(args)
+    status = Status(quiet=args.quiet)
+    spark = cli_session.open_session(args, status)
     try:
-        register_tables(spark, args.table)
-        df = spark.read.substrait(plan, root=args.root, params=params(args))
+        register_tables(spark, args.table, status)
+        with status.step("converting the plan"):
+            df = spark.read.substrait(plan, root=args.root, params=values)
         if args.limit is not None:
             df = df.limit(args.limit)
         if args.explain:

@@ -7,7 +7,8 @@ spark-submit (client mode: the driver is this process, which prints the result);
 
 Quiet by default: Spark's log4j output is switched off (``-v`` keeps Spark's own logging on
 stderr; ``--log-file PATH`` sends it to a file). A progress line shows on long jobs when
-standard output is a terminal.
+standard output is a terminal, and a status line while the driver starts when stderr is one
+(cli/status.py; ``--quiet`` turns both off).
 """
 
 import argparse
@@ -17,6 +18,13 @@ import shlex
 import sys
 import threading
 from typing import List, Optional, Tuple
+
+from spark_substrait.cli.status import Status
+
+# The setting --allow-path sets (docs/security.md), read by the JVM's LocalFiles reader.
+ALLOWED_PREFIXES = "spark.substrait.localFiles.allowedPrefixes"
+# What `pip install` adds the Spark Connect client with (setup.py's extras_require).
+CONNECT_EXTRA = "pip install 'spark-substrait[connect]'"
 
 # An appender must be there, else Spark takes the configuration for log4j's default and loads
 # its own; a PySpark driver sets the root level to the repl logger's (WARN unless set).
@@ -51,6 +59,10 @@ class SessionStartError(Exception):
     """The Spark driver did not start; the message ends with what it wrote."""
 
 
+class ConnectClientMissing(Exception):
+    """``--remote`` without PySpark's Connect client packages: the message names the extra."""
+
+
 def _conf_arg(text: str) -> Tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
@@ -71,6 +83,8 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--name", default="spark-substrait", help="the application name")
     group.add_argument("-v", "--verbose", action="store_true", help="show Spark's log on stderr")
     group.add_argument("--log-file", metavar="PATH", help="write Spark's log to PATH")
+    group.add_argument("-q", "--quiet", action="store_true",
+                       help="no status line while Spark starts, no progress line, no notes: only rows and errors")
     group.add_argument("--debug", action="store_true", help="print the traceback of a failure")
 
 
@@ -81,17 +95,52 @@ def check_session_options(args: argparse.Namespace, parser: argparse.ArgumentPar
         parser.error("choose one of -v and --log-file")
 
 
-def open_session(args: argparse.Namespace):
+def settings(args: argparse.Namespace) -> List[Tuple[str, str]]:
+    """``--conf`` with what other options stand for: ``--allow-path`` (run and explain) is
+    spark.substrait.localFiles.allowedPrefixes, appended to a value given with ``--conf``."""
+    conf = list(args.conf)
+    prefixes = list(getattr(args, "allow_path", None) or [])
+    if not prefixes:
+        return conf
+    if not args.remote:  # a relative folder is this directory's, as for --table
+        prefixes = [p if ":" in p else os.path.abspath(p) for p in prefixes]
+    given = [v for k, v in conf if k == ALLOWED_PREFIXES]
+    conf = [(k, v) for k, v in conf if k != ALLOWED_PREFIXES]
+    return conf + [(ALLOWED_PREFIXES, ",".join(given + prefixes))]
+
+
+def open_session(args: argparse.Namespace, status: Optional[Status] = None):
     """The session the options describe, with spark-substrait enabled."""
+    status = status or Status(quiet=True)
+    if args.remote:
+        with status.step(f"connecting to {args.remote}"):
+            return _remote_session(args)
+    master = args.master or next((v for k, v in args.conf if k == "spark.master"), "local[2]")
+    with status.step(f"starting Spark ({master})"):
+        return _classic_session(args)
+
+
+def _remote_session(args: argparse.Namespace):
+    from pyspark.sql import SparkSession
+
+    try:
+        builder = SparkSession.builder.remote(args.remote)
+        for key, value in settings(args):
+            builder = builder.config(key, value)
+        return builder.getOrCreate()
+    except ImportError as e:
+        # PySpark checks the Connect client's packages (pandas, pyarrow, grpcio, …) here and
+        # names one, not how to get them all.
+        said = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ConnectClientMissing(f"--remote needs the Spark Connect client's packages: {CONNECT_EXTRA} "
+                                   f"(PySpark said: {said})") from e
+
+
+def _classic_session(args: argparse.Namespace):
     from pyspark.sql import SparkSession
 
     import spark_substrait
 
-    if args.remote:
-        builder = SparkSession.builder.remote(args.remote)
-        for key, value in args.conf:
-            builder = builder.config(key, value)
-        return builder.getOrCreate()
     # Options the driver JVM needs at its start go where pyspark starts it from.
     os.environ["PYSPARK_SUBMIT_ARGS"] = _submit_args(args)
     builder = SparkSession.builder.appName(args.name)
@@ -101,8 +150,9 @@ def open_session(args: argparse.Namespace):
         builder = builder.master(args.master)
     elif not any(key == "spark.master" for key, _ in args.conf):
         builder = builder.master("local[2]")
-    builder = builder.config("spark.ui.showConsoleProgress", "true" if sys.stdout.isatty() else "false")
-    for key, value in args.conf:
+    progress = sys.stdout.isatty() and not args.quiet
+    builder = builder.config("spark.ui.showConsoleProgress", "true" if progress else "false")
+    for key, value in settings(args):
         builder = builder.config(key, value)
     try:
         return spark_substrait.configure(builder).getOrCreate()

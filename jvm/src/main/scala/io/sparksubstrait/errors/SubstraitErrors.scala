@@ -81,7 +81,16 @@ private[sparksubstrait] object SubstraitErrors {
   /** The whole input could not be decoded: the location is the plan itself. */
   def malformedPlan(format: String, reason: String, cause: Throwable): SubstraitException =
     raise("SUBSTRAIT_MALFORMED_PLAN", Some(PlanPath.root), "format" -> format,
-      "reason" -> Option(reason).map(_.trim.stripSuffix(".")).getOrElse("no reason given"))(cause)
+      "reason" -> Option(reason).map(r => withoutClassNames(r).trim.stripSuffix(".")).getOrElse("no reason given"))(
+      cause)
+
+  /**
+   * A library's message without the exception class names it starts with: protobuf's JSON
+   * parser says `java.io.EOFException: End of input at line 1 column 16`, and a user needs only
+   * what follows (the condition already says what kind of failure it is).
+   */
+  private def withoutClassNames(message: String): String =
+    message.replaceFirst("^(?:(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): )+", "")
 
   def unknownField(at: PlanPath, field: String): SubstraitException =
     raise("SUBSTRAIT_UNKNOWN_FIELD", Some(at), "field" -> field)
@@ -139,7 +148,8 @@ private[sparksubstrait] object SubstraitErrors {
 
   def fileNotReadable(at: PlanPath, path: String, format: String, cause: Throwable): SubstraitException =
     raise("SUBSTRAIT_FILE_NOT_READABLE", Some(at), "path" -> path, "format" -> format,
-      "reason" -> Option(cause.getMessage).map(_.linesIterator.next()).getOrElse(cause.getClass.getSimpleName))(cause)
+      "reason" -> Option(cause.getMessage).map(m => withoutClassNames(m.linesIterator.next()))
+        .getOrElse(cause.getClass.getSimpleName))(cause)
 
   /** The plan is beyond a limit of [[io.sparksubstrait.decode.PlanLimits]]: refused before it is converted. */
   def planTooLarge(found: String, limit: Any, advice: String, cause: Throwable = null): SubstraitException =

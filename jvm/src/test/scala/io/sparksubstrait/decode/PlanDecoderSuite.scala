@@ -89,6 +89,12 @@ class PlanDecoderSuite extends SparkSuite with SubstraitAssertions {
     }
     assert(intercept[errors.SubstraitException](SubstraitPlans.readJson(spark, "{not json")).getCondition ==
       "SUBSTRAIT_MALFORMED_PLAN")
+    // JSON that ends early: the parser's words, without the Java class it threw.
+    val cut = intercept[errors.SubstraitException](SubstraitPlans.readJson(spark, "{\"relations\": ["))
+    assert(
+      cut.getMessage.startsWith("[SUBSTRAIT_MALFORMED_PLAN] At plan: cannot decode the Substrait plan (JSON): " +
+        "End of input at line 1 column 16"), cut.getMessage)
+    assert(!cut.getMessage.contains("java.") && !cut.getMessage.contains("Exception"), cut.getMessage)
     assert(intercept[errors.SubstraitException](SubstraitPlans.readJson(spark, "[1]")).getCondition ==
       "SUBSTRAIT_MALFORMED_PLAN")
     assert(intercept[errors.SubstraitException](SubstraitPlans.read(spark, null)).getCondition ==

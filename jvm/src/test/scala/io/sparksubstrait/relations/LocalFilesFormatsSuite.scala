@@ -176,8 +176,11 @@ class LocalFilesFormatsSuite extends SparkSuite with SubstraitAssertions {
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.read.local_files.items[0].start") {
       read(files(idName, arrow(_.setUriFile(file).setStart(0).setLength(10))), "id", "name")
     }
-    assertPlanError("SUBSTRAIT_FILE_NOT_READABLE", "relations[0].root.input.read.local_files.items[0]") {
+    val missing = assertPlanError("SUBSTRAIT_FILE_NOT_READABLE", "relations[0].root.input.read.local_files.items[0]") {
       read(files(idName, arrow(_.setUriFile(data.resolve("b/missing.arrow").toString))), "id", "name")
     }
+    // The format by its name, not our reader's class.
+    assert(missing.getMessage.contains("missing.arrow as arrow: ") && !missing.getMessage.contains("ArrowIpcSource"),
+      missing.getMessage)
   }
 }

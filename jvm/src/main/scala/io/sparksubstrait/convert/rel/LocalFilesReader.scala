@@ -215,7 +215,10 @@ private[sparksubstrait] object LocalFilesReader {
       df.queryExecution.analyzed
       df
     } catch {
-      case NonFatal(e) => throw SubstraitErrors.fileNotReadable(at, paths.mkString(", "), format, e)
+      // Our Arrow reader is a data source named by its class: the message names the format.
+      case NonFatal(e) =>
+        val shown = if (format == classOf[io.sparksubstrait.arrow.ArrowIpcSource].getName) "arrow" else format
+        throw SubstraitErrors.fileNotReadable(at, paths.mkString(", "), shown, e)
     }
   }
 }
