@@ -3,7 +3,7 @@ package io.sparksubstrait.write
 import org.apache.spark.sql.catalyst.expressions.{
   Cast, Divide, EvalMode, Expression, Literal, MakeDecimal, UnscaledValue, WindowExpression
 }
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Average, Sum}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Average, Sum}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.{DecimalType, DoubleType}
@@ -32,54 +32,36 @@ private[sparksubstrait] object DecimalSums {
   def apply(plan: LogicalPlan): LogicalPlan =
     plan.transformUpWithSubqueries { case p =>
       p.transformExpressionsUp {
-        case m @ MakeDecimal(w @ WindowExpression(Unscaled(a, x), _), _, _, _) if fits(m, x, a) =>
-          w.copy(windowFunction = restored(a))
-        case m @ MakeDecimal(Unscaled(a, x), _, _, _) if fits(m, x, a) => restored(a)
-        case c @ Cast(Divide(w @ WindowExpression(UnscaledAverage(a, x), _), d, _), _, _, _) if averages(c, d, x) =>
-          w.copy(windowFunction = restoredAverage(a))
-        case c @ Cast(Divide(UnscaledAverage(a, x), d, _), _, _, _) if averages(c, d, x) => restoredAverage(a)
+        case m @ MakeDecimal(w @ WindowExpression(Unscaled(a: Sum, x), _), _, _, _) if fits(m, x, a) =>
+          w.copy(windowFunction = restored(w.windowFunction))
+        case m @ MakeDecimal(e @ Unscaled(a: Sum, x), _, _, _) if fits(m, x, a) => restored(e)
+        case c @ Cast(Divide(w @ WindowExpression(Unscaled(_: Average, x), _), d, _), _, _, _) if averages(c, d, x) =>
+          w.copy(windowFunction = restored(w.windowFunction))
+        case c @ Cast(Divide(e @ Unscaled(_: Average, x), d, _), _, _, _) if averages(c, d, x) => restored(e)
       }
     }
 
-  /** An aggregate `sum(UnscaledValue(x))` and its x. */
+  /** An aggregate `f(UnscaledValue(x))`: f and x's type. */
   private object Unscaled {
-    def unapply(e: Expression): Option[(AggregateExpression, DecimalType)] =
+    def unapply(e: Expression): Option[(AggregateFunction, DecimalType)] =
       e match {
-        case a @ AggregateExpression(Sum(UnscaledValue(x), _), _, _, _, _) =>
-          x.dataType match {
-            case d: DecimalType => Some((a, d))
+        case AggregateExpression(f, _, _, _, _) =>
+          f.children match {
+            case Seq(UnscaledValue(x)) =>
+              x.dataType match {
+                case d: DecimalType => Some((f, d))
+                case _ => None
+              }
             case _ => None
           }
         case _ => None
       }
   }
-
-  private def sumOf(a: AggregateExpression): Sum = a.aggregateFunction.asInstanceOf[Sum]
 
   /** MakeDecimal's type is the decimal sum's, and its overflow answer the sum's. */
-  private def fits(m: MakeDecimal, x: DecimalType, a: AggregateExpression): Boolean = {
-    val ansi = SparkShim.sumMode(sumOf(a)) == EvalMode.ANSI
+  private def fits(m: MakeDecimal, x: DecimalType, sum: Sum): Boolean = {
+    val ansi = SparkShim.sumMode(sum) == EvalMode.ANSI
     m.precision == x.precision + 10 && m.scale == x.scale && m.nullOnOverflow == !ansi
-  }
-
-  /** The sum of x itself, in the same mode. */
-  private def restored(a: AggregateExpression): AggregateExpression = {
-    val sum = sumOf(a)
-    val x = sum.child.asInstanceOf[UnscaledValue].child
-    a.copy(aggregateFunction = sum.withNewChildren(Seq(x)).asInstanceOf[Sum])
-  }
-
-  /** An aggregate `avg(UnscaledValue(x))` and its x. */
-  private object UnscaledAverage {
-    def unapply(e: Expression): Option[(AggregateExpression, DecimalType)] =
-      e match {
-        case a @ AggregateExpression(Average(UnscaledValue(x), _), _, _, _, _) =>
-          x.dataType match {
-            case d: DecimalType => Some((a, d))
-            case _ => None
-          }
-        case _ => None
-      }
   }
 
   /** The divisor is 10^s in doubles and the cast's type the decimal average's. */
@@ -90,10 +72,10 @@ private[sparksubstrait] object DecimalSums {
       case _ => false
     }
 
-  /** The average of x itself, in the same mode. */
-  private def restoredAverage(a: AggregateExpression): AggregateExpression = {
-    val avg = a.aggregateFunction.asInstanceOf[Average]
-    val x = avg.child.asInstanceOf[UnscaledValue].child
-    a.copy(aggregateFunction = avg.withNewChildren(Seq(x)).asInstanceOf[Average])
+  /** The same aggregate, in the same mode, of x itself. */
+  private def restored(e: Expression): AggregateExpression = {
+    val a = e.asInstanceOf[AggregateExpression]
+    val x = a.aggregateFunction.children.head.asInstanceOf[UnscaledValue].child
+    a.copy(aggregateFunction = a.aggregateFunction.withNewChildren(Seq(x)).asInstanceOf[AggregateFunction])
   }
 }

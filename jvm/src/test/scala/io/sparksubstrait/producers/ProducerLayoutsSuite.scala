@@ -10,7 +10,7 @@ import io.sparksubstrait.proto.SortField.SortDirection.SORT_DIRECTION_DESC_NULLS
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
@@ -24,9 +24,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 class ProducerLayoutsSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark.sql("""CREATE OR REPLACE TEMP VIEW sales AS SELECT * FROM VALUES
-      (1, 'a', 10L), (1, 'a', 10L), (1, 'b', 5L), (2, 'a', NULL), (NULL, 'c', 7L), (3, NULL, 1L)
-      AS sales(k1, k2, v)""")
+    Datasets.registerSales(spark)
     spark.sql("CREATE OR REPLACE TEMP VIEW sales0 AS SELECT * FROM sales WHERE false")
     spark.sql("""CREATE OR REPLACE TEMP VIEW names AS SELECT * FROM VALUES
       (1, 'one'), (1, 'uno'), (3, 'three'), (NULL, 'none'), (4, 'four') AS names(k, label)""")

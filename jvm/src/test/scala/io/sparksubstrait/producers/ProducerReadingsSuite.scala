@@ -5,7 +5,7 @@ import io.sparksubstrait.proto.{AggregateRel, Plan, Rel, Version}
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
-import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
+import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
 /**
@@ -17,9 +17,7 @@ import io.sparksubstrait.testing.PlanBuilder._
 class ProducerReadingsSuite extends SparkSuite with SubstraitAssertions {
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark.sql("""CREATE OR REPLACE TEMP VIEW sales AS SELECT * FROM VALUES
-      (1, 'a', 10L), (1, 'a', 10L), (1, 'b', 5L), (2, 'a', NULL), (NULL, 'c', 7L), (3, NULL, 1L)
-      AS sales(k1, k2, v)""")
+    Datasets.registerSales(spark)
   }
 
   private def stamped(plan: Plan, producer: String, minor: Int): Plan =

@@ -32,6 +32,12 @@ object Datasets {
     CREATE OR REPLACE TEMP VIEW people AS SELECT * FROM VALUES
       (1, 'ann', 3.5D, 'a'), (2, 'bob', CAST(NULL AS DOUBLE), 'b'), (3, NULL, 1.0D, 'a'), (3, NULL, 1.0D, 'a'),
       (5, 'cat', 2.0D, 'a'), (4, 'dan', -2.0D, NULL), (NULL, 'eve', 0.0D, 'b') AS t(id, name, score, grp)""")
+
+  /** `sales`: k1, k2, v, for grouping: a duplicated row, a NULL in each column. */
+  def registerSales(spark: SparkSession): Unit = spark.sql("""
+    CREATE OR REPLACE TEMP VIEW sales AS SELECT * FROM VALUES
+      (1, 'a', 10L), (1, 'a', 10L), (1, 'b', 5L), (2, 'a', NULL), (NULL, 'c', 7L), (3, NULL, 1L)
+      AS sales(k1, k2, v)""")
 }
 
 /**

@@ -105,49 +105,51 @@ class WriteExpressionsSuite extends RoundTrips {
     assert(plan.toString.contains("decimal"))
   }
 
-  test("a small decimal's sum, which the optimizer sums as unscaled longs, is written as the decimal sum") {
-    def functions(plan: io.sparksubstrait.proto.Plan): Seq[String] =
-      plan.getExtensionsList.asScala.toSeq.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getName)
-    Seq(
-      "SELECT s, sum(d) AS sd FROM small GROUP BY s",
-      "SELECT s, d, sum(d) OVER (PARTITION BY s) AS w FROM small",
-      "SELECT sum(d) AS sd FROM small WHERE s = 'no such s'", // no rows: NULL
-      "SELECT s, sum(d) AS sd, sum(DISTINCT d) AS dd FROM small GROUP BY s"
-    ).foreach { sql =>
-      assert(spark.sql(sql).queryExecution.optimizedPlan.toString.contains("MakeDecimal"), sql)
+  /**
+   * Each query's optimized plan has the optimizer's unscaled form (`marker`); written, it calls
+   * `written` and no `literal` function; read back, its physical plan passes `physical`. Rows
+   * against Spark SQL's (roundTripSql).
+   */
+  private def assertWrittenAs(sqls: Seq[String], marker: String, written: String, literal: String)(
+    physical: String => Boolean): Unit =
+    sqls.foreach { sql =>
+      assert(spark.sql(sql).queryExecution.optimizedPlan.toString.contains(marker), sql)
       val plan = roundTripSql(sql)
-      val names = functions(plan)
-      assert(names.exists(_.startsWith("sum:dec")) && !names.exists(_.startsWith("multiply")), s"$sql: $names")
-      // Read back, Spark sums the decimals as for the SQL: its own long path, not an exact i64 sum.
+      val names =
+        plan.getExtensionsList.asScala.toSeq.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getName)
+      assert(names.exists(_.startsWith(written)) && !names.exists(_.startsWith(literal)), s"$sql: $names")
       val back = SubstraitPlans.read(spark, plan.toByteArray)
       back.collect()
-      val physical = back.queryExecution.executedPlan.toString
-      assert(physical.contains("UnscaledValue") && !physical.contains("exact_sum"), s"$sql:\n$physical")
+      val executed = back.queryExecution.executedPlan.toString
+      assert(physical(executed), s"$sql:\n$executed")
+    }
+
+  test("a small decimal's sum, which the optimizer sums as unscaled longs, is written as the decimal sum") {
+    assertWrittenAs(
+      Seq(
+        "SELECT s, sum(d) AS sd FROM small GROUP BY s",
+        "SELECT s, d, sum(d) OVER (PARTITION BY s) AS w FROM small",
+        "SELECT sum(d) AS sd FROM small WHERE s = 'no such s'", // no rows: NULL
+        "SELECT s, sum(d) AS sd, sum(DISTINCT d) AS dd FROM small GROUP BY s"),
+      "MakeDecimal", "sum:dec", "multiply") {
+      // Read back, Spark sums the decimals as for the SQL: its own long path, not an exact i64 sum.
+      physical => physical.contains("UnscaledValue") && !physical.contains("exact_sum")
     }
   }
 
   test(
     "a small decimal's avg, which the optimizer averages as unscaled longs in doubles, is written as the decimal avg") {
-    def functions(plan: io.sparksubstrait.proto.Plan): Seq[String] =
-      plan.getExtensionsList.asScala.toSeq.filter(_.hasExtensionFunction).map(_.getExtensionFunction.getName)
-    Seq(
-      "SELECT s, avg(d) AS ad FROM small GROUP BY s",
-      "SELECT s, d, avg(d) OVER (PARTITION BY s) AS w FROM small",
-      "SELECT avg(d) AS ad FROM small WHERE s = 'no such s'", // no rows: NULL
-      "SELECT s, avg(d) AS ad, avg(DISTINCT d) AS dd, sum(d) AS sd FROM small GROUP BY s",
-      "SELECT avg(d) AS ad FROM small WHERE d IS NULL" // only NULLs: NULL
-    ).foreach { sql =>
-      val optimized = spark.sql(sql).queryExecution.optimizedPlan.toString
-      assert(optimized.contains("UnscaledValue") && optimized.contains("avg"), s"$sql:\n$optimized")
-      val plan = roundTripSql(sql)
-      val names = functions(plan)
-      assert(names.exists(_.startsWith("avg:dec")) && !names.exists(_.startsWith("divide")), s"$sql: $names")
+    assertWrittenAs(
+      Seq(
+        "SELECT s, avg(d) AS ad FROM small GROUP BY s",
+        "SELECT s, d, avg(d) OVER (PARTITION BY s) AS w FROM small",
+        "SELECT avg(d) AS ad FROM small WHERE s = 'no such s'", // no rows: NULL
+        "SELECT s, avg(d) AS ad, avg(DISTINCT d) AS dd, sum(d) AS sd FROM small GROUP BY s",
+        "SELECT avg(d) AS ad FROM small WHERE d IS NULL"), // only NULLs: NULL
+      "UnscaledValue", "avg:dec", "divide") {
       // Read back, the decimal mean sums unscaled longs: no multiply, cast or division per row.
-      val back = SubstraitPlans.read(spark, plan.toByteArray)
-      back.collect()
-      val physical = back.queryExecution.executedPlan.toString
-      assert(!physical.contains("exact_range_avg") && !physical.contains("IeeeMath") && !physical.contains(" * 100"),
-        s"$sql:\n$physical")
+      physical =>
+        !physical.contains("exact_range_avg") && !physical.contains("IeeeMath") && !physical.contains(" * 100")
     }
   }
 
