@@ -1,5 +1,5 @@
 """The Python package's layout: no module imports one that imports it back (directly or
-through others, at the top or inside a function), and the package is typed (py.typed)."""
+through others, at the top or inside a function), and the package is typed (py.typed); the license setup.py names ships with it."""
 
 import ast
 import pathlib
@@ -66,3 +66,12 @@ def test_the_package_is_typed_and_its_subpackages_are_packages():
     assert (PACKAGE / "py.typed").is_file()
     for sub in ("cli", "_explain"):
         assert (PACKAGE / sub / "__init__.py").is_file()
+
+
+def test_the_license_setup_py_names_is_in_the_repository_and_the_sdist():
+    root = pathlib.Path(__file__).resolve().parent.parent
+    text = (root / "LICENSE").read_text()
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert 'license="Apache-2.0"' in (root / "setup.py").read_text()
+    includes = [line.split() for line in (root / "MANIFEST.in").read_text().splitlines() if line.startswith("include ")]
+    assert any("LICENSE" in words for words in includes)
