@@ -1,0 +1,42 @@
+package io.sparksubstrait.extending.examples
+
+import com.google.protobuf.{Struct, Value}
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Sample}
+
+import io.sparksubstrait.extending.{ExtensionPayload, ExtensionRelation}
+
+/**
+ * docs/extending.md's worked example of an extension relation, read and written: Spark's
+ * Bernoulli sample (`TABLESAMPLE (p PERCENT) REPEATABLE (seed)`, `df.sample(fraction, seed)`)
+ * as an ExtensionSingleRel whose detail is a `google.protobuf.Struct` under the type URL
+ * below: `{"fraction": 0.3, "seed": "7"}` (the seed as text: a Struct's numbers are doubles,
+ * which do not hold every long). It uses the public API only, as a user's handler would.
+ */
+object SampleRelation extends ExtensionRelation {
+  val TypeUrl = "type.googleapis.com/org.example.Sample"
+
+  override def typeUrls: Set[String] = Set(TypeUrl)
+
+  override def toLogicalPlan(typeUrl: String, payload: Array[Byte], inputs: Seq[LogicalPlan], session: SparkSession)
+    : LogicalPlan = {
+    require(inputs.size == 1, s"a sample reads one input, not ${inputs.size}")
+    val fields = Struct.parseFrom(payload).getFieldsMap
+    require(fields.containsKey("fraction") && fields.containsKey("seed"), "a sample needs a fraction and a seed")
+    val fraction = fields.get("fraction").getNumberValue
+    require(fraction >= 0 && fraction <= 1, s"a fraction from 0 to 1, not $fraction")
+    Sample(0.0, fraction, withReplacement = false, fields.get("seed").getStringValue.toLong, inputs.head)
+  }
+
+  /** A sample without replacement (the other kind has no payload here): the plan reads back through this handler. */
+  override def toSubstrait(plan: LogicalPlan): Option[ExtensionPayload] = plan match {
+    case Sample(0.0, fraction, false, seed, child) =>
+      Some(ExtensionPayload(TypeUrl, payload(fraction, seed), Seq(child)))
+    case _ => None
+  }
+
+  def payload(fraction: Double, seed: Long): Array[Byte] = Struct.newBuilder()
+    .putFields("fraction", Value.newBuilder().setNumberValue(fraction).build())
+    .putFields("seed", Value.newBuilder().setStringValue(seed.toString).build())
+    .build().toByteArray
+}
