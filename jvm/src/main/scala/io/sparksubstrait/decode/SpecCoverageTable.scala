@@ -16,8 +16,9 @@ private[decode] object SpecCoverageTable {
     val exchange =
       "a record sent to several partitions, or to every one, is a duplicated row as a relation; exchange targets are outside Spark"
     val alias = "type aliases are not read"
-    val params = "user-defined types with parameters: neither the spec's unsigned integers nor a registered handler's " +
-      "types (docs/extending.md) take any"
+    val params =
+      "user-defined types with parameters: neither the spec's unsigned integers nor a registered handler's " +
+        "types (docs/extending.md) take any"
     val lambdainv = "an immediately invoked lambda: Spark has no such expression"
     val mapkeyexpr = "the spec defines no pattern language for map key expressions"
     val dwrf = "Spark has no DWRF reader"

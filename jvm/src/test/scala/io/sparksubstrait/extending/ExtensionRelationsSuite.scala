@@ -6,7 +6,6 @@ import scala.jdk.CollectionConverters._
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.google.protobuf.{Any => ProtoAny, ByteString, Int64Value, Message, StringValue}
 import io.sparksubstrait.proto.{Plan, Rel}
-import io.sparksubstrait.proto.Rel.RelTypeCase
 import org.apache.spark.sql.Row
 
 import io.sparksubstrait.errors.SubstraitException
@@ -75,7 +74,8 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
   test("a multi-input relation: a tagged union of three inputs, one empty, with NULLs and duplicates") {
     withConf(Key, examples) {
       val b = new PlanBuilder()
-      val first = readVirtual(kw, Seq(Seq(litI32(1), litString("a")), Seq(litI32(1), litString("a")),
+      val first = readVirtual(kw,
+        Seq(Seq(litI32(1), litString("a")), Seq(litI32(1), litString("a")),
           Seq(litNull(i32()), litString("x"))))
       val union = extensionMulti(detail(TaggedUnion.TypeUrl, StringValue.of("source")), first, readVirtual(kw, Nil),
         readNamed(kw, "samples"))
@@ -89,13 +89,13 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
 
   test("written: a node a handler claims becomes its extension relation and reads back to the same rows") {
     withConf(Key, examples) {
-      val df = spark.range(100).sample(withReplacement = false, 0.3, 7)
+      val df = spark.range(100).toDF().sample(withReplacement = false, 0.3, 7)
       val bytes = SubstraitPlans.write(df)
       val root = Plan.parseFrom(bytes).getRelations(0).getRoot.getInput
-      assert(root.getRelTypeCase == RelTypeCase.EXTENSION_SINGLE, root)
+      assert(root.getRelTypeCase == Rel.RelTypeCase.EXTENSION_SINGLE, root)
       assert(root.getExtensionSingle.getDetail.getTypeUrl == SampleRelation.TypeUrl)
       val leaf = root.getExtensionSingle.getInput
-      assert(leaf.getRelTypeCase == RelTypeCase.EXTENSION_LEAF && leaf.getExtensionLeaf.getDetail.unpack(
+      assert(leaf.getRelTypeCase == Rel.RelTypeCase.EXTENSION_LEAF && leaf.getExtensionLeaf.getDetail.unpack(
           classOf[Int64Value]).getValue == 100L, leaf)
       val expected = df.collect().toSeq
       assert(expected.size > 10 && expected.size < 90, s"a sample of ${expected.size} rows of 100 proves little")
@@ -107,10 +107,10 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
       assert(json.getCondition == "SUBSTRAIT_UNWRITABLE_PLAN" && json.getMessage.contains("binary encoding"),
         json.getMessage)
       // A range the handler does not claim stays unwritable.
-      val other = intercept[SubstraitException](SubstraitPlans.write(spark.range(2, 10)))
+      val other = intercept[SubstraitException](SubstraitPlans.write(spark.range(2, 10).toDF()))
       assert(other.getCondition == "SUBSTRAIT_UNWRITABLE_PLAN", other.getMessage)
     }
-    val none = intercept[SubstraitException](SubstraitPlans.write(spark.range(5)))
+    val none = intercept[SubstraitException](SubstraitPlans.write(spark.range(5).toDF()))
     assert(none.getCondition == "SUBSTRAIT_UNWRITABLE_PLAN", none.getMessage)
   }
 
@@ -142,8 +142,8 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
     withConf(Key, registered(Series)) {
       val below =
         assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.filter.input.extension_leaf") {
-        run(b.plan(filter(letters, litBool(true)), "value"))
-      }
+          run(b.plan(filter(letters, litBool(true)), "value"))
+        }
       assert(below.getMessage.contains(s"examples.Series reads ${Series.TypeUrl}"), below.getMessage)
     }
     val bare = Rel.newBuilder().setExtensionSingle(io.sparksubstrait.proto.ExtensionSingleRel.newBuilder()
@@ -199,10 +199,10 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
 
   test("writing: a handler that writes a type URL it does not read is SUBSTRAIT_EXTENSION_FAILED") {
     withConf(Key, registered(ForeignWriter)) {
-      val e = intercept[SubstraitException](SubstraitPlans.write(spark.range(3)))
+      val e = intercept[SubstraitException](SubstraitPlans.write(spark.range(3).toDF()))
       assert(e.getCondition == "SUBSTRAIT_EXTENSION_FAILED", e.getMessage)
       assert(e.getMessage.contains("type.googleapis.com/org.example.Written") &&
-        e.getMessage.contains("examples.ForeignWriter"), e.getMessage)
+          e.getMessage.contains("examples.ForeignWriter"), e.getMessage)
     }
   }
 }

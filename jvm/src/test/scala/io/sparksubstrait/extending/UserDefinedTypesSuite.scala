@@ -51,7 +51,8 @@ class UserDefinedTypesSuite extends SparkSuite with SubstraitAssertions {
       val b = new PlanBuilder()
       val t = b.userType(MoneyType.Urn, "money")
       val accounts = readNamed(schema("id" -> i32(), "balance" -> userDefined(t)), "accounts")
-      val rich = filter(accounts, b.call(b.fn("functions_comparison", "gte:any_any"), field(1),
+      val rich = filter(accounts,
+        b.call(b.fn("functions_comparison", "gte:any_any"), field(1),
           litUserDefined(t, money("10.00"))))
       assertSameRows(run(b.plan(rich, "id", "balance")), spark.sql("SELECT * FROM accounts WHERE balance >= 10.00"))
       assertSameRows(run(b.plan(accounts, "id", "balance")), spark.sql("SELECT * FROM accounts"))
@@ -87,7 +88,7 @@ class UserDefinedTypesSuite extends SparkSuite with SubstraitAssertions {
       val moreDigits = assertPlanError("SUBSTRAIT_EXTENSION_FAILED", at)(run(plan(money("1.005"))))
       assert(moreDigits.getMessage.contains("ArithmeticException"), moreDigits.getMessage)
       val otherUrl = assertPlanError("SUBSTRAIT_EXTENSION_FAILED", at)(run(plan(ProtoAny.pack(
-        com.google.protobuf.Int64Value.of(1)))))
+              com.google.protobuf.Int64Value.of(1)))))
       assert(otherUrl.getMessage.contains("a money literal is a"), otherUrl.getMessage)
     }
     withConf(Key, WrongValueMoney.getClass.getName) {

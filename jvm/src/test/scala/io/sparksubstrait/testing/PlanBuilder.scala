@@ -135,6 +135,7 @@ object PlanBuilder {
       Type.PrecisionTimestampTZ.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
   def intervalDay(p: Int, nullable: Boolean = true): Type =
     Type.newBuilder().setIntervalDay(Type.IntervalDay.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
+
   /** A user-defined type, by the anchor [[PlanBuilder.userType]] declared. */
   def userDefined(anchor: Int, nullable: Boolean = true): Type =
     Type.newBuilder().setUserDefined(Type.UserDefined.newBuilder().setTypeReference(anchor).setNullability(n(nullable)))
@@ -277,7 +278,7 @@ object PlanBuilder {
   /** A literal of user-defined type `anchor` in the struct form: `fields` are literals. */
   def litUserDefinedStruct(anchor: Int, fields: Expression*): Expression =
     lit(_.setUserDefined(Literal.UserDefined.newBuilder().setTypeReference(anchor)
-        .setStruct(Literal.Struct.newBuilder().addAllFields(fields.map(_.getLiteral).asJava))))
+          .setStruct(Literal.Struct.newBuilder().addAllFields(fields.map(_.getLiteral).asJava))))
 
   def structOf(fields: Expression*): Expression = Expression.newBuilder().setNested(Expression.Nested.newBuilder()
       .setStruct(Expression.Nested.Struct.newBuilder().addAllFields(fields.asJava))).build()

@@ -35,7 +35,7 @@ private[sparksubstrait] object ExtensionRelWriter {
     }
     if (!handler.typeUrls.contains(payload.typeUrl)) {
       throw broke(s"it wrote type URL ${payload.typeUrl}, which it does not read (its typeUrls: " +
-          s"${handler.typeUrls.toSeq.sorted.mkString(", ")}), so the plan would not read back")
+        s"${handler.typeUrls.toSeq.sorted.mkString(", ")}), so the plan would not read back")
     }
     payload
   }

@@ -28,12 +28,23 @@ object SampleRelation extends ExtensionRelation {
     Sample(0.0, fraction, withReplacement = false, fields.get("seed").getStringValue.toLong, inputs.head)
   }
 
-  /** A sample without replacement (the other kind has no payload here): the plan reads back through this handler. */
+  /** A Bernoulli sample with a seed, without replacement (no other has a payload here): it reads back the same. */
   override def toSubstrait(plan: LogicalPlan): Option[ExtensionPayload] = plan match {
-    case Sample(0.0, fraction, false, seed, child) =>
-      Some(ExtensionPayload(TypeUrl, payload(fraction, seed), Seq(child)))
+    case s: Sample if s.lowerBound == 0.0 && !s.withReplacement && bernoulli(s) =>
+      seedOf(s).map(seed => ExtensionPayload(TypeUrl, payload(s.upperBound, seed), Seq(s.child)))
     case _ => None
   }
+
+  /** Spark 3.5 holds the seed as a long, Spark 4.3 as an option (None: a random one, which cannot be written). */
+  private def seedOf(s: Sample): Option[Long] = (s.seed: Any) match {
+    case seed: Long => Some(seed)
+    case Some(seed: Long) => Some(seed)
+    case _ => None
+  }
+
+  /** Spark 4.3 also samples by blocks (TABLESAMPLE SYSTEM): another relation. */
+  private def bernoulli(s: Sample): Boolean =
+    s.productArity < 6 || s.productElement(5).getClass.getSimpleName.stripSuffix("$") == "Bernoulli"
 
   def payload(fraction: Double, seed: Long): Array[Byte] = Struct.newBuilder()
     .putFields("fraction", Value.newBuilder().setNumberValue(fraction).build())
