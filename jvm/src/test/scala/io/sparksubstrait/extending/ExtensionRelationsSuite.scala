@@ -27,13 +27,16 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
     case (name, i) => if (i % 2 == 0) name.stripSuffix("$") else name
   }.mkString(",")
 
-  private val examples = registered(TextRows, Series, new HashSample, TaggedUnion, SampleRelation)
+  private val examples = registered(TextRows, Series, new HashSample, TaggedUnion, SampleRelation, NestedPlanLeaf)
 
   /** A detail under `typeUrl` holding `message`'s bytes (a handler's own type URL, a well-known message's encoding). */
   private def detail(typeUrl: String, message: Message): ProtoAny =
     ProtoAny.newBuilder().setTypeUrl(typeUrl).setValue(message.toByteString).build()
 
   private val kw = schema("k" -> i32(), "w" -> string())
+
+  private def nestedPlan(plan: Plan): ProtoAny =
+    ProtoAny.newBuilder().setTypeUrl(NestedPlanLeaf.TypeUrl).setValue(plan.toByteString).build()
 
   override def beforeAll(): Unit = {
     super.beforeAll()
@@ -55,6 +58,11 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
       assertRows(run(b.plan(extensionLeaf(ProtoAny.pack(StringValue.of(""))), "value")), Nil)
       assertRows(run(b.plan(extensionLeaf(ProtoAny.pack(Int64Value.of(4))), "id")), (0L until 4L).map(Row(_)))
       assertRows(run(b.plan(extensionLeaf(ProtoAny.pack(Int64Value.of(0))), "id")), Nil)
+      // A whole Substrait plan as the payload, read through this project's API.
+      val nested = new PlanBuilder().plan(readVirtual(kw,
+          Seq(Seq(litI32(1), litString("a")),
+            Seq(litNull(i32()), litNull(string())))), "k", "w")
+      assertRows(run(b.plan(extensionLeaf(nestedPlan(nested)), "k", "w")), Seq(Row(1, "a"), Row(null, null)))
     }
   }
 
@@ -188,6 +196,11 @@ class ExtensionRelationsSuite extends SparkSuite with SubstraitAssertions {
       // HashSample reads one input; here it is given two.
       failed(extensionMulti(detail(HashSample.TypeUrl, Int64Value.of(2)), readVirtual(kw, Nil), readVirtual(kw, Nil)),
         "relations[0].root.input.extension_multi", "examples.HashSample", "one input, not 2")
+      // The handler's own SubstraitException (the nested plan's error) passes as it is.
+      val nestedError = intercept[SubstraitException](run(b.plan(extensionLeaf(nestedPlan(
+                new PlanBuilder().plan(filter(readVirtual(kw, Nil), litI32(1)), "k", "w"))), "k", "w")))
+      assert(nestedError.getCondition == "SUBSTRAIT_TYPE_MISMATCH" &&
+          nestedError.getLocation == "relations[0].root.input.filter.condition", nestedError.getMessage)
       // A payload that is not the handler's message.
       failed(
         extensionSingle(readVirtual(kw, Nil),

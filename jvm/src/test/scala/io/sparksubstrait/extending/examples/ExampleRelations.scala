@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Filter, LocalRelation, Logic
 import org.apache.spark.sql.types.StringType
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.sparksubstrait.SubstraitPlans
 import io.sparksubstrait.extending.{ExtensionPayload, ExtensionRelation}
 
 /**
@@ -92,5 +93,21 @@ object TaggedUnion extends ExtensionRelation {
     inputs.foreach(i => require(i.output.map(_.dataType) == types, s"inputs of one record type, not ${i.schema}"))
     val tag = StringValue.parseFrom(payload).getValue
     Union(inputs.zipWithIndex.map { case (input, i) => Project(input.output :+ Alias(Literal(i), tag)(), input) })
+  }
+}
+
+/**
+ * A leaf whose payload is a whole Substrait plan (its bytes), read through this project's own
+ * API: the nested plan's rows, or its error as it is (a SubstraitException passes a handler).
+ */
+object NestedPlanLeaf extends ExtensionRelation {
+  val TypeUrl = "type.googleapis.com/org.example.NestedPlan"
+
+  override def typeUrls: Set[String] = Set(TypeUrl)
+
+  override def toLogicalPlan(typeUrl: String, payload: Array[Byte], inputs: Seq[LogicalPlan], session: SparkSession)
+    : LogicalPlan = {
+    require(inputs.isEmpty, s"a leaf, not a relation of ${inputs.size} inputs")
+    SubstraitPlans.read(session, payload).queryExecution.analyzed
   }
 }
