@@ -5,7 +5,6 @@ import java.nio.file.{Files, Paths}
 
 import scala.jdk.CollectionConverters._
 
-import com.google.protobuf.util.JsonFormat
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.AttributeReference
@@ -98,7 +97,7 @@ object SubstraitPlans {
   def write(df: DataFrame): Array[Byte] = PlanWriter.write(df).toByteArray
 
   /** The written plan in protobuf's JSON encoding. */
-  def writeJson(df: DataFrame): String = JsonFormat.printer().print(PlanWriter.write(df))
+  def writeJson(df: DataFrame): String = PlanWriter.json(PlanWriter.write(df))
 
   /**
    * The Py4J entry: the optimized (or analyzed) plan, for `target` (null: the pinned spec;
@@ -106,7 +105,7 @@ object SubstraitPlans {
    */
   def write(df: DataFrame, optimized: Boolean, target: String, json: Boolean): Any = {
     val plan = PlanWriter.write(df, optimized, WriteTarget.named(target))
-    if (json) JsonFormat.printer().print(plan) else plan.toByteArray
+    if (json) PlanWriter.json(plan) else plan.toByteArray
   }
 
   /**

@@ -10,6 +10,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.convert.functions.ExtensionRegistry
 import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.extending.{ExtensionRelations, UserDefinedTypes}
 
 /**
  * What every converter may read while converting one plan. One per conversion: converters
@@ -48,7 +49,7 @@ private[sparksubstrait] final class ConversionContext(
   val userFunctionMemo: scala.collection.mutable.HashMap[Any, Any] = scala.collection.mutable.HashMap.empty
 
   /** What type and literal conversion reads: the plan's user-defined types. */
-  val types: TypeEnv = TypeEnv(extensions.userTypes)
+  val types: TypeEnv = TypeEnv(extensions.userTypes, new UserDefinedTypes.PerConversion(conf))
 
   /**
    * The session's Hadoop configuration, made once per conversion: making one copies every
@@ -56,6 +57,16 @@ private[sparksubstrait] final class ConversionContext(
    */
   lazy val hadoopConf: org.apache.hadoop.conf.Configuration =
     org.apache.spark.sql.sparksubstrait.SparkShim.sessionState(session).newHadoopConf()
+
+  /**
+   * The session's extension relation handlers (docs/extending.md), loaded when the plan first
+   * has an extension relation (at `at`): a plan without one reads no setting, loads no class.
+   */
+  def extensionRelations(at: PlanPath): ExtensionRelations = {
+    if (relationHandlers == null) relationHandlers = ExtensionRelations.fromConf(conf, Some(at))
+    relationHandlers
+  }
+  private var relationHandlers: ExtensionRelations = _
 
   /**
    * The records outer references can see, innermost first: for a subquery, the input record

@@ -9,14 +9,16 @@ import io.sparksubstrait.decode.SpecCoverage._
  */
 private[decode] object SpecCoverageTable {
   private object Why {
-    val ext = "extension relations and objects: no extension is registered with this consumer"
+    val ext = "extension tables and objects: no handler API reads them (extension relations do: docs/extending.md)"
     val unbound = "an unbound type has no values"
     val func = "a function type has no Spark column type (lambdas are read where a function takes them)"
     val iceberg = "Spark reads Iceberg tables through a catalog, not from a metadata file (read them as a NamedTable)"
     val exchange =
       "a record sent to several partitions, or to every one, is a duplicated row as a relation; exchange targets are outside Spark"
     val alias = "type aliases are not read"
-    val params = "user-defined types with parameters: only the spec's unsigned integer types are read"
+    val params =
+      "user-defined types with parameters: neither the spec's unsigned integers nor a registered handler's " +
+        "types (docs/extending.md) take any"
     val lambdainv = "an immediately invoked lambda: Spark has no such expression"
     val mapkeyexpr = "the spec defines no pattern language for map key expressions"
     val dwrf = "Spark has no DWRF reader"
@@ -62,7 +64,7 @@ private[decode] object SpecCoverageTable {
         "function_anchor", "name"), lifted("extension_uri_reference")),
     message("substrait.Rel")(read("read", "filter", "fetch", "aggregate", "sort", "join", "lateral_join", "project",
         "set", "cross", "reference", "write", "ddl", "update", "hash_join", "merge_join", "nested_loop_join", "window",
-        "exchange", "expand", "top_n"), refused(Why.ext)("extension_single", "extension_multi", "extension_leaf"),
+        "exchange", "expand", "top_n", "extension_single", "extension_multi", "extension_leaf"),
       inlined("detached_rel_ordinal")),
     message("substrait.RelRoot")(read("input", "names")),
     message("substrait.Expression")(read("literal", "selection", "scalar_function", "window_function", "if_then",
@@ -95,9 +97,9 @@ private[decode] object SpecCoverageTable {
         "advanced_extension")),
     message("substrait.ProjectRel")(read("common", "input", "expressions", "advanced_extension")),
     message("substrait.SetRel")(read("common", "inputs", "op", "advanced_extension")),
-    message("substrait.ExtensionSingleRel")(refused(Why.ext)("common", "input", "detail")),
-    message("substrait.ExtensionMultiRel")(refused(Why.ext)("common", "inputs", "detail")),
-    message("substrait.ExtensionLeafRel")(refused(Why.ext)("common", "detail")),
+    message("substrait.ExtensionSingleRel")(read("common", "input", "detail")),
+    message("substrait.ExtensionMultiRel")(read("common", "inputs", "detail")),
+    message("substrait.ExtensionLeafRel")(read("common", "detail")),
     message("substrait.CrossRel")(read("common", "left", "right", "advanced_extension")),
     message("substrait.ReferenceRel")(read("subtree_ordinal")),
     message("substrait.WriteRel")(read("named_table", "table_schema", "op", "input", "create_mode", "output", "common",

@@ -156,9 +156,22 @@ private[sparksubstrait] object SubstraitErrors {
     raise("SUBSTRAIT_PLAN_TOO_LARGE", Some(PlanPath.root), "found" -> found, "limit" -> limit,
       "advice" -> advice)(cause)
 
-  /** A spark-substrait setting with a value it cannot use. */
-  def invalidSetting(key: String, value: String, expected: String): SubstraitException =
-    raise("SUBSTRAIT_INVALID_SETTING", None, "key" -> key, "value" -> value, "expected" -> expected)
+  /**
+   * A spark-substrait setting with a value it cannot use; `at`, when the setting is read for a
+   * part of a plan (an extension handler's class), is that part.
+   */
+  def invalidSetting(key: String, value: String, expected: String, at: Option[PlanPath] = None): SubstraitException =
+    raise("SUBSTRAIT_INVALID_SETTING", at, "key" -> key, "value" -> value, "expected" -> expected)
+
+  /**
+   * A session's extension handler (docs/extending.md) failed, or broke its contract, doing
+   * `what` for the part of the plan at `location` (a plan path, or a Catalyst path when
+   * writing): the user's code, not the plan's or this project's fault.
+   */
+  def extensionFailed(location: String, handler: String, what: String, reason: String, cause: Throwable = null)
+    : SubstraitException =
+    raiseAt("SUBSTRAIT_EXTENSION_FAILED", Some(location), "handler" -> handler, "what" -> what, "reason" -> reason)(
+      cause)
 
   /**
    * Writing (Catalyst to Substrait): the Catalyst `node` at `location` (its path in the

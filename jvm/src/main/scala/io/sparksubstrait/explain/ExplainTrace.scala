@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 
 import io.sparksubstrait.convert.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
-import io.sparksubstrait.convert.rel.DeclaredColumnTypes
+import io.sparksubstrait.convert.rel.{DeclaredColumnTypes, ExtensionRelConverter}
 import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.decode.readings.AppliedReading
 
@@ -141,8 +141,11 @@ private[sparksubstrait] final class ExplainTrace {
     val calls = claim(unclaimedFunctions)(functionRecords(_).path.startsWith(prefix))
     val operators = own(plan)
     operators.foreach { op => owners.put(op, id); op.setTagValue(RelationTag, (this, id)) }
-    // What a converter noted on its own operators: a read's columns narrowed or widened.
-    val noted = notes ++ operators.flatMap(_.getTagValue(DeclaredColumnTypes.Notes).getOrElse(Nil))
+    // What a converter noted on its own operators: a read's columns narrowed or widened, the
+    // handler that read an extension relation.
+    val noted = notes ++ operators.flatMap(op =>
+      op.getTagValue(DeclaredColumnTypes.Notes).getOrElse(Nil) ++
+        op.getTagValue(ExtensionRelConverter.HandlerNotes).getOrElse(Nil))
     relationRecords +=
       RelationRecord(id, path, kind, details, noted, plan.output.map(_.name), operators, children, calls)
     unclaimedRelations += id

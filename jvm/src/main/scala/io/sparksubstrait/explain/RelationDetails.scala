@@ -40,6 +40,11 @@ private[explain] object RelationDetails {
       case RelTypeCase.EXCHANGE => Seq(enumName(rel.getExchange.getExchangeKindCase.name(), ""))
       case RelTypeCase.WINDOW => Seq(count(rel.getWindow.getWindowFunctionsCount, "window function"))
       case RelTypeCase.REFERENCE => Seq(s"relations[${rel.getReference.getSubtreeOrdinal}]")
+      case RelTypeCase.EXTENSION_LEAF => Seq(s"detail ${rel.getExtensionLeaf.getDetail.getTypeUrl}")
+      case RelTypeCase.EXTENSION_SINGLE => Seq(s"detail ${rel.getExtensionSingle.getDetail.getTypeUrl}")
+      case RelTypeCase.EXTENSION_MULTI =>
+        val m = rel.getExtensionMulti
+        Seq(s"detail ${m.getDetail.getTypeUrl}", count(m.getInputsCount, "input"))
       case _ => Nil
     }
     own ++ emit(common(rel))

@@ -2,6 +2,9 @@ package io.sparksubstrait.write
 
 import scala.util.control.NonFatal
 
+import com.google.protobuf.InvalidProtocolBufferException
+import com.google.protobuf.util.JsonFormat
+
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
@@ -47,4 +50,17 @@ private[sparksubstrait] object PlanWriter {
     ctx.declare(b)
     b.build()
   }
+
+  /**
+   * A written plan in protobuf's JSON encoding. That encoding spells out an `Any`'s message
+   * by its type, which only a session's extension handler knows (docs/extending.md): a plan
+   * holding an extension relation is written in the binary encoding only.
+   */
+  def json(plan: Plan): String =
+    try JsonFormat.printer().print(plan)
+    catch {
+      case e: InvalidProtocolBufferException => throw SubstraitErrors.unwritable(CatalystPath.root.toString,
+          "an extension relation's detail", s"protobuf's JSON encoding cannot spell its payload (${e.getMessage})",
+          "the binary encoding for a plan with extension relations (docs/extending.md)")
+    }
 }

@@ -22,6 +22,14 @@ class PlanBuilder(producer: String = "spark-substrait-tests", minor: Int = 87) {
     functions.getOrElseUpdate((urn, compoundName), functions.size + 1)
   }
 
+  private val userTypes = mutable.LinkedHashMap.empty[(String, String), Int]
+
+  /** Declares (once) user-defined type `name` of the extension with URN `urn`; returns its anchor. */
+  def userType(urn: String, name: String): Int = {
+    urns.getOrElseUpdate(urn, urns.size + 1)
+    userTypes.getOrElseUpdate((urn, name), userTypes.size + 1)
+  }
+
   def plan(root: Rel, names: String*): Plan = {
     val b = Plan.newBuilder()
       .setVersion(Version.newBuilder().setMinorNumber(minor).setProducer(producer))
@@ -32,6 +40,11 @@ class PlanBuilder(producer: String = "spark-substrait-tests", minor: Int = 87) {
       b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionFunction(
           SimpleExtensionDeclaration.ExtensionFunction.newBuilder()
             .setExtensionUrnReference(urns(urn)).setFunctionAnchor(a).setName(name)))
+    }
+    userTypes.foreach { case ((urn, name), a) =>
+      b.addExtensions(SimpleExtensionDeclaration.newBuilder().setExtensionType(
+          SimpleExtensionDeclaration.ExtensionType.newBuilder()
+            .setExtensionUrnReference(urns(urn)).setTypeAnchor(a).setName(name)))
     }
     b.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(root).addAllNames(names.asJava)))
     b.build()
@@ -122,6 +135,11 @@ object PlanBuilder {
       Type.PrecisionTimestampTZ.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
   def intervalDay(p: Int, nullable: Boolean = true): Type =
     Type.newBuilder().setIntervalDay(Type.IntervalDay.newBuilder().setPrecision(p).setNullability(n(nullable))).build()
+
+  /** A user-defined type, by the anchor [[PlanBuilder.userType]] declared. */
+  def userDefined(anchor: Int, nullable: Boolean = true): Type =
+    Type.newBuilder().setUserDefined(Type.UserDefined.newBuilder().setTypeReference(anchor).setNullability(n(nullable)))
+      .build()
   def struct(fields: Type*): Type =
     Type.newBuilder().setStruct(Type.Struct.newBuilder().addAllTypes(fields.asJava).setNullability(N)).build()
 
@@ -253,6 +271,15 @@ object PlanBuilder {
   def inList(value: Expression, options: Expression*): Expression = Expression.newBuilder().setSingularOrList(
     Expression.SingularOrList.newBuilder().setValue(value).addAllOptions(options.asJava)).build()
 
+  /** A literal of user-defined type `anchor`, its value a google.protobuf.Any. */
+  def litUserDefined(anchor: Int, value: com.google.protobuf.Any): Expression =
+    lit(_.setUserDefined(Literal.UserDefined.newBuilder().setTypeReference(anchor).setValue(value)))
+
+  /** A literal of user-defined type `anchor` in the struct form: `fields` are literals. */
+  def litUserDefinedStruct(anchor: Int, fields: Expression*): Expression =
+    lit(_.setUserDefined(Literal.UserDefined.newBuilder().setTypeReference(anchor)
+          .setStruct(Literal.Struct.newBuilder().addAllFields(fields.map(_.getLiteral).asJava))))
+
   def structOf(fields: Expression*): Expression = Expression.newBuilder().setNested(Expression.Nested.newBuilder()
       .setStruct(Expression.Nested.Struct.newBuilder().addAllFields(fields.asJava))).build()
   def listOf(values: Expression*): Expression = Expression.newBuilder().setNested(Expression.Nested.newBuilder()
@@ -278,6 +305,15 @@ object PlanBuilder {
     rows.foreach(r => vt.addValues(Literal.Struct.newBuilder().addAllFields(r.map(_.getLiteral).asJava)))
     Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(schema).setVirtualTable(vt)).build()
   }
+
+  /** Extension relations: the detail is any message packed (Any.pack) or an Any made by hand. */
+  def extensionLeaf(detail: com.google.protobuf.Any): Rel =
+    Rel.newBuilder().setExtensionLeaf(ExtensionLeafRel.newBuilder().setDetail(detail)).build()
+  def extensionSingle(input: Rel, detail: com.google.protobuf.Any): Rel =
+    Rel.newBuilder().setExtensionSingle(ExtensionSingleRel.newBuilder().setInput(input).setDetail(detail)).build()
+  def extensionMulti(detail: com.google.protobuf.Any, inputs: Rel*): Rel =
+    Rel.newBuilder().setExtensionMulti(ExtensionMultiRel.newBuilder().setDetail(detail).addAllInputs(inputs.asJava))
+      .build()
 
   def filter(input: Rel, condition: Expression): Rel =
     Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(input).setCondition(condition)).build()

@@ -13,7 +13,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String}
 
-import io.sparksubstrait.convert.types.{TypeConverter, TypeEnv, UuidType}
+import io.sparksubstrait.convert.types.{HandledUserType, TypeConverter, TypeEnv, UnsignedTypes, UuidType}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
 
@@ -224,9 +224,16 @@ private[sparksubstrait] object LiteralConverter {
     v
   }
 
+  /** A user-defined type's literal: a built-in unsigned integer's, or one a session's handler reads. */
+  private def userDefined(u: SLiteral.UserDefined, at: PlanPath)(implicit env: TypeEnv): CExpression =
+    TypeConverter.userType(u.getTypeReference, at) match {
+      case unsigned: UnsignedTypes.Unsigned => unsignedLiteral(u, unsigned, at)
+      case handled: HandledUserType => HandledUserLiterals.convert(u, handled, at)
+    }
+
   /** An unsigned integer: its value is a decimal string (the struct form's one field). */
-  private def userDefined(u: SLiteral.UserDefined, at: PlanPath)(implicit env: TypeEnv): CExpression = {
-    val unsigned = TypeConverter.userType(u.getTypeReference, at)
+  private def unsignedLiteral(u: SLiteral.UserDefined, unsigned: UnsignedTypes.Unsigned, at: PlanPath)
+    : CExpression = {
     val text = u.getValCase match {
       case SLiteral.UserDefined.ValCase.STRUCT
           if u.getStruct.getFieldsCount == 1 && u.getStruct.getFields(0).hasString =>

@@ -36,6 +36,12 @@ private[sparksubstrait] object RelConverter {
       case RelTypeCase.LATERAL_JOIN =>
         RelCommonConverter(rel.getLateralJoin, at / "lateral_join")(LateralJoinConverter.convert)
       case RelTypeCase.TOP_N => RelCommonConverter(rel.getTopN, at / "top_n")(TopNConverter.convert)
+      case RelTypeCase.EXTENSION_LEAF =>
+        RelCommonConverter(rel.getExtensionLeaf, at / "extension_leaf")(ExtensionRelConverter.leaf)
+      case RelTypeCase.EXTENSION_SINGLE =>
+        RelCommonConverter(rel.getExtensionSingle, at / "extension_single")(ExtensionRelConverter.single)
+      case RelTypeCase.EXTENSION_MULTI =>
+        RelCommonConverter(rel.getExtensionMulti, at / "extension_multi")(ExtensionRelConverter.multi)
       case RelTypeCase.REFERENCE => RelCommonConverter(rel.getReference, at / "reference")(ctx.subtrees.reference)
       case RelTypeCase.RELTYPE_NOT_SET => throw SubstraitErrors.missingField(at, "rel_type", "a relation")
       case other =>

@@ -9,6 +9,7 @@ import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.extending.{HandlerClasses, UserDefinedTypes}
 
 /**
  * Substrait types to Spark types. Nullability is returned separately because Spark keeps
@@ -106,9 +107,9 @@ private[sparksubstrait] object TypeConverter {
         Converted(MapType(k.dataType, v.dataType, v.nullable), nullable(m.getNullability))
       case KindCase.USER_DEFINED =>
         val u = t.getUserDefined
-        val unsigned = userType(u.getTypeReference, at / "user_defined")
+        val held = userType(u.getTypeReference, at / "user_defined")
         checkVariation(u.getTypeVariationReference, at / "user_defined")
-        Converted(unsigned.sparkType, nullable(u.getNullability))
+        Converted(held.sparkType, nullable(u.getNullability))
       case KindCase.KIND_NOT_SET =>
         throw SubstraitErrors.missingField(at, "kind", "a type")
       case other =>
@@ -126,13 +127,26 @@ private[sparksubstrait] object TypeConverter {
 
   def kindName(k: KindCase): String = k.name().toLowerCase
 
-  /** A declared user-defined type Spark can hold: the unsigned integers; any other is an error. */
-  def userType(anchor: Int, at: PlanPath)(implicit env: TypeEnv): UnsignedTypes.Unsigned = {
+  /**
+   * A declared user-defined type Spark can hold: the spec's unsigned integers (built in, never
+   * replaced), or a type a session's handler holds; any other is an error naming how to
+   * register a handler.
+   */
+  def userType(anchor: Int, at: PlanPath)(implicit env: TypeEnv): HeldUserType = {
     val declared = env.userTypes.getOrElse(anchor,
       throw SubstraitErrors.undeclaredAnchor(at / "type_reference", "type", anchor, env.userTypes.keys.map(_.toLong)))
-    UnsignedTypes.of(declared).getOrElse(throw SubstraitErrors.unsupported(at,
-        s"user-defined type ${declared.name} of ${declared.extension.getOrElse("an undeclared extension")}",
-        "a user-defined type with a Spark equivalent (the unsigned integers u8, u16, u32, u64)"))
+    UnsignedTypes.of(declared).getOrElse {
+      val registered = env.registered(at)
+      registered.find(declared.extension, declared.name).map { h =>
+        val sparkType = HandlerClasses.call(h, "naming its Spark type", at.toString)(h.sparkType)
+        if (sparkType == null) throw SubstraitErrors.extensionFailed(at.toString, HandlerClasses.describe(h),
+          "naming its Spark type", "it returned null")
+        HandledUserType(declared, h, sparkType)
+      }.getOrElse(throw SubstraitErrors.unsupported(at,
+          s"user-defined type ${declared.name} of ${declared.extension.getOrElse("an undeclared extension")}",
+          "a user-defined type with a Spark equivalent: the unsigned integers u8, u16, u32, u64, or a type a " +
+            s"handler named in ${UserDefinedTypes.Key} holds (docs/extending.md; ${registered.describe})"))
+    }
   }
 
   /** Spark's TIME (4.1 and later, when the session has it on); otherwise the error says why not. */

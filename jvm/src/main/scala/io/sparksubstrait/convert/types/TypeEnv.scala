@@ -2,11 +2,27 @@ package io.sparksubstrait.convert.types
 
 import org.apache.spark.sql.types.{DataType, DecimalType, IntegerType, LongType, ShortType}
 
-/** What converting a type or literal needs from the plan: the user-defined types it declares. */
-private[sparksubstrait] final case class TypeEnv(userTypes: Map[Int, UserType] = Map.empty)
+import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.extending.{UserDefinedTypeHandler, UserDefinedTypes}
+
+/**
+ * What converting a type or literal needs: the user-defined types the plan declares, and the
+ * session's handlers for them (loaded when a plan first needs one; `at` is that place).
+ */
+private[sparksubstrait] final case class TypeEnv(userTypes: Map[Int, UserType] = Map.empty,
+  registered: PlanPath => UserDefinedTypes = UserDefinedTypes.none)
 
 /** A user-defined type declaration: its extension (canonical name, as for functions) and name. */
 private[sparksubstrait] final case class UserType(extension: Option[String], name: String)
+
+/** What a declared user-defined type is held as in Spark: a built-in unsigned integer or a handler's type. */
+private[sparksubstrait] sealed trait HeldUserType {
+  def sparkType: DataType
+}
+
+/** A user-defined type a session's handler holds (docs/extending.md). */
+private[sparksubstrait] final case class HandledUserType(declared: UserType, handler: UserDefinedTypeHandler,
+  sparkType: DataType) extends HeldUserType
 
 /**
  * The unsigned integers of the `unsigned_integers` extension, held in the next wider
@@ -16,7 +32,7 @@ private[sparksubstrait] final case class UserType(extension: Option[String], nam
 private[sparksubstrait] object UnsignedTypes {
   val Extension = "unsigned_integers"
 
-  final case class Unsigned(name: String, bits: Int, sparkType: DataType) {
+  final case class Unsigned(name: String, bits: Int, sparkType: DataType) extends HeldUserType {
     val max: BigInt = (BigInt(1) << bits) - 1
   }
 

@@ -51,9 +51,11 @@ private[sparksubstrait] object RelWriter {
         // Repartitioning changes where rows are, not which rows there are.
         case r: RepartitionOperation => write(r.child, at)
         case other if NamedTableWriter.isCatalogTable(other) => NamedTableWriter.table(other, here)
-        case other => throw SubstraitErrors.unwritable(here.toString, s"the operator ${other.nodeName}",
-            s"the Catalyst operator ${other.nodeName} has no Substrait relation in this writer",
-            "a plan of the operators docs/writing.md lists")
+        // Last, a session's extension relation handler (docs/extending.md) may claim it.
+        case other => ExtensionRelWriter.write(other, here).getOrElse(throw SubstraitErrors.unwritable(here.toString,
+              s"the operator ${other.nodeName}",
+              s"the Catalyst operator ${other.nodeName} has no Substrait relation in this writer",
+              "a plan of the operators docs/writing.md lists"))
       }
     }
   }
