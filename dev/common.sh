@@ -43,6 +43,19 @@ ensure_venv() {
   fi
 }
 
+# The documentation site's tools (requirements-docs.txt, pinned) in the same .venv, with a stamp
+# of their own: dev/docs builds the site with them.
+ensure_docs_requirements() {
+  local stamp="$VENV/.requirements-docs.sha256"
+  local want
+  want="$(sha256sum "$ROOT/requirements-docs.txt" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    step "installing requirements-docs.txt into .venv (mkdocs, mkdocstrings)"
+    "$PY" -m pip install -q -r "$ROOT/requirements-docs.txt"
+    echo "$want" > "$stamp"
+  fi
+}
+
 jar_exists() { compgen -G "$JAR_GLOB" >/dev/null; }
 
 # Built again when a source or the build is newer than the jar: a stale jar runs old code.
