@@ -89,7 +89,7 @@ def read_parquet_plan(tmp_path_factory):
 def check_local_files(spark, read_parquet_plan, **_):
     folder, plan = read_parquet_plan
     with pytest.raises(Exception) as e:
-        spark.read.substrait(plan)
+        spark.newSession().read.substrait(plan)  # a session of its own: no allowed prefixes set
     assert_quoted("local-files", described(e.value).replace(str(folder), "/data"))
 
 
@@ -174,6 +174,7 @@ def check_unknown_function(spark, lineitem_view, tpch, **_):
 
 def check_malformed(tmp_path, monkeypatch, capsys, **_):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli_session, "open_session", lambda *a, **k: pytest.fail("started Spark"))
     Path("broken.json").write_text('{"relations": [')
     assert cli.main(["run", "broken.json"]) == 2
     assert_quoted("malformed", capsys.readouterr().err)
