@@ -59,7 +59,7 @@ def test_the_scala_entry_points_are_read_from_their_sources():
     assert [m["name"] for m in implicit if m["kind"] == "implicit class"] == \
         ["SubstraitDataFrameWriter", "SubstraitDataFrameReader"]
     assert [m["name"] for m in implicit if m["owner"] == "SubstraitDataFrameReader"] == ["substrait"] * 6
-    assert all(m["doc"] for m in implicit)  # an undocumented overload shares its neighbour's words
+    assert all(m["doc"] for m in implicit if m["kind"] == "def")  # an undocumented overload shares its neighbour's words
     assert [m["kind"] for m in members["SubstraitExtensions"]] == ["class"]
 
 
