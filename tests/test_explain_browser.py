@@ -170,7 +170,7 @@ def test_the_readme_picture_is_what_the_command_draws(tpch):
     committed = (REPO / "docs" / "explain-q06.svg").read_text(encoding="utf-8")
     assert result.stdout == committed, "docs/explain-q06.svg is stale: run dev/explain-screenshots"
     # What the picture is meant to show (issue 37): the reading flagged, no text cut.
-    assert "⚑ producer reading: duckdb-project-without-emit" in committed
+    assert ">⚑ producer reading: duckdb-project-without-emit</text>" in committed  # on relation [1]
     assert "…" not in committed
 
 

@@ -10,6 +10,7 @@ Each relation has a colour of its own among the first ``len(PALETTE)`` and a col
 dash pattern of its own beyond. Producer readings are flagged on the relations they changed
 and listed under the graph."""
 
+import re
 from typing import Any, Dict, List, Optional, Tuple
 from xml.sax.saxutils import escape
 
@@ -71,24 +72,44 @@ class _Box:
         self.parent: Any = None
 
 
-def _owner(doc: Dict[str, Any], where: str) -> Optional[int]:
-    """The relation a plan location is in: the one with the longest path that starts it."""
+def _relations_at(doc: Dict[str, Any], where: str) -> List[int]:
+    """The relations a reading's place names. A place is a plan location (the relation with
+    the longest path that starts it), or what the reading found, in its words: a relation
+    message (``ProjectRel of 1 expressions …``: the project relations, those with that many
+    expressions if any), a function (``lt declared decimal``: the relations calling it) or a
+    table (``table t: …``). Anything else is named under the graph only."""
+    relations = doc["relations"]
     best, best_len = None, -1
-    for r in doc["relations"]:
+    for r in relations:
         p = r["path"]
-        if (where == p or where.startswith(p + ".") or where.startswith(p + "[")) and len(p) > best_len:
+        if (where == p or where.startswith((p + ".", p + "["))) and len(p) > best_len:
             best, best_len = r["id"], len(p)
-    return best
+    if best is not None:
+        return [best]
+    words = where.split(" ")
+    m = re.match(r"([A-Z][A-Za-z]*)Rel$", words[0])
+    if m:
+        kind = [r for r in relations if r["kind"] == m.group(1).lower()]
+        count = re.match(r"of (\d+) expressions?", " ".join(words[1:]))
+        if count:
+            counted = [r for r in kind if any(d.startswith(f"{count.group(1)} expression") for d in r["details"])]
+            kind = counted or kind
+        return [r["id"] for r in kind]
+    if words[0] == "table" and len(words) > 1:
+        table = words[1].rstrip(":")
+        return [r["id"] for r in relations if f"table {table}" in r["details"]]
+    calls = {f["relation"] for f in doc["functions"] if f["name"].split(":")[0] == words[0]}
+    return sorted(rid for rid in calls if rid is not None)
 
 
 def readings_by_relation(doc: Dict[str, Any]) -> Dict[int, List[Dict[str, Any]]]:
-    """Each relation's producer readings: those with a place (``where``) inside it."""
+    """Each relation's producer readings: those with a place (``where``) in it."""
     found: Dict[int, List[Dict[str, Any]]] = {}
     for reading in doc.get("readings", []):
         for where in reading["where"]:
-            rid = _owner(doc, where)
-            if rid is not None and reading not in found.setdefault(rid, []):
-                found[rid].append(reading)
+            for rid in _relations_at(doc, where):
+                if reading not in found.setdefault(rid, []):
+                    found[rid].append(reading)
     return found
 
 
