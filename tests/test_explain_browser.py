@@ -103,6 +103,7 @@ def test_the_browser_shows_every_expression_whole(explained, dom, producer):
     assert not [t for t in shown if "…" in t], "text cut with …"
     for node in doc["catalyst"]["nodes"]:
         assert node["text"] in shown, f"#{node['id']} {node['name']}: its text is not whole"
+        assert not node["text"].endswith("..."), f"#{node['id']} {node['name']}: the explain document cut it"
     for r in doc["relations"]:
         assert r["path"] in shown, r["path"]
         assert any(t.startswith(f"[{r['id']}] {r['kind']}") for t in shown)
