@@ -17,6 +17,24 @@ JAR_GLOB="$ROOT/jvm/target/jars/spark-substrait-spark$(echo "$PINNED_SPARK" | cu
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# A step's own output (sbt's, pip's, Spark's while generating data) goes to a log file when
+# QUIET_LOG_DIR is set (dev/run-example without --verbose), shown only if the step fails.
+run_logged() {
+  local name="$1"
+  shift
+  if [ -z "${QUIET_LOG_DIR:-}" ]; then
+    "$@"
+    return
+  fi
+  mkdir -p "$QUIET_LOG_DIR"
+  local log="$QUIET_LOG_DIR/$name.log"
+  if ! "$@" >"$log" 2>&1; then
+    echo "failed: $* (the last lines of $log; --verbose shows everything):" >&2
+    tail -n 40 "$log" >&2
+    return 1
+  fi
+}
+
 # sbt, never two at once in this tree: a lock ($SBT_LOCK, default /tmp/sbt.lock) when flock exists.
 sbt() {
   if command -v flock >/dev/null 2>&1; then
@@ -43,6 +61,38 @@ ensure_venv() {
   fi
 }
 
+# The documentation site's tools (requirements-docs.txt, pinned) in the same .venv, with a stamp
+# of their own: dev/docs builds the site with them.
+ensure_docs_requirements() {
+  local stamp="$VENV/.requirements-docs.sha256"
+  local want
+  want="$(sha256sum "$ROOT/requirements-docs.txt" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    step "installing requirements-docs.txt into .venv (mkdocs, mkdocstrings)"
+    "$PY" -m pip install -q -r "$ROOT/requirements-docs.txt"
+    echo "$want" > "$stamp"
+  fi
+}
+
+# Headless Chromium (Debian's package) for tests/test_explain_browser.py, which is skipped
+# without it. In CI (CI=true), as root with apt-get, it is installed when missing: about a
+# minute on a fresh machine (some 80 MB), nothing after. Elsewhere it is only suggested.
+ensure_chromium() {
+  local browser
+  for browser in chromium chromium-headless-shell chromium-browser google-chrome; do
+    command -v "$browser" >/dev/null 2>&1 && return 0
+  done
+  if [ "${CI:-}" = "true" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing Chromium for the explorer's browser tests (apt-get install chromium)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1; } \
+      || echo "could not install chromium: tests/test_explain_browser.py's browser tests will be skipped"
+  else
+    step "no Chromium: tests/test_explain_browser.py's browser tests will be skipped (apt-get install chromium)"
+  fi
+}
+
 jar_exists() { compgen -G "$JAR_GLOB" >/dev/null; }
 
 # Built again when a source or the build is newer than the jar: a stale jar runs old code.
@@ -52,15 +102,15 @@ ensure_jar() {
   if [ -n "$jar" ] && [ -z "$(find "$ROOT/jvm/src/main" "$ROOT/build.sbt" "$ROOT/project" -newer "$jar" -type f -print -quit)" ]; then
     step "the jar is built: $(basename "$jar")"
   else
-    step "building the jar: build/sbt jvm/assembly"
-    sbt jvm/assembly
+    step "building the jar: build/sbt jvm/assembly (the first build downloads sbt and the dependencies: minutes)"
+    run_logged sbt-assembly sbt jvm/assembly
   fi
 }
 
 # The package in development mode; its build copies the (newer) jar into the package.
 install_package() {
   step "installing the spark-substrait package into .venv (pip install -e .)"
-  "$PY" -m pip install -q --no-deps -e "$ROOT"
+  run_logged pip-install "$PY" -m pip install -q --no-deps -e "$ROOT"
 }
 
 ensure_example_data() {
@@ -68,7 +118,7 @@ ensure_example_data() {
     step "example data already in examples/data/lineitem"
   else
     step "generating the example data: examples/generate_data.py"
-    "$PY" "$ROOT/examples/generate_data.py"
+    run_logged generate-data "$PY" "$ROOT/examples/generate_data.py"
   fi
 }
 

@@ -81,3 +81,23 @@ def test_plans_on_a_local_cluster_with_the_jar_from_spark_jars(spark, tpch, line
         assert_rows_equal(got[name], local, columns, float_rel=1e-12)
     assert len(got["q01.bin"]) == len(tpch.duckdb_rows[1]) == 4
     assert got["q06.bin"] == [tuple(tpch.duckdb_rows[6][0])]
+
+
+def test_the_standalone_recipe_names_what_pips_pyspark_ships():
+    """docs/quickstart.md's standalone recipe: pip's pyspark has spark-class (on the PATH of its
+    environment, and in the SPARK_HOME the recipe prints) but no sbin/start-master.sh."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from helpers import REPO
+
+    recipe = (REPO / "docs" / "quickstart.md").read_text(encoding="utf-8")
+    for words in ("spark-class org.apache.spark.deploy.master.Master", "spark-class org.apache.spark.deploy.worker.Worker",
+                  "os.path.dirname(pyspark.__file__)"):
+        assert words in recipe, words
+    spark_home = Path(pyspark.__file__).parent
+    assert (spark_home / "bin" / "spark-class").is_file()
+    assert not (spark_home / "sbin" / "start-master.sh").exists()
+    on_path = shutil.which("spark-class", path=os.path.dirname(sys.executable))
+    assert on_path is not None, "pip put no spark-class beside python"

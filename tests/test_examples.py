@@ -59,3 +59,30 @@ def test_example_plan_over_generated_data(spark, tpch, lineitem_view, tmp_path):
     finally:  # the other tests use the TPC-H lineitem
         spark.read.parquet(str(tpch.lineitem)).createOrReplaceTempView(lineitem_view)
     assert_rows_equal(rows, expected, ["revenue"])
+
+
+def test_run_example_keeps_the_build_quiet_unless_a_step_fails(tmp_path):
+    """dev/run-example (without --verbose) sends each step's output to a log (dev/common.sh's
+    run_logged): nothing of a step that succeeds reaches the terminal; a failing step shows
+    its last lines and fails the command."""
+    import subprocess
+
+    from helpers import REPO
+
+    script = f"""
+        set -euo pipefail
+        source {REPO / 'dev' / 'common.sh'}
+        export QUIET_LOG_DIR={tmp_path / 'logs'}
+        run_logged noisy bash -c 'echo "[warn] sbt says"; echo "WARN NativeCodeLoader: Spark says" >&2'
+        echo after-noisy
+        run_logged failing bash -c 'echo "the reason"; exit 3'
+        echo not-reached
+    """
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert result.stdout == "after-noisy\n"
+    assert "sbt says" not in result.stderr and "Spark says" not in result.stderr
+    assert "failed: bash -c" in result.stderr and "the reason" in result.stderr
+    assert "Spark says" in (tmp_path / "logs" / "noisy.log").read_text()
+    run_example = (REPO / "dev" / "run-example").read_text()
+    assert 'QUIET_LOG_DIR="$ROOT/build/run-example-logs"' in run_example and "--verbose" in run_example

@@ -58,6 +58,11 @@ def _relation_tree(doc: Dict[str, Any]) -> List[str]:
     return lines
 
 
+def _shortened(text: str, limit: int = 240) -> str:
+    """A Catalyst node's text for a terminal line (the JSON and the graph have it whole)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _catalyst_tree(doc: Dict[str, Any]) -> List[str]:
     nodes, relations = doc["catalyst"]["nodes"], doc["relations"]
     lines: List[str] = []
@@ -68,7 +73,7 @@ def _catalyst_tree(doc: Dict[str, Any]) -> List[str]:
         if nid in seen:  # Catalyst shares immutable subtrees (a view's relation read twice)
             lines.append(f"{prefix}{branch}#{n['id']} {n['name']} (shared, as above)")
             return
-        lines.append(f"{prefix}{branch}#{n['id']} {n['text']}{owner}")
+        lines.append(f"{prefix}{branch}#{n['id']} {_shortened(n['text'])}{owner}")
         seen.add(nid)
         kids = [(c, "") for c in n["children"]] + [(s, "subquery ") for s in n["subqueries"]]
         child_prefix = prefix + ("" if not branch else ("   " if branch.startswith("└") else "│  "))

@@ -14,8 +14,9 @@ import io.sparksubstrait.explain.Json._
  */
 private[explain] object ExplainJson {
   val FormatVersion = 1
-  private val MaxNodeText = 240
-  private val MaxFields = 25
+  // A node's text whole but for the pathological: the SVG wraps it, the text form shortens it.
+  private val MaxNodeText = 4000
+  private val MaxFields = 200
 
   def apply(trace: ExplainTrace, converted: LogicalPlan, analyzed: String, optimized: String,
     userFunctions: Seq[String] = Nil): String = {
