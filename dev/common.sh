@@ -49,29 +49,29 @@ ensure_venv() {
     step "creating the virtualenv .venv"
     python3 -m venv "$VENV"
   fi
-  local stamp="$VENV/.requirements-test.sha256"
+  install_requirements requirements-test.txt "(pyspark is built from its sdist the first time: minutes)" ||
+    step "requirements-test.txt already installed in .venv"
+}
+
+# Installs a requirements file into .venv unless the stamp of its contents says it is there
+# already (returns 1 then): $1 the file, $2 what the installing step adds to its line.
+install_requirements() {
+  local stamp="$VENV/.${1%.txt}.sha256"
   local want
-  want="$(sha256sum "$ROOT/requirements-test.txt" | cut -d' ' -f1)"
+  want="$(sha256sum "$ROOT/$1" | cut -d' ' -f1)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    step "installing requirements-test.txt into .venv (pyspark is built from its sdist the first time: minutes)"
-    "$PY" -m pip install -q -r "$ROOT/requirements-test.txt"
+    step "installing $1 into .venv $2"
+    "$PY" -m pip install -q -r "$ROOT/$1"
     echo "$want" > "$stamp"
   else
-    step "requirements-test.txt already installed in .venv"
+    return 1
   fi
 }
 
 # The documentation site's tools (requirements-docs.txt, pinned) in the same .venv, with a stamp
 # of their own: dev/docs builds the site with them.
 ensure_docs_requirements() {
-  local stamp="$VENV/.requirements-docs.sha256"
-  local want
-  want="$(sha256sum "$ROOT/requirements-docs.txt" | cut -d' ' -f1)"
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    step "installing requirements-docs.txt into .venv (mkdocs, mkdocstrings)"
-    "$PY" -m pip install -q -r "$ROOT/requirements-docs.txt"
-    echo "$want" > "$stamp"
-  fi
+  install_requirements requirements-docs.txt "(mkdocs, mkdocstrings)" || true
 }
 
 # Headless Chromium (Debian's package) for tests/test_explain_browser.py, which is skipped
