@@ -40,15 +40,13 @@ def register_function(spark, urn: str, name: str, *, spark_function: Any = None,
 
     Give exactly one of:
 
-    ``spark_function``
-        the name of a function Spark can call (a built-in such as ``"upper"``, a function
-        registered with ``spark.udf.register`` or ``spark.udf.registerJavaFunction``, a
-        catalog function made with ``CREATE FUNCTION``), called with the plan's value
-        arguments in order; or a PySpark UDF object (the result of
-        ``pyspark.sql.functions.udf`` or ``pandas_udf``), which is first registered with
-        ``spark.udf.register`` as ``substrait_<alias>`` and then called by that name.
-    ``sql``
-        a SQL expression over the arguments ``$1`` … ``$n``, e.g. ``"($1 + $2) * 2"``.
+    - ``spark_function``: the name of a function Spark can call (a built-in such as
+      ``"upper"``, a function registered with ``spark.udf.register`` or
+      ``spark.udf.registerJavaFunction``, a catalog function made with ``CREATE FUNCTION``),
+      called with the plan's value arguments in order; or a PySpark UDF object (the result of
+      ``pyspark.sql.functions.udf`` or ``pandas_udf``), which is first registered with
+      ``spark.udf.register`` as ``substrait_<alias>`` and then called by that name;
+    - ``sql``: a SQL expression over the arguments ``$1`` … ``$n``, e.g. ``"($1 + $2) * 2"``.
 
     ``name`` is the function's name in the plan (``"my_add"``: every signature), or a
     compound name with a signature (``"my_add:i64_i64"``: that signature only).
