@@ -57,19 +57,24 @@ FUNCTIONS = {
 PYTHON_API = ["shout", "strlen", "twice", "my_upper", "my_join", "my_add", "describe"]
 
 
-# --- the Python functions behind the UDFs
+# --- the Python functions behind the UDFs: made inside a function, so that they are pickled
+# by value (a Python worker cannot import this test module)
 
 
-def _shout(s):
-    return None if s is None else s.upper() + "!"
+def _python_functions():
+    def shout(s):
+        return None if s is None else s.upper() + "!"
+
+    def strlen(s):
+        return None if s is None else len(s)
+
+    def twice(a: pd.Series) -> pd.Series:
+        return (a * 2).astype("Int64")
+
+    return shout, strlen, twice
 
 
-def _strlen(s):
-    return None if s is None else len(s)
-
-
-def _twice(a: pd.Series) -> pd.Series:
-    return (a * 2).astype("Int64")
+_shout, _strlen, _twice = _python_functions()
 
 
 # --- plans and answers
