@@ -135,6 +135,8 @@ lazy val jvm = (project in file("jvm"))
         .exclude("com.google.errorprone", "error_prone_annotations")
         .exclude("com.google.j2objc", "j2objc-annotations")
         .exclude("org.checkerframework", "checker-qual"),
+      // User extension YAMLs and mapping files (docs/extending.md); bundled and relocated.
+      "org.yaml" % "snakeyaml" % "2.5",
       ("com.google.protobuf" % "protoc" % protocVersion % ProtocTool)
         .artifacts(Artifact("protoc", "exe", "exe", protocClassifier)),
       "org.scalatest" %% "scalatest" % "3.2.19" % Test,

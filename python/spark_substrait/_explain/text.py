@@ -90,6 +90,7 @@ def _spellings(doc: Dict[str, Any]) -> List[str]:
     functions and relations it applied to (the locations of the calls are in the JSON)."""
     lines = [_reading(r) for r in doc.get("readings", [])] or ["producer readings: none"]
     lines += [f"plan shape: {s['name']}: {s['meaning']}" for s in doc.get("shapes", [])]
+    lines += [f"user function mapping: {m}" for m in doc.get("userFunctions", [])]
     found: Dict[str, Dict[str, Dict[Any, int]]] = {}
     for f in doc["functions"]:
         for what in ([f"alias {f['alias']}"] if f.get("alias") else []) + list(f["notes"]):

@@ -17,6 +17,7 @@ import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPla
 import io.sparksubstrait.connect.SubstraitRelationPayload
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.SubstraitExplain
+import io.sparksubstrait.extending.{UserFunctionMapping, UserFunctionRegistration}
 import io.sparksubstrait.decode.{DecodedPlan, PlanDecoder, PlanLimits}
 import io.sparksubstrait.write.{PlanWriter, WriteTarget}
 
@@ -121,6 +122,34 @@ object SubstraitPlans {
     }
     LocalRelation(Seq(AttributeReference("plan", dataType, nullable = false)()), Seq(InternalRow(value)))
   }
+
+  /**
+   * Maps function `name` (`my_add`, or `my_add:i64_i64` for that signature only) of the user
+   * extension `urn` to the Spark function `sparkFunction` (a built-in, a session UDF, a
+   * catalog function), for this session (docs/extending.md). Sets the session's
+   * `spark.substrait.function.<alias>.*` settings; refuses a standard function's name.
+   */
+  def registerFunction(session: SparkSession, urn: String, name: String, sparkFunction: String): Unit =
+    UserFunctionRegistration.register(session, urn, name, UserFunctionMapping.SparkFunction(sparkFunction))
+
+  /** Maps function `name` of extension `urn` to a SQL expression over its arguments `$1` … `$n`. */
+  def registerSqlFunction(session: SparkSession, urn: String, name: String, sql: String): Unit =
+    UserFunctionRegistration.register(session, urn, name, UserFunctionMapping.SqlTemplate(sql))
+
+  /** Removes this session's mappings of `name` from `urn`. */
+  def unregisterFunction(session: SparkSession, urn: String, name: String): Unit =
+    UserFunctionRegistration.unregister(session, urn, name)
+
+  /** This session's function mappings, one line each (`urn#name -> target (where set)`). */
+  def registeredFunctions(session: SparkSession): java.util.List[String] =
+    UserFunctionRegistration.registered(SparkShim.sqlConf(session)).map(_.describe).asJava
+
+  /**
+   * A user extension YAML (its text): calls of its URN's mapped functions are then checked
+   * against its signatures and options. Returns the YAML's URN.
+   */
+  def registerExtensionYaml(session: SparkSession, yaml: String): String =
+    UserFunctionRegistration.registerYaml(session, yaml)
 
   /** Whether `session` runs with the extension (then the analyzer converts plans). */
   def extensionEnabled(session: SparkSession): Boolean =

@@ -37,6 +37,16 @@ private[sparksubstrait] final class ConversionContext(
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
 
+  /**
+   * The session's user function mappings (docs/extending.md), read only when a plan calls a
+   * function the standard table lacks.
+   */
+  lazy val userFunctions: io.sparksubstrait.extending.UserFunctions =
+    io.sparksubstrait.extending.UserFunctions.of(conf)
+
+  /** Each user mapping analysed once per argument types in this conversion, however often the plan calls it. */
+  val userFunctionMemo: scala.collection.mutable.HashMap[Any, Any] = scala.collection.mutable.HashMap.empty
+
   /** What type and literal conversion reads: the plan's user-defined types. */
   val types: TypeEnv = TypeEnv(extensions.userTypes)
 

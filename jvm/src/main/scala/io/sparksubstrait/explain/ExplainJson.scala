@@ -17,7 +17,8 @@ private[explain] object ExplainJson {
   private val MaxNodeText = 240
   private val MaxFields = 25
 
-  def apply(trace: ExplainTrace, converted: LogicalPlan, analyzed: String, optimized: String): String = {
+  def apply(trace: ExplainTrace, converted: LogicalPlan, analyzed: String, optimized: String,
+    userFunctions: Seq[String] = Nil): String = {
     // Relations are recorded children first; the document numbers them from the root down.
     val relations = trace.relations
     val preorder = ArrayBuffer.empty[Int]
@@ -36,6 +37,7 @@ private[explain] object ExplainJson {
           "shapes" -> Arr(trace.shapes.map { case (name, meaning) =>
             Obj(Seq("name" -> Str(name), "meaning" -> Str(meaning)))
           }),
+          "userFunctions" -> strs(userFunctions),
           "roots" -> nums(trace.roots.map(number)),
           "relations" -> Arr(preorder.toSeq.map(relations).map { r =>
             Obj(Seq(

@@ -16,6 +16,9 @@ private[sparksubstrait] object SubstraitExplain {
     val trace = new ExplainTrace
     val converted = PlanConverter.convert(session, plan, root, trace)
     val (analyzed, optimized) = SparkShim.analyzedAndOptimized(session, converted)
-    ExplainJson(trace, converted, analyzed.treeString, optimized.treeString)
+    // The session's user function mappings, whether or not this plan calls them: what a plan
+    // of the session's users' extensions would be read with.
+    val userFunctions = io.sparksubstrait.extending.UserFunctions.of(SparkShim.sqlConf(session)).mappings
+    ExplainJson(trace, converted, analyzed.treeString, optimized.treeString, userFunctions.map(_.describe))
   }
 }

@@ -45,6 +45,10 @@ private[sparksubstrait] final class WriteContext(val session: SparkSession, val 
     }
   }
 
+  /** The session's user function mappings: a UDF one of them names is written as its function. */
+  lazy val userFunctions: io.sparksubstrait.extending.UserFunctions =
+    io.sparksubstrait.extending.UserFunctions.of(org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(session))
+
   /** The records of the relations enclosing the subqueries being written, innermost first. */
   private var outer: List[InputRecord] = Nil
   def outerRecord: Option[InputRecord] = outer.headOption
@@ -80,8 +84,13 @@ private[sparksubstrait] final class WriteContext(val session: SparkSession, val 
 }
 
 private[sparksubstrait] object WriteContext {
-  def urn(extension: String): String = s"extension:io.substrait:$extension"
+
+  /** A standard extension's URN; a user's extension is named by its own URN already. */
+  def urn(extension: String): String =
+    if (extension.startsWith("extension:")) extension else s"extension:io.substrait:$extension"
 
   /** The URI older consumers expect: the YAML's place in the spec repository. */
-  def uri(extension: String): String = s"https://github.com/substrait-io/substrait/blob/main/extensions/$extension.yaml"
+  def uri(extension: String): String =
+    if (extension.startsWith("extension:")) extension
+    else s"https://github.com/substrait-io/substrait/blob/main/extensions/$extension.yaml"
 }

@@ -29,6 +29,10 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
       // Spark 4's default, set so that Spark 3.5 (where it is off) runs the same expectations.
       .config("spark.sql.ansi.enabled", "true")
       .config("spark.substrait.test.verifySkippedAnalysis", "true")
+      // As Spark's own test sessions: generated code that does not compile fails the test
+      // instead of running interpreted unnoticed (DecimalQuotient's checked throw did).
+      .config("spark.sql.codegen.fallback", "false")
+      .config("spark.sql.codegen.factoryMode", "CODEGEN_ONLY")
     if (withExtension) builder.config("spark.sql.extensions", "io.sparksubstrait.SubstraitExtensions")
     _spark = builder.getOrCreate()
   }

@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression,
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.convert.functions.FunctionCatalog
+import io.sparksubstrait.convert.functions.{FunctionCatalog, UserFunctionCalls}
 import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
@@ -43,7 +43,8 @@ private[sparksubstrait] object AggregateFunctionConverter {
       throw SubstraitErrors.unsupported(at.at("sorts", byOther),
         "a DISTINCT aggregate ordered by something other than its value", "sort fields on the aggregated value itself")
     }
-    FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, f.getOptionsList.asScala.toSeq,
+    FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn).orElse(UserFunctionCalls.aggregate(fn)), args,
+      f.getOptionsList.asScala.toSeq,
       Options.when(f.hasOutputType)(f.getOutputType), at, sorts)((entry, call) =>
       entry.finish(call, AggregateExpression(entry.build(call), Complete, distinct, filter)))
   }

@@ -65,7 +65,8 @@ private[sparksubstrait] object FunctionArguments {
         args.map(a => if (a.resolved) SparkTypeNames.of(a.dataType) else "?")))
     val declared = outputType.map(t => TypeConverter.convert(t, at / "output_type")(ctx.types).dataType)
     OptionDomains.check(fn, opts, at)
-    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums, sorts)
+    val call = new FunctionCall(fn.baseName, args, options(opts, at), at, ctx, declared, arguments.enums, sorts,
+      Some(fn.compoundName.dropWhile(_ != ':').drop(1)).filter(_.nonEmpty))
     val built = build(found, call)
     call.checkAllOptionsConsumed()
     // A lambda may only feed a higher-order function (transform, filter, …); anywhere else

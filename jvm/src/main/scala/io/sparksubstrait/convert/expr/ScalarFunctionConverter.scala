@@ -6,7 +6,7 @@ import io.sparksubstrait.proto.Expression.ScalarFunction
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.functions.FunctionCatalog
+import io.sparksubstrait.convert.functions.{FunctionCatalog, UserFunctionCalls}
 import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
@@ -15,7 +15,8 @@ private[sparksubstrait] object ScalarFunctionConverter {
   def convert(f: ScalarFunction, input: Seq[Attribute], at: PlanPath)(implicit ctx: ConversionContext): CExpression = {
     val fn = ctx.extensions.function(f.getFunctionReference, at / "function_reference")
     val args = FunctionArguments.convert(f.getArgumentsList.asScala.toSeq, input, at)
-    FunctionArguments.invoke(fn, FunctionCatalog.scalar(fn), args, f.getOptionsList.asScala.toSeq,
+    FunctionArguments.invoke(fn, FunctionCatalog.scalar(fn).orElse(UserFunctionCalls.scalar(fn)), args,
+      f.getOptionsList.asScala.toSeq,
       Options.when(f.hasOutputType)(f.getOutputType), at)((entry, call) => entry.build(call))
   }
 }

@@ -16,7 +16,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression,
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.convert.functions.FunctionCatalog
+import io.sparksubstrait.convert.functions.{FunctionCatalog, UserFunctionCalls}
 import io.sparksubstrait.decode.PlanPath
 import io.sparksubstrait.util.Options
 
@@ -78,7 +78,8 @@ private[sparksubstrait] object WindowFunctionConverter {
         FunctionArguments.invoke(fn, Some(entry), args, w.options, w.outputType, at)((e, call) => e.build(call)) ->
           entry.framed
       case None =>
-        FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn), args, w.options, w.outputType, at)((e, call) =>
+        FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn).orElse(UserFunctionCalls.aggregate(fn)), args,
+          w.options, w.outputType, at)((e, call) =>
           e.finish(call, AggregateExpression(e.build(call), Complete, isDistinct = false, None))) -> true
     }
     // Ranking and offset functions carry the frame SQL gives them (and rank-like ones

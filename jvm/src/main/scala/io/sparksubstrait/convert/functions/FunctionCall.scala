@@ -23,7 +23,9 @@ private[sparksubstrait] final class FunctionCall(
   /** Enumeration arguments (`YEAR` of extract, `SAMPLE` of variance), in order. */
   enums: Seq[String] = Nil,
   /** An aggregate's sort fields (the order its values are taken in), in order. */
-  sorts: Seq[SortOrder] = Nil) {
+  sorts: Seq[SortOrder] = Nil,
+  /** The argument part of the compound name the plan declares (`i64_i64` of `add:i64_i64`), if any. */
+  val declaredSignature: Option[String] = None) {
 
   private val consumed = scala.collection.mutable.Set.empty[String]
   private var enumsRead = 0
@@ -56,6 +58,22 @@ private[sparksubstrait] final class FunctionCall(
       preferences.iterator.map(p => supported.get(p.toUpperCase)).collectFirst { case Some(v) => v }
         .getOrElse(throw SubstraitErrors.unsupportedOption(at, name, option, preferences, supported.keys.toSeq.sorted))
     }
+  }
+
+  /** The options the plan gives, by name. */
+  def optionNames: Seq[String] = options.keys.toSeq.sorted
+
+  /** Option `option`'s preferences as the plan gives them, without reading it (for checks). */
+  def optionPreferences(option: String): Seq[String] = options.getOrElse(option, Nil)
+
+  /**
+   * Option `option`'s first preference as the plan writes it, None when the plan leaves it
+   * open: for a user mapping, which passes the value on (its YAML, when registered, has
+   * already checked it).
+   */
+  def optionValue(option: String): Option[String] = {
+    consumed += option
+    options.get(option).flatMap(_.headOption)
   }
 
   /**

@@ -40,6 +40,8 @@ private[sparksubstrait] object ExpressionWriter {
           case m: MakeDecimal => DecimalHelpers.makeDecimal(m, input, here)
           case u: UnscaledValue => DecimalHelpers.unscaledValue(u, input, here)
           case _ if FunctionWrites.row(e).isDefined => FunctionWriter.scalar(e, input, at)
+          case _ if UserFunctionWriter.mappingOf(e).isDefined =>
+            UserFunctionWriter.write(e, UserFunctionWriter.mappingOf(e).get, input, here)
           // Analyzed plans keep SQL's spellings (BETWEEN, nvl, …) that the optimizer replaces by
           // what they stand for: written as that.
           case r: RuntimeReplaceable => write(r.replacement, input, at)

@@ -44,6 +44,7 @@ private[sparksubstrait] object RelWriter {
         case v: View => NamedTableWriter.view(v, here)
         case w: WithCTE => CteWriter.withCte(w, here)
         case r: CTERelationRef => CteWriter.ref(r, here)
+        case e: BaseEvalPython => PythonEvalWriter.write(e, here)
         // A name for the child (FROM t AS x) or a hint: no rows of their own.
         case s: SubqueryAlias => write(s.child, at)
         case h: ResolvedHint => write(h.child, at)
