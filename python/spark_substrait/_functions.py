@@ -46,10 +46,13 @@ def register_function(spark, urn: str, name: str, *, spark_function: Any = None,
       called with the plan's value arguments in order; or a PySpark UDF object (the result of
       ``pyspark.sql.functions.udf`` or ``pandas_udf``), which is first registered with
       ``spark.udf.register`` as ``substrait_<alias>`` and then called by that name;
-    - ``sql``: a SQL expression over the arguments ``$1`` … ``$n``, e.g. ``"($1 + $2) * 2"``.
+    - ``sql``: a SQL expression over the arguments ``$1`` … ``$n``, e.g. ``"($1 + $2) * 2"``;
+      ``$name`` is the call's option ``name`` (its first preference, a string, or NULL when
+      the plan leaves it open), e.g. ``"concat($1, '/', coalesce($style, 'plain'))"``.
 
     ``name`` is the function's name in the plan (``"my_add"``: every signature), or a
-    compound name with a signature (``"my_add:i64_i64"``: that signature only).
+    compound name with a signature (``"my_add:i64_i64"``: that signature only, which wins
+    over a mapping of every signature).
 
     The mapping is stored in the session's configuration, under
     ``spark.substrait.function.<alias>.*`` with ``<alias>`` the name (``_`` for characters
@@ -57,12 +60,13 @@ def register_function(spark, urn: str, name: str, *, spark_function: Any = None,
     So it holds for this session only, shows in ``SET``, and is what ``SET``, ``--conf`` or
     ``spark-defaults.conf`` would set. Registering the same ``urn`` and ``name`` again
     replaces the mapping, also one set under another alias. A mapping never overrides a
-    standard function: a plan calling a function of ``extension:io.substrait:…`` that
-    spark-substrait maps itself is refused when it is read.
+    standard function: one under ``extension:io.substrait:…`` of a function spark-substrait
+    maps itself is refused when a plan is read.
 
     Works on classic and Spark Connect sessions (it only uses ``spark.conf`` and
-    ``spark.udf``). Nothing is checked against the plan or the function here: a name Spark
-    does not know, or a template Spark cannot parse, is the plan's error when it is read.
+    ``spark.udf``), so the target is checked when a plan is read, not here: a template or
+    name that does not parse is ``SUBSTRAIT_INVALID_SETTING`` naming the setting, a function
+    Spark cannot apply to the call's argument types ``SUBSTRAIT_TYPE_MISMATCH`` at the call.
 
     Example::
 
@@ -120,8 +124,7 @@ def register_function(spark, urn: str, name: str, *, spark_function: Any = None,
                         f"(pyspark.sql.functions.udf / pandas_udf), got {_describe(spark_function)}")
 
     settings = _settings(spark)
-    replaced = [a for a, m in _mappings(settings).items()
-                if a != alias and m.get("urn") == urn and m.get("name") == name]
+    replaced = [a for a in _aliases_of(settings, urn, name) if a != alias]
     for old in replaced:
         _remove(spark, old, settings)
     kind, value = target
@@ -141,8 +144,8 @@ def unregister_function(spark, urn: str, name: str) -> bool:
     """Removes the mappings of ``name`` in ``urn`` from the session: the one
     :func:`register_function` made and any other set in the session's configuration for the
     same ``urn`` and ``name`` (``SET``, ``--conf``, ``spark-defaults.conf``). A UDF object's
-    ``substrait_<alias>`` function is dropped too. ``name`` is matched as written:
-    ``"my_add"`` does not remove a mapping of ``"my_add:i64_i64"``.
+    ``substrait_<alias>`` function is dropped too. ``name`` is matched in any case, with its
+    signature: ``"my_add"`` does not remove a mapping of ``"my_add:i64_i64"``.
 
     Plans calling the function are then refused again (``SUBSTRAIT_UNKNOWN_FUNCTION``),
     unless a mapping file (``spark.substrait.functions.files``, read by the driver) maps it.
@@ -154,7 +157,7 @@ def unregister_function(spark, urn: str, name: str) -> bool:
     urn = _check_urn(urn, caller)
     name = _check_name(name, caller)
     settings = _settings(spark)
-    aliases = [a for a, m in _mappings(settings).items() if m.get("urn") == urn and m.get("name") == name]
+    aliases = _aliases_of(settings, urn, name)
     for alias in aliases:
         _remove(spark, alias, settings)
     return bool(aliases)
@@ -197,9 +200,8 @@ def register_extension_yaml(spark, yaml: Union[str, bytes, os.PathLike]) -> str:
     _check_session(spark, caller)
     text = _yaml_text(yaml, caller)
     urn = _yaml_urn(text, caller)
-    digest = hashlib.sha1(urn.encode("utf-8")).hexdigest()[:8]
-    alias = f"{_NOT_ALIAS_CHAR.sub('_', urn.rsplit(':', 1)[-1])}_{digest}"
-    spark.conf.set(EXTENSION_YAML_PREFIX + alias, text)
+    # The alias SubstraitPlans.registerExtensionYaml gives it too: one YAML per URN, either way.
+    spark.conf.set(EXTENSION_YAML_PREFIX + function_alias(urn, "yaml"), text)
     return urn
 
 
@@ -244,6 +246,13 @@ def _mappings(settings: Dict[str, str]) -> Dict[str, Dict[str, str]]:
         if field in _FIELDS and _ALIAS.fullmatch(alias):
             mappings.setdefault(alias, {})[field] = value
     return {alias: {f: m[f] for f in _FIELDS if f in m} for alias, m in mappings.items()}
+
+
+def _aliases_of(settings: Dict[str, str], urn: str, name: str) -> List[str]:
+    """The aliases mapping exactly ``urn`` and ``name`` (as the JVM matches: values trimmed,
+    the name in any case; ``my_add`` is not ``my_add:i64_i64``)."""
+    return [alias for alias, m in _mappings(settings).items()
+            if (m.get("urn") or "").strip() == urn and (m.get("name") or "").strip().lower() == name.lower()]
 
 
 def _generated_udf(alias: str, settings: Dict[str, str]) -> Optional[str]:
