@@ -288,6 +288,39 @@ def test_the_settings_are_the_contracts(spark):
     assert spark.conf.get(f"{prefix}.sql", None) is None
 
 
+def test_the_jvm_api_and_the_python_api_share_aliases(spark):
+    """A mapping or YAML registered through SubstraitPlans (Scala, Java) is the one Python sees,
+    replaces and removes: both give it the same alias."""
+    plans = spark._jvm.io.sparksubstrait.SubstraitPlans
+    plans.registerSqlFunction(spark._jsparkSession, URN, "my_add", "($1 + $2) * 2")
+    assert spark_substrait.registered_functions(spark) == [
+        {"alias": alias_of(URN, "my_add"), "urn": URN, "name": "my_add", "sql": "($1 + $2) * 2"}]
+    spark_substrait.register_function(spark, URN, "my_add", spark_function="concat_ws")
+    lines = [str(line) for line in plans.registeredFunctions(spark._jsparkSession)]
+    assert len(lines) == 1 and "concat_ws" in lines[0], lines  # replaced, not added
+    assert spark_substrait.unregister_function(spark, URN, "MY_ADD")  # names in any case, as the JVM's
+    assert len(plans.registeredFunctions(spark._jsparkSession)) == 0
+
+    plans.registerExtensionYaml(spark._jsparkSession, CHECKED_YAML)
+    spark_substrait.register_extension_yaml(spark, CHECKED_YAML.replace("the sum of", "adds"))
+    yamls = {k: v for k, v in spark.sql("SET").collect() if k.startswith("spark.substrait.extensionYaml.")}
+    assert list(yamls) == [f"spark.substrait.extensionYaml.{alias_of(CHECKED_URN, 'yaml')}"]
+    assert "adds" in next(iter(yamls.values()))
+
+
+def test_a_mapping_never_replaces_a_standard_function(spark, data):
+    spark_substrait.register_function(spark, "extension:io.substrait:functions_string", "upper",
+                                      spark_function="lower")
+    spark_substrait.register_function(spark, URN, "my_upper", spark_function="upper")
+    with pytest.raises(SubstraitPlanError) as info:
+        spark.read.substrait(function_plan(["my_upper"]))
+    assert info.value.condition == "SUBSTRAIT_INVALID_SETTING", info.value.message
+    assert "extension:io.substrait:functions_string" in info.value.message
+    spark_substrait.unregister_function(spark, "extension:io.substrait:functions_string", "upper")
+    assert_same_rows(spark.read.substrait(function_plan(["my_upper"])), spark.sql(expected_sql(["my_upper"])),
+                     ["my_upper"])
+
+
 def test_registered_functions_lists_what_the_session_maps(spark):
     from pyspark.sql.functions import udf
 
