@@ -6,12 +6,16 @@ over the same parquet. Both engines also answer the queries in SQL, as the refer
 """
 
 import dataclasses
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
 
-from helpers import duckdb_substrait_extension
+from helpers import accepts, clean_env, duckdb_substrait_extension, free_port, stop_process_group
 
 QUERIES = (1, 6)
 
@@ -78,6 +82,8 @@ def spark():
 
     import spark_substrait
 
+    # Python UDFs run in workers of this interpreter (pyspark's default is whatever python3 is on PATH).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = (SparkSession.builder.master("local[2]").appName("spark-substrait-tests")
                .config("spark.sql.shuffle.partitions", "2")
                .config("spark.ui.enabled", "false")
@@ -94,3 +100,45 @@ def spark():
 def lineitem_view(spark, tpch) -> str:
     spark.read.parquet(str(tpch.lineitem)).createOrReplaceTempView("lineitem")
     return "lineitem"
+
+
+@pytest.fixture(scope="session")
+def connect_server(tmp_path_factory):
+    """A Spark Connect server on loopback, with spark-substrait's plugin, shared by the modules
+    that need one (test_connect.py, test_user_functions.py): its URL. The server runs in its
+    own process group, stopped at the end of the run; its Python UDFs run in this interpreter."""
+    pytest.importorskip("grpc", reason="the Spark Connect client extras are not installed")
+    import pyspark
+
+    import spark_substrait
+
+    spark_home = Path(pyspark.__file__).parent
+    port = free_port()
+    settings = {
+        "spark.master": "local[2]",
+        "spark.driver.memory": "1g",
+        "spark.driver.host": "127.0.0.1",
+        "spark.connect.grpc.binding.address": "127.0.0.1",
+        "spark.connect.grpc.binding.port": str(port),
+        "spark.sql.shuffle.partitions": "2",
+        "spark.ui.enabled": "false",
+        **spark_substrait.connect_server_conf(),
+    }
+    args = [str(spark_home / "bin" / "spark-submit"),
+            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
+    for key, value in settings.items():
+        args += ["--conf", f"{key}={value}"]
+    args.append("spark-internal")
+    log = tmp_path_factory.mktemp("connect-server") / "server.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                  env=clean_env(SPARK_HOME=str(spark_home), PYSPARK_PYTHON=sys.executable))
+    try:
+        deadline = time.monotonic() + 180
+        while not accepts(port):
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the Spark Connect server did not start:\n{log.read_text(errors='replace')[-4000:]}")
+            time.sleep(0.5)
+        yield f"sc://127.0.0.1:{port}"
+    finally:
+        stop_process_group(server)

@@ -63,6 +63,32 @@ def clean_env(**extra: str) -> Dict[str, str]:
     return env
 
 
+def package_env(**extra: str) -> Dict[str, str]:
+    """:func:`clean_env`, but a fresh interpreter imports the spark_substrait this run imported
+    and uses the jar this run uses (``python -m spark_substrait`` then runs the code under test,
+    whichever checkout or jar the console script on PATH would pick)."""
+    import spark_substrait
+
+    package_root = str(Path(spark_substrait.__file__).resolve().parent.parent)
+    return clean_env(PYTHONPATH=package_root, SPARK_SUBSTRAIT_JAR=spark_substrait.jar_path(), **extra)
+
+
+def remote_session(url: str):
+    """A Spark Connect session, made the way users make one (``builder.remote(url).create()``),
+    leaving the process's classic sessions as they were: builder.remote() marks the whole
+    process as a Connect client, and that mark is undone."""
+    from pyspark.sql import SparkSession
+
+    before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
+    # create(), not getOrCreate(): another module's classic session may be running in this
+    # process, and getOrCreate() refuses a remote session next to it.
+    session = SparkSession.builder.remote(url).create()
+    if before is None:
+        os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+    assert type(session).__module__ == "pyspark.sql.connect.session"
+    return session
+
+
 def run_python(args: List[str], python: str = sys.executable, cwd: Optional[Path] = None,
                env: Optional[Dict[str, str]] = None, timeout: float = 300
                ) -> subprocess.CompletedProcess:

@@ -1,8 +1,9 @@
 """Spark Connect: ``spark.read.substrait`` and the SQL functions on a remote session.
 
-A Spark Connect server is started on loopback for this module (pyspark's spark-submit with
-SparkConnectServer, the jar and the settings of ``spark_substrait.connect_server_conf()``)
-and stopped at its end. The client is ``SparkSession.builder.remote("sc://...")``. Rows are
+A Spark Connect server is started on loopback (the ``connect_server`` fixture of conftest.py:
+pyspark's spark-submit with SparkConnectServer, the jar and the settings of
+``spark_substrait.connect_server_conf()``), shared with the other modules that need one and
+stopped at the end of the run. The client is ``SparkSession.builder.remote("sc://...")``. Rows are
 compared with the same SQL run by the same server on the same data, and with DuckDB's.
 """
 
@@ -11,57 +12,18 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
 import spark_substrait
-from helpers import (Q1_AVG_COLUMNS, Q1_COLUMNS, accepts, assert_rows_equal, clean_env, free_port, run_python,
-                     stop_process_group)
+from helpers import Q1_AVG_COLUMNS, Q1_COLUMNS, assert_rows_equal, clean_env, run_python
 from spark_substrait import SubstraitInvalidPlanError, SubstraitPlanError, SubstraitUnsupportedError
 
 pytest.importorskip("grpc", reason="the Spark Connect client extras are not installed")
 
 Q6_MEASURE_FUNCTION = ("relations[0].root.input.project.input.aggregate.measures[0].measure"
                        ".arguments[0].value.scalar_function")
-
-
-@pytest.fixture(scope="module")
-def connect_server(tmp_path_factory):
-    """The server's URL; the server runs in its own process group, stopped at the end."""
-    import pyspark
-
-    spark_home = Path(pyspark.__file__).parent
-    port = free_port()
-    settings = {
-        "spark.master": "local[2]",
-        "spark.driver.memory": "1g",
-        "spark.driver.host": "127.0.0.1",
-        "spark.connect.grpc.binding.address": "127.0.0.1",
-        "spark.connect.grpc.binding.port": str(port),
-        "spark.sql.shuffle.partitions": "2",
-        "spark.ui.enabled": "false",
-        **spark_substrait.connect_server_conf(),
-    }
-    args = [str(spark_home / "bin" / "spark-submit"),
-            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
-    for key, value in settings.items():
-        args += ["--conf", f"{key}={value}"]
-    args.append("spark-internal")
-    log = tmp_path_factory.mktemp("connect-server") / "server.log"
-    with open(log, "wb") as out:
-        server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                                  env=clean_env(SPARK_HOME=str(spark_home)))
-    try:
-        deadline = time.monotonic() + 180
-        while not accepts(port):
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the Spark Connect server did not start:\n{log.read_text(errors='replace')[-4000:]}")
-            time.sleep(0.5)
-        yield f"sc://127.0.0.1:{port}"
-    finally:
-        stop_process_group(server)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,9 @@
     print(spark_substrait.explain(plan))  # what each relation became in Catalyst (docs/explain.md)
     plan = spark_substrait.to_substrait(df)  # a DataFrame's plan as Substrait (docs/writing.md)
 
+    # a plan's own extension functions, mapped to what Spark calls (docs/extending.md)
+    spark_substrait.register_function(spark, "extension:org.example:my_functions", "my_add", sql="($1 + $2) * 2")
+
 The same ``spark.read.substrait`` works on a Spark Connect session
 (``SparkSession.builder.remote("sc://...")``) whose server runs with
 :func:`connect_server_conf`.
@@ -29,6 +32,12 @@ from spark_substrait._errors import (
     from_connect,
 )
 from spark_substrait._explain import PlanExplanation, explain
+from spark_substrait._functions import (
+    register_extension_yaml,
+    register_function,
+    registered_functions,
+    unregister_function,
+)
 from spark_substrait._reader import install as _install
 from spark_substrait._writer import to_substrait
 
@@ -47,7 +56,11 @@ __all__ = [
     "connect_server_conf",
     "from_connect",
     "jar_path",
+    "register_extension_yaml",
+    "register_function",
+    "registered_functions",
     "to_substrait",
+    "unregister_function",
 ]
 
 _install()

@@ -19,6 +19,7 @@ import sys
 import threading
 from typing import List, Optional, Tuple
 
+from spark_substrait import _functions
 from spark_substrait.cli.status import Status
 
 # The setting --allow-path sets (docs/security.md), read by the JVM's LocalFiles reader.
@@ -70,6 +71,19 @@ def _conf_arg(text: str) -> Tuple[str, str]:
     return key.strip(), value
 
 
+def _function_arg(text: str) -> Tuple[str, str, str]:
+    """URN#NAME=SQL: the plan's function NAME of the extension URN as a SQL expression over $1..$n."""
+    spec, sep, sql = text.partition("=")
+    urn, hash_sign, name = spec.rpartition("#")
+    if not sep or not hash_sign or not sql.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected URN#NAME=SQL, e.g. 'extension:org.example:my_functions#my_add=($1 + $2) * 2', got {text!r}")
+    try:
+        return _functions._check_urn(urn, "--function"), _functions._check_name(name, "--function"), sql
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_session_options(parser: argparse.ArgumentParser) -> None:
     """spark-submit's options for where and how the plan runs."""
     group = parser.add_argument_group("Spark session (as spark-submit takes them)")
@@ -79,6 +93,10 @@ def add_session_options(parser: argparse.ArgumentParser) -> None:
                        help="run on a Spark Connect server instead (its spark-substrait plugin must be set up)")
     group.add_argument("--conf", metavar="KEY=VALUE", action="append", type=_conf_arg, default=[],
                        help="a Spark setting (repeatable)")
+    group.add_argument("--function", metavar="URN#NAME=SQL", action="append", type=_function_arg, default=[],
+                       help="map the plan's function NAME of the extension URN to a SQL expression over its "
+                            "arguments $1..$n, e.g. 'extension:org.example:my_functions#my_add=($1 + $2) * 2' "
+                            "(repeatable; the settings spark.substrait.function.*, which --conf can also set)")
     group.add_argument("--driver-memory", metavar="MEM", help="the driver's heap, e.g. 4g")
     group.add_argument("--name", default="spark-substrait", help="the application name")
     group.add_argument("-v", "--verbose", action="store_true", help="show Spark's log on stderr")
@@ -96,9 +114,13 @@ def check_session_options(args: argparse.Namespace, parser: argparse.ArgumentPar
 
 
 def settings(args: argparse.Namespace) -> List[Tuple[str, str]]:
-    """``--conf`` with what other options stand for: ``--allow-path`` (run and explain) is
-    spark.substrait.localFiles.allowedPrefixes, appended to a value given with ``--conf``."""
+    """``--conf`` with what other options stand for: ``--function`` is the settings of a
+    function mapping (spark.substrait.function.<alias>.*, as register_function sets them);
+    ``--allow-path`` (run and explain) is spark.substrait.localFiles.allowedPrefixes, appended
+    to a value given with ``--conf``."""
     conf = list(args.conf)
+    for urn, name, sql in getattr(args, "function", None) or []:
+        conf += _functions.function_settings(urn, name, sql=sql)
     prefixes = list(getattr(args, "allow_path", None) or [])
     if not prefixes:
         return conf

@@ -24,6 +24,10 @@ class DocsSuite extends AnyFunSuite {
       case p if p.startsWith("`tests/") || p.startsWith("`dev/") =>
         val file = p.stripPrefix("`").takeWhile(_ != '`')
         assert(Files.exists(Paths.get(file)), s"$file named in docs/supported.md does not exist")
+        // Python tests named after the file (`tests/x.py` › test_a, test_b) must be defined there.
+        p.split("›", 2).drop(1).flatMap(_.split(",")).map(_.trim).filter(_.nonEmpty).foreach { name =>
+          assert(read(file).contains(s"def $name("), s"$file has no test '$name' (docs/supported.md)")
+        }
       case p =>
         val (suite, name) = p.split("›", 2) match {
           case Array(s, n) => (s.trim.stripPrefix("`").stripSuffix("`"), n.trim)
