@@ -170,8 +170,13 @@ class LimitsSuite extends SparkSuite with SubstraitAssertions {
 
   test(
     "a conversion that still exhausts its thread's stack (limit raised too far) is our error, and the session answers") {
+    // 5,000 filters: 500 fit a 256 KB stack once the JIT has compiled the converters (a full
+    // test run in CI did), so the chain must overflow however warm the JVM is. Decoded on a
+    // large stack: the conversion is what this test exhausts.
     withConf(PlanLimits.MaxDepthKey, "100000") {
-      val decoded = PlanDecoder.fromBytes(filters(500).toByteArray, PlanLimits(100000, Long.MaxValue))
+      val decoded = onStack(64 * 1024)(PlanDecoder.fromBytes(filters(5000).toByteArray,
+          PlanLimits(100000,
+            Long.MaxValue))).fold(e => throw e, identity)
       assertTooLarge(onStack(256)(PlanConverter.convert(spark, decoded)), "thread's stack")
     }
   }

@@ -118,7 +118,8 @@ private[sparksubstrait] object UserFunctionCalls {
     // A SQL function (CREATE FUNCTION … RETURN) is inlined by the analyzer as a projection of
     // its parameters below the call: a plan, not an expression, which a call site cannot hold.
     if (analyzed.children.map(_.getClass) != Seq(classOf[LocalRelation])) {
-      throw SubstraitErrors.unsupported(call.at, s"${call.name} mapped by ${m.source} to ${m.target.describe}, " +
+      throw SubstraitErrors.unsupported(call.at,
+        s"${call.name} mapped by ${m.source} to ${m.target.describe}, " +
           "which Spark inlines as a plan of its own (a SQL function made with CREATE FUNCTION)",
         "a Spark function that is an expression (a built-in, a Scala, Java or Python UDF), or the SQL function's " +
           "body as a sql template")
