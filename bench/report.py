@@ -26,6 +26,7 @@ TITLES = {"tpch": "TPC-H", "tpcds": "TPC-DS"}
 # bench/run tpch --anchor: substrait-java's Spark module converting the same plans, side "anchor-<producer>",
 # and its own plans as one more producer (shown only when the run has them).
 ANCHOR = "anchor-"
+CONTROL = "sql-again"  # bench/run --control: an A/A side, the SQL against itself
 ANCHOR_PRODUCER = "substrait-java"
 ANCHOR_SOURCE = REPO / "bench" / "anchor" / "cache" / "substrait-java" / "SOURCE"
 
@@ -147,6 +148,8 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
     status = {(r["producer"], int(r["query"])): r for r in read_tsv(results / "status.tsv")}
     queries = sorted({q for (_, q, _) in med})
     producers = list(PRODUCERS) + [p for p in (WRITTEN, ANCHOR_PRODUCER) if any(k[0] == p for k in status)]
+    # bench/run --control: the SQL timed again as a side of its own (no status: it is the SQL).
+    producers += [CONTROL] if any(k[0] == CONTROL for k in med) else []
     anchored = [p for p in producers if any(k[0] == ANCHOR + p for k in status)]
 
     # Short queries execute several rounds per repetition (QueryBench's --round-ms).
@@ -192,7 +195,7 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
                     row += [not_timed(status.get((a, q), {})), ""]
             lines.append("| " + " | ".join(row) + " |")
 
-    head = "| Producer | queries timed | convert/SQL geomean | exec/SQL geomean | exec/SQL max |"
+    head = "| Producer | queries timed | convert/SQL geomean | exec/SQL geomean | exec/SQL max | exec/SQL above 1.10 |"
     if anchored:
         head += (" anchor queries timed | anchor convert/SQL geomean | anchor exec/SQL geomean | anchor exec/SQL max |"
                  " ours/anchor convert geomean | ours/anchor exec geomean |")
@@ -200,7 +203,9 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
     for p in producers:
         r = ratios[p]
         mx = max(r["exec"]) if r["exec"] else float("nan")
-        line = f"| {p} | {len(r['exec'])} | {ratio(geomean(r['convert']))} | {ratio(geomean(r['exec']))} | {ratio(mx)} |"
+        above = sum(1 for x in r["exec"] if x > 1.10)
+        line = (f"| {p} | {len(r['exec'])} | {ratio(geomean(r['convert']))} | {ratio(geomean(r['exec']))} | {ratio(mx)} |"
+                f" {above} |")
         if anchored:
             a, v = anchor.get(p), versus.get(p)
             if a is None:

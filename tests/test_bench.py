@@ -45,7 +45,7 @@ def test_report_medians_ratios_and_geometric_means(tmp_path):
     text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
     assert "| Q1 | 20.0 | 100.0 | 2.00 | 0.50 |" in text
     assert "| Q2 | 20.0 | 100.0 | 0.50 | 2.00 |" in text
-    assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 |" in text
+    assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 | 1 |" in text
     assert "— (no plan)" in text
     assert "anchor" not in text and "substrait-java" not in text
 
@@ -85,11 +85,11 @@ def test_report_anchor_columns(tmp_path):
     text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
     assert "| Q1 | 4.00 | 1.00 | — (no plan) |  |" in text
     assert "| Q2 | — (refused: UnsupportedOperationException: Unable to convert x\\|y) |  | — (no plan) |  |" in text
-    assert "| isthmus | 1 | 2.00 | 0.50 | 0.50 | 1 | 4.00 | 1.00 | 1.00 | 0.50 | 0.50 |" in text
+    assert "| isthmus | 1 | 2.00 | 0.50 | 0.50 | 0 | 1 | 4.00 | 1.00 | 1.00 | 0.50 | 0.50 |" in text
     assert "| anchor-isthmus | Q2 | conversion failed |" in text
     # The anchor's own plans: one more producer, only in a run that has them.
     assert "| substrait-java convert/SQL | substrait-java exec/SQL |" in text
-    assert "| substrait-java | 0 | — | — | — | — | | | | | |" in text
+    assert "| substrait-java | 0 | — | — | — | 0 | — | | | | | |" in text
 
 
 def test_tpcds_report_names_the_benchmark_and_our_written_plans(tmp_path):
@@ -105,4 +105,18 @@ def test_tpcds_report_names_the_benchmark_and_our_written_plans(tmp_path):
     text = run(BENCH / "report.py", "tpcds", tmp_path, "--sf", "0.01", "--reps", "3")
     assert text.startswith("Run: TPC-DS SF 0.01")
     assert "| written convert/SQL | written exec/SQL |" in text
-    assert "| written | 1 | 0.50 | 1.00 | 1.00 |" in text
+    assert "| written | 1 | 0.50 | 1.00 | 1.00 | 0 |" in text
+
+
+def test_control_side_is_the_sql_against_itself(tmp_path):
+    # bench/run --control: `sql-again` is timed like a producer; Q5's second SQL run took 115 ms
+    # against 100 (1.15, above 1.10), its analysis as long (1.00). It has no status line.
+    timings = ["side\tquery\tphase\trep\tnanos"]
+    for rep in range(3):
+        timings += [f"sql\t5\tconvert\t{rep}\t{20 * 10**6}", f"sql-again\t5\tconvert\t{rep}\t{20 * 10**6}",
+                    f"sql\t5\texec\t{rep}\t{100 * 10**6}", f"sql-again\t5\texec\t{rep}\t{115 * 10**6}"]
+    (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
+    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n")
+    text = run(BENCH / "report.py", "tpcds", tmp_path, "--sf", "0.01", "--reps", "3")
+    assert "| sql-again convert/SQL | sql-again exec/SQL |" in text
+    assert "| sql-again | 1 | 1.00 | 1.15 | 1.15 | 1 |" in text

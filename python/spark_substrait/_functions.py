@@ -283,29 +283,26 @@ def _check_session(spark, caller: str) -> None:
                         f"got {_describe(spark)}")
 
 
+def _check_text(value: Any, what: str, expected: str, caller: str) -> str:
+    """`value` if it is a non-empty str without whitespace, as a plan names a URN or a function;
+    else the error says which argument (`what`) was wrong and what it should look like."""
+    if not isinstance(value, str):
+        raise TypeError(f"{caller}: {what} must be a str, {expected}; got {_describe(value)}")
+    if not value:
+        raise ValueError(f"{caller}: {what} is empty; expected {expected}")
+    if re.search(r"\s", value):
+        raise ValueError(f"{caller}: {what} {value!r} contains whitespace; expected {expected}")
+    return value
+
+
 def _check_urn(urn: Any, caller: str) -> str:
-    if not isinstance(urn, str):
-        raise TypeError(f"{caller}: urn must be a str such as 'extension:org.example:my_functions', "
-                        f"got {_describe(urn)}")
-    if not urn:
-        raise ValueError(f"{caller}: urn is empty; expected the extension's URN as the plan names it, "
-                         "e.g. 'extension:org.example:my_functions'")
-    if re.search(r"\s", urn):
-        raise ValueError(f"{caller}: urn {urn!r} contains whitespace; expected the extension's URN as the plan "
-                         "names it, e.g. 'extension:org.example:my_functions'")
-    return urn
+    return _check_text(urn, "urn", "the extension's URN as the plan names it, e.g. 'extension:org.example:my_functions'",
+                       caller)
 
 
 def _check_name(name: Any, caller: str) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"{caller}: name must be a str (the function's name, e.g. 'my_add', or with a signature, "
-                        f"'my_add:i64_i64'), got {_describe(name)}")
-    if not name:
-        raise ValueError(f"{caller}: name is empty; expected the function's name as the plan names it, e.g. "
-                         "'my_add', or with a signature, 'my_add:i64_i64'")
-    if re.search(r"\s", name):
-        raise ValueError(f"{caller}: name {name!r} contains whitespace; expected the function's name as the plan "
-                         "names it, e.g. 'my_add' or 'my_add:i64_i64'")
+    _check_text(name, "name", "the function's name as the plan names it, e.g. 'my_add', or with a signature, "
+                "'my_add:i64_i64'", caller)
     base, colon, signature = name.partition(":")
     if colon and (not base or not signature):
         raise ValueError(f"{caller}: name {name!r} is neither a name nor NAME:SIGNATURE (e.g. 'my_add:i64_i64')")

@@ -30,7 +30,8 @@ import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
  * (SubstraitPlans.write, Spark's optimized plan, its scans LocalFiles of the parquet files).
  *
  * Arguments: --data DIR (from bench/prepare.py) --out DIR [--benchmark tpch|tpcds] [--reps N] [--iters K] [--warmup W]
- * [--round-ms M] [--queries 1,2,..] [--anchor isthmus,duckdb,datafusion,substrait-java]
+ * [--round-ms M] [--queries 1,2,..] [--anchor isthmus,duckdb,datafusion,substrait-java] [--control true]
+ * (--control: the SQL once more as side `sql-again`, an A/A measure of the noise in a ratio)
  * Writes DIR/timings.tsv (side, query, phase, rep, nanos) and DIR/status.tsv (producer: a
  * producer, or anchor-<producer>).
  */
@@ -38,6 +39,9 @@ object QueryBench {
 
   /** The TPC-DS producer that is our own writer (SubstraitPlans.write of spark.sql's DataFrame). */
   val Written = "written"
+
+  /** With --control: the SQL's text timed as one more side, so its ratio to `sql` is noise alone. */
+  val SqlAgain = "sql-again"
 
   def main(args: Array[String]): Unit = {
     val opts = Options(args)
@@ -105,7 +109,7 @@ object QueryBench {
 
     // A side's analyzed DataFrame: the SQL's, ours of a producer's plan, or the anchor's of it.
     def frame(side: String, n: Int): DataFrame =
-      if (side == "sql") spark.sql(texts(n))
+      if (side == "sql" || side == SqlAgain) spark.sql(texts(n))
       else if (side.startsWith("anchor-")) anchor.get.read(spark, plans((side.stripPrefix("anchor-"), n)).toOption.get)
       else SubstraitPlans.read(spark, plans((side, n)).toOption.get)
 
@@ -167,7 +171,8 @@ object QueryBench {
       // order rotates by repetition (and round) and every other one runs it backwards: over
       // 2 x sides of them each side runs once in each position, after each neighbour.
       val executions = if (rep < 0) 1 else rounds(n)
-      val sides = "sql" +: timed.filter(_._2 == n).map(_._1)
+      val control = Option.when(opts.get("control").contains("true"))(SqlAgain)
+      val sides = ("sql" +: control.toSeq) ++ timed.filter(_._2 == n).map(_._1)
       for (_ <- 0 until iters; side <- SideOrder(sides, rep)) time(side, n, "convert", rep)(frame(side, n))
       for (round <- 0 until executions; side <- SideOrder(sides, rep * executions + round)) {
         val df = frame(side, n)

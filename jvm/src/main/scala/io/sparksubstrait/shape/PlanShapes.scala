@@ -31,7 +31,8 @@ private[sparksubstrait] object PlanShapes {
   }
 
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
-  val all: Seq[Shape] = Seq(OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys, SemiJoinBelowAggregate,
+  val all: Seq[Shape] = Seq(MarkAsExists, OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys,
+    SemiJoinBelowAggregate,
     AggregateJoinEarly, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
 
   /**

@@ -111,7 +111,7 @@ class DecimalQuotientSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test("in generated code, over a Parquet table: every row's quotient is BigDecimal's, a zero divisor NULL") {
-    val dir = java.nio.file.Files.createTempDirectory("quotients").toString + "/t"
+    val dir = tempDir("quotients").toString + "/t"
     spark.sql("SELECT CAST((id * 7919 % 2000001 - 1000000) / 100 AS DECIMAL(7,2)) AS x, " +
       "CAST(id % 23 - 11 AS DECIMAL(10,0)) AS y FROM range(5000)").write.parquet(dir)
     spark.read.parquet(dir).createOrReplaceTempView("quot")

@@ -131,7 +131,7 @@ class UserFunctionsSuite extends SparkSuite with SubstraitAssertions {
         }
       }
     }
-    val file = Files.createTempFile("mappings", ".yaml")
+    val file = tempDir("mappings").resolve("mappings.yaml")
     Files.write(file,
       s"functions:\n  - urn: $Urn\n    name: shout\n    spark: upper\n".getBytes(StandardCharsets.UTF_8))
     withConf("spark.substrait.functions.files", file.toString) {
@@ -233,7 +233,7 @@ class UserFunctionsSuite extends SparkSuite with SubstraitAssertions {
   test("a DataFrame calling a registered UDF is written as its extension function and read back") {
     SubstraitPlans.registerFunction(spark, Urn, "scaled", "times_ten")
     // A Parquet table: over a VALUES view the optimizer would compute the UDF itself.
-    val dir = Files.createTempDirectory("sales").resolve("pq").toString
+    val dir = tempDir("sales").resolve("pq").toString
     spark.table("sales").write.parquet(dir)
     spark.read.parquet(dir).createOrReplaceTempView("sales_pq")
     val df = spark.sql("SELECT k1, times_ten(v) AS t FROM sales_pq")

@@ -28,7 +28,7 @@ class HostilePlansSuite extends SparkSuite with SubstraitAssertions {
   test(
     "a data source and a path as a table name touch no file, and the refusal is the same whether the path exists or not") {
     ProbeFileSystem.register(spark)
-    val dir = Files.createTempDirectory("probe")
+    val dir = tempDir("probe")
     Files.write(dir.resolve("t.json"), "{\"a\": \"x\"}\n".getBytes(StandardCharsets.UTF_8))
     val existing = s"probe://${dir.resolve("t.json")}"
     // Spark SQL itself reads such a path (through the probe scheme, counted).

@@ -23,7 +23,7 @@ class SecuritySuite extends SparkSuite with SubstraitAssertions {
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    root = Files.createTempDirectory("substrait-security").toRealPath()
+    root = tempDir("substrait-security")
     val allowed = Files.createDirectories(root.resolve("allowed/inner"))
     val outside = Files.createDirectories(root.resolve("outside"))
     val linked = Files.createDirectories(root.resolve("linked"))

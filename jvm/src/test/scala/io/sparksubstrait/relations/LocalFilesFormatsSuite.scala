@@ -18,7 +18,7 @@ class LocalFilesFormatsSuite extends SparkSuite with SubstraitAssertions {
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    data = Files.createTempDirectory("substrait-formats").toRealPath()
+    data = tempDir("substrait-formats")
     spark.conf.set(FileAccessPolicy.ConfKey, data.toString)
   }
 

@@ -20,7 +20,7 @@ class LocalFilesSuite extends SparkSuite with SubstraitAssertions {
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    root = Files.createTempDirectory("substrait-files").toRealPath()
+    root = tempDir("substrait-files")
     data = Files.createDirectories(root.resolve("data"))
     val df = spark.sql("SELECT * FROM VALUES (1L, 'a'), (2L, NULL), (2L, NULL), (NULL, 'd') AS t(id, name)")
     df.coalesce(1).write.parquet(data.resolve("p1").toString)

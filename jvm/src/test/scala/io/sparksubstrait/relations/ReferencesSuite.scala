@@ -46,7 +46,7 @@ class ReferencesSuite extends SparkSuite with SubstraitAssertions {
   test("a shared subtree is computed once per query: its scan runs once, counted by the executed plan's metrics") {
     import org.apache.spark.sql.execution.FileSourceScanExec
     import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-    val dir = java.nio.file.Files.createTempDirectory("shared-scan").resolve("t").toString
+    val dir = tempDir("shared-scan").resolve("t").toString
     // 1000 rows with NULL keys and duplicates, in a file table so the scan has its own metrics.
     spark.sql("SELECT IF(id % 10 = 0, NULL, CAST(id % 7 AS INT)) AS k, CAST(id % 3 AS STRING) AS v FROM range(1000)")
       .write.parquet(dir)

@@ -4,7 +4,7 @@ package shapes
 import io.sparksubstrait.proto.{Expression, Plan}
 import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.DataFrame
-import org.apache.spark.sql.catalyst.expressions.{And, In, Expression => CExpression}
+import org.apache.spark.sql.catalyst.expressions.{And, Exists, In, Expression => CExpression}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, LogicalPlan}
 
@@ -58,6 +58,78 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
 
   private def joins(p: LogicalPlan): Seq[Join] = p.collect { case j: Join => j } ++
     p.subqueries.flatMap(joins)
+
+  // ---- mark-as-exists ----
+  /** a LEFT_MARK b on k, then LEFT_MARK f on k: a's k, v and the two marks. */
+  private def twoMarks(bd: PlanBuilder, bT: String, fT: String): io.sparksubstrait.proto.Rel = {
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    val onB =
+      join(readNamed(aSchema, "a"), readNamed(bSchema, bT), JOIN_TYPE_LEFT_MARK, Some(bd.call(eq, field(0), field(2))))
+    join(onB, readNamed(fSchema, fT), JOIN_TYPE_LEFT_MARK, Some(bd.call(eq, field(0), field(3))))
+  }
+
+  private def existenceJoins(df: DataFrame): Seq[Join] = df.queryExecution.optimizedPlan.collect {
+    case j: Join if j.joinType.isInstanceOf[org.apache.spark.sql.catalyst.plans.ExistenceJoin] => j
+  }
+
+  /** SQL's spelling of the spec's mark of a ⋉ `t` on k: true, NULL where only a NULL condition met, false. */
+  private def markSql(t: String) =
+    s"CASE WHEN EXISTS (SELECT 1 FROM $t WHERE $t.k = a.k) THEN true " +
+      s"WHEN EXISTS (SELECT 1 FROM $t WHERE ($t.k = a.k) IS NULL) THEN NULL ELSE false END"
+
+  for ((bT, fT) <- Seq(("b", "f"), ("b0", "f"), ("b", "f0"))) {
+    test(
+      s"mark-as-exists: marks only ORed in a filter are SQL's EXISTS OR EXISTS, one existence join each ($bT, $fT)") {
+      val bd = new PlanBuilder()
+      val or = bd.fn("functions_boolean", "or:bool")
+      val plan = bd.plan(emit(filter(twoMarks(bd, bT, fT), bd.call(or, field(2), field(3))), 0, 1), "k", "v")
+      val sql =
+        s"SELECT k, v FROM a WHERE EXISTS (SELECT 1 FROM $bT WHERE $bT.k = a.k) OR EXISTS (SELECT 1 FROM $fT WHERE $fT.k = a.k)"
+      sameRows(plan, sql)
+      assert(existenceJoins(run(plan)).size == existenceJoins(spark.sql(sql)).size,
+        run(plan).queryExecution.optimizedPlan)
+      assert(existenceJoins(withoutShapes(plan)).size == 4)
+    }
+  }
+
+  test("mark-as-exists: coalesce(mark, false), as our writer writes an existence join, is the EXISTS too") {
+    val sql =
+      "SELECT k, v FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.k = a.k) OR EXISTS (SELECT 1 FROM f WHERE f.k = a.k)"
+    val written = Plan.parseFrom(SubstraitPlans.write(spark.sql(sql)))
+    assertSameRows(run(written), spark.sql(sql))
+    assert(existenceJoins(run(written)).size == existenceJoins(spark.sql(sql)).size,
+      run(written).queryExecution.optimizedPlan)
+  }
+
+  test("mark-as-exists: a mark in the output, negated, or compared keeps its NULLs (same rows as the spec's CASE)") {
+    val bd = new PlanBuilder()
+    val not = bd.fn("functions_boolean", "not:bool")
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    // Output: both marks as they are.
+    val shown = sameRows(bd.plan(twoMarks(bd, "b", "f"), "k", "v", "mb", "mf"),
+      s"SELECT k, v, ${markSql("b")} AS mb, ${markSql("f")} AS mf FROM a")
+    assert(shown.collectWithSubqueries { case p =>
+        p.expressions.flatMap(_.collect { case e: Exists => e })
+      }.flatten.size == 4,
+      shown.treeString)
+    // Negated: NOT NULL drops the row that NOT false keeps.
+    sameRows(bd.plan(emit(filter(twoMarks(bd, "b", "f"), bd.call(not, field(2))), 0, 1), "k", "v"),
+      s"SELECT k, v FROM a WHERE NOT (${markSql("b")})")
+    // Compared with a column of the plan: `mark = false` is NULL, not true, where the mark is NULL.
+    sameRows(bd.plan(emit(filter(twoMarks(bd, "b", "f"), bd.call(eq, field(2), field(3))), 0, 1), "k", "v"),
+      s"SELECT k, v FROM a WHERE (${markSql("b")}) = (${markSql("f")})")
+  }
+
+  test("mark-as-exists: a mark under a union or a DISTINCT keeps its NULLs (rows compared whole)") {
+    val bd = new PlanBuilder()
+    val marked = join(readNamed(aSchema, "a"), readNamed(bSchema, "b"), JOIN_TYPE_LEFT_MARK,
+      Some(bd.call(bd.fn("functions_comparison", "equal:any_any"), field(0), field(2))))
+    // DISTINCT (v, mark), then only v: a NULL and a false mark of one v are two rows.
+    val distinct = aggregate(emit(marked, 1, 2), Seq(field(0), field(1)), Nil)
+    sameRows(bd.plan(emit(distinct, 0), "v"), s"SELECT v FROM (SELECT DISTINCT v, ${markSql("b")} AS m FROM a)")
+    val both = set(io.sparksubstrait.proto.SetRel.SetOp.SET_OP_UNION_ALL, emit(marked, 0, 2), emit(marked, 0, 2))
+    sameRows(bd.plan(both, "k", "m"), s"SELECT k, ${markSql("b")} FROM a UNION ALL SELECT k, ${markSql("b")} FROM a")
+  }
 
   // ---- inner-join-chain ----
   private def rightDeepChain(bd: PlanBuilder, aT: String, bT: String, cT: String) = {

@@ -1,6 +1,6 @@
 package io.sparksubstrait.testing
 
-import java.nio.file.{Files, Path}
+import java.nio.file.Path
 
 import org.apache.spark.sql.DataFrame
 
@@ -17,7 +17,7 @@ import io.sparksubstrait.write.{PlanWriter, WriteTarget}
  * constants and every operator is written; the folder is the reader's allowed prefix.
  */
 trait RoundTrips extends SparkSuite with SubstraitAssertions {
-  protected lazy val dataDir: Path = Files.createTempDirectory("substrait-write")
+  protected lazy val dataDir: Path = tempDir("substrait-write")
 
   override def beforeAll(): Unit = {
     super.beforeAll()

@@ -1,6 +1,9 @@
 package io.sparksubstrait.testing
 
-import java.nio.file.Files
+import java.nio.file.{Files, Path}
+import java.util.Comparator
+
+import scala.collection.mutable
 
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.scalatest.BeforeAndAfterAll
@@ -13,12 +16,24 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
   @transient private var _spark: SparkSession = _
   protected def spark: SparkSession = _spark
 
+  private val tempDirs = mutable.Buffer.empty[Path]
+
+  /**
+   * A fresh folder under the system's temporary folder, deleted with its contents when the suite
+   * ends (a full test run made over a thousand of them otherwise).
+   */
+  protected def tempDir(prefix: String): Path = tempDirs.synchronized {
+    val dir = Files.createTempDirectory(prefix).toRealPath()
+    tempDirs += dir
+    dir
+  }
+
   override def beforeAll(): Unit = {
     super.beforeAll()
     SparkSession.getActiveSession.foreach(_.stop())
     SparkSession.clearActiveSession()
     SparkSession.clearDefaultSession()
-    val warehouse = Files.createTempDirectory("substrait-warehouse").toFile
+    val warehouse = tempDir("substrait-warehouse").toFile
     val builder = SparkSession.builder()
       .master("local[2]")
       .appName(getClass.getSimpleName)
@@ -39,10 +54,18 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   override def afterAll(): Unit = {
     try if (_spark != null) _spark.stop()
-    finally super.afterAll()
+    finally {
+      tempDirs.synchronized(tempDirs.foreach(deleteTree))
+      super.afterAll()
+    }
   }
 
-  /** Rows of both frames as multisets (or in order), with a readable diff on failure. */
+  private def deleteTree(dir: Path): Unit = {
+    val paths = Files.walk(dir)
+    try paths.sorted(Comparator.reverseOrder[Path]()).forEach(p => Files.deleteIfExists(p))
+    finally paths.close()
+  }
+
   /** `body` with one session setting changed, restored afterwards. */
   protected def withConf[T](key: String, value: String)(body: => T): T = {
     val old = spark.conf.getOption(key)
@@ -54,6 +77,7 @@ trait SparkSuite extends AnyFunSuite with BeforeAndAfterAll {
       }
   }
 
+  /** Rows of both frames as multisets (or in order), with a readable diff on failure. */
   protected def assertSameRows(actual: DataFrame, expected: DataFrame, ordered: Boolean = false): Unit =
     assertRows(actual, expected.collect().toSeq, ordered)
 
