@@ -287,7 +287,7 @@ def _check_text(value: Any, what: str, expected: str, caller: str) -> str:
     """`value` if it is a non-empty str without whitespace, as a plan names a URN or a function;
     else the error says which argument (`what`) was wrong and what it should look like."""
     if not isinstance(value, str):
-        raise TypeError(f"{caller}: {what} must be a str, {expected}; got {_describe(value)}")
+        raise TypeError(f"{caller}: {what} must be a str ({expected}); got {_describe(value)}")
     if not value:
         raise ValueError(f"{caller}: {what} is empty; expected {expected}")
     if re.search(r"\s", value):
