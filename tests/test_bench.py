@@ -92,17 +92,22 @@ def test_report_anchor_columns(tmp_path):
     assert "| substrait-java | 0 | — | — | — | 0 | — | | | | | |" in text
 
 
-def test_tpcds_report_names_the_benchmark_and_our_written_plans(tmp_path):
-    # Q3: our written plan converts in 10 ms against the SQL's 20 (0.50) and executes as fast (1.00).
+def one_query_report(tmp_path, side, query, convert_ms, exec_ms, status=""):
+    """The TPC-DS report of one query timed 3 times: the SQL in 20 ms (analysis) and 100 ms
+    (execution), `side` in `convert_ms` and `exec_ms`; status.tsv's lines after its header."""
     timings = ["side\tquery\tphase\trep\tnanos"]
     for rep in range(3):
-        timings += [f"sql\t3\tconvert\t{rep}\t{20 * 10**6}", f"written\t3\tconvert\t{rep}\t{10 * 10**6}",
-                    f"sql\t3\texec\t{rep}\t{100 * 10**6}", f"written\t3\texec\t{rep}\t{100 * 10**6}"]
+        timings += [f"sql\t{query}\tconvert\t{rep}\t{20 * 10**6}", f"{side}\t{query}\tconvert\t{rep}\t{convert_ms * 10**6}",
+                    f"sql\t{query}\texec\t{rep}\t{100 * 10**6}", f"{side}\t{query}\texec\t{rep}\t{exec_ms * 10**6}"]
     (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
-    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n"
-                                         "written\t3\tok\tmatch\tidentical\t\n"
-                                         "isthmus\t3\tno plan\t\t\tSqlParseException: x\n")
-    text = run(BENCH / "report.py", "tpcds", tmp_path, "--sf", "0.01", "--reps", "3")
+    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n" + status)
+    return run(BENCH / "report.py", "tpcds", tmp_path, "--sf", "0.01", "--reps", "3")
+
+
+def test_tpcds_report_names_the_benchmark_and_our_written_plans(tmp_path):
+    # Q3: our written plan converts in 10 ms against the SQL's 20 (0.50) and executes as fast (1.00).
+    text = one_query_report(tmp_path, "written", 3, 10, 100,
+                            "written\t3\tok\tmatch\tidentical\t\nisthmus\t3\tno plan\t\t\tSqlParseException: x\n")
     assert text.startswith("Run: TPC-DS SF 0.01")
     assert "| written convert/SQL | written exec/SQL |" in text
     assert "| written | 1 | 0.50 | 1.00 | 1.00 | 0 |" in text
@@ -111,12 +116,6 @@ def test_tpcds_report_names_the_benchmark_and_our_written_plans(tmp_path):
 def test_control_side_is_the_sql_against_itself(tmp_path):
     # bench/run --control: `sql-again` is timed like a producer; Q5's second SQL run took 115 ms
     # against 100 (1.15, above 1.10), its analysis as long (1.00). It has no status line.
-    timings = ["side\tquery\tphase\trep\tnanos"]
-    for rep in range(3):
-        timings += [f"sql\t5\tconvert\t{rep}\t{20 * 10**6}", f"sql-again\t5\tconvert\t{rep}\t{20 * 10**6}",
-                    f"sql\t5\texec\t{rep}\t{100 * 10**6}", f"sql-again\t5\texec\t{rep}\t{115 * 10**6}"]
-    (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
-    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n")
-    text = run(BENCH / "report.py", "tpcds", tmp_path, "--sf", "0.01", "--reps", "3")
+    text = one_query_report(tmp_path, "sql-again", 5, 20, 115)
     assert "| sql-again convert/SQL | sql-again exec/SQL |" in text
     assert "| sql-again | 1 | 1.00 | 1.15 | 1.15 | 1 |" in text
