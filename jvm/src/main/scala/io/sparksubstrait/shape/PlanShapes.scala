@@ -33,7 +33,7 @@ private[sparksubstrait] object PlanShapes {
   /** In order: joins first (conditions move into filters), then the filters' conjuncts. */
   val all: Seq[Shape] = Seq(MarkAsExists, OneRowJoinAsScalarSubquery, SemiJoinAsIn, SemiJoinOnGroupKeys,
     SemiJoinBelowAggregate,
-    AggregateJoinEarly, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
+    SemiJoinUnderGrouping, AggregateJoinEarly, InnerJoinChain, EqualitiesAsIn, ConjunctOrder)
 
   /**
    * Types whose `=` is exact identity of values, so that equal keys or listed values can be

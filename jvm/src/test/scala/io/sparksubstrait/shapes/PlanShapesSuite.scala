@@ -131,6 +131,65 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     sameRows(bd.plan(both, "k", "m"), s"SELECT k, ${markSql("b")} FROM a UNION ALL SELECT k, ${markSql("b")} FROM a")
   }
 
+  // ---- semi-join-under-grouping ----
+  /** a ⋉ `rT` on a.k = rT.k (plus `extra`), grouped by a.v with `measures` of a.k. */
+  private def groupedSemi(bd: PlanBuilder, rT: String, rSchema: io.sparksubstrait.proto.NamedStruct = bSchema,
+    measures: Seq[io.sparksubstrait.proto.AggregateRel.Measure] = Nil, extra: Option[Expression] = None) = {
+    val eq = bd.call(bd.fn("functions_comparison", "equal:any_any"), field(0), field(2))
+    val condition = extra.fold(eq)(x => bd.call(bd.fn("functions_boolean", "and:bool"), eq, x))
+    aggregate(join(readNamed(aSchema, "a"), readNamed(rSchema, rT), JOIN_TYPE_LEFT_SEMI, Some(condition)),
+      Seq(field(1)),
+      measures)
+  }
+
+  private def semiJoins(df: DataFrame): Int =
+    df.queryExecution.optimizedPlan.collect { case j: Join if j.joinType == LeftSemi => j }.size
+
+  for (rT <- Seq("b", "b0", "c")) {
+    test(
+      s"semi-join-under-grouping: a semi join below a grouping-only aggregate is an inner join with distinct keys ($rT)") {
+      val bd = new PlanBuilder()
+      // c's first column is j: a ⋉ c on a.k = c.j, keys absent and NULL on both sides.
+      val rSchema = if (rT == "c") cSchema else bSchema
+      val rKey = if (rT == "c") "j" else "k"
+      val plan = bd.plan(groupedSemi(bd, rT, rSchema), "v")
+      sameRows(plan, s"SELECT v FROM a WHERE k IN (SELECT $rKey FROM $rT) GROUP BY v")
+      // (Of an empty b0 the optimizer leaves no join at all, with or without the shape.)
+      assert(semiJoins(run(plan)) == 0 && semiJoins(withoutShapes(plan)) == (if (rT == "b0") 0 else 1),
+        run(plan).queryExecution.optimizedPlan)
+      // max and min, and DISTINCT aggregates, ignore duplicated rows too.
+      val bd2 = new PlanBuilder()
+      val withMax = bd2.plan(groupedSemi(bd2, rT, rSchema,
+          Seq(bd2.measure(bd2.fn("functions_arithmetic", "max:i32"), Seq(field(0))),
+            bd2.measure(bd2.fn("functions_aggregate_generic", "count:any"), Seq(field(0)), distinct = true))),
+        "v", "m", "n")
+      sameRows(withMax, s"SELECT v, max(k), count(DISTINCT k) FROM a WHERE k IN (SELECT $rKey FROM $rT) GROUP BY v")
+      assert(semiJoins(run(withMax)) == 0, run(withMax).queryExecution.optimizedPlan)
+    }
+  }
+
+  test("semi-join-under-grouping: counting aggregates, other conditions and floating-point keys keep the semi join") {
+    val bd = new PlanBuilder()
+    // count(k) counts duplicated rows: b has key 2 twice, so an inner join would count a's 2s twice.
+    val counted = bd.plan(groupedSemi(bd, "b",
+        measures = Seq(bd.measure(bd.fn("functions_aggregate_generic", "count:any"), Seq(field(0))))), "v", "n")
+    sameRows(counted, "SELECT v, count(k) FROM a WHERE k IN (SELECT k FROM b) GROUP BY v")
+    assert(semiJoins(run(counted)) == 1)
+    val bd2 = new PlanBuilder()
+    val lt = bd2.call(bd2.fn("functions_comparison", "lt:any_any"), field(0), field(3))
+    val other = bd2.plan(groupedSemi(bd2, "b", extra = Some(lt)), "v")
+    sameRows(other, "SELECT v FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.k = a.k AND a.k < b.j) GROUP BY v")
+    assert(semiJoins(run(other)) == 1)
+    val bd3 = new PlanBuilder()
+    val doubles = aggregate(join(readNamed(schema("k" -> fp64(), "x" -> i32()), "gd"),
+        readNamed(schema("k" -> fp64(),
+            "x" -> i32()), "gd"), JOIN_TYPE_LEFT_SEMI,
+        Some(bd3.call(bd3.fn("functions_comparison", "equal:any_any"),
+            field(0), field(2)))), Seq(field(1)), Nil)
+    sameRows(bd3.plan(doubles, "x"), "SELECT x FROM gd WHERE k IN (SELECT k FROM gd) GROUP BY x")
+    assert(semiJoins(run(bd3.plan(doubles, "x"))) == 1)
+  }
+
   // ---- inner-join-chain ----
   private def rightDeepChain(bd: PlanBuilder, aT: String, bT: String, cT: String) = {
     val eq = bd.fn("functions_comparison", "equal:any_any")
