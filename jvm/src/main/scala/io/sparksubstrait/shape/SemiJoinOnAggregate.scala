@@ -44,7 +44,7 @@ private[shape] object SemiJoinOnAggregate extends PredicateHelper {
     }
 
   /** `e = k` with `e` an expression of the left columns alone and `k` a grouping key, in either order. */
-  private def keyEquality(c: Expression, leftColumns: AttributeSet, keys: AttributeSet)
+  def keyEquality(c: Expression, leftColumns: AttributeSet, keys: AttributeSet)
     : Option[(Expression, Attribute)] = {
     def leftOnly(e: Expression) = e.references.nonEmpty && e.references.subsetOf(leftColumns)
     c match {

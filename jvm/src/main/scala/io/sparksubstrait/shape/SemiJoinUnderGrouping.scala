@@ -72,12 +72,8 @@ private[sparksubstrait] object SemiJoinUnderGrouping extends PlanShapes.Shape wi
   /** The right input's key columns, when every conjunct is `left expression = right column` of an exact type. */
   private def keyEqualities(condition: Expression, leftColumns: AttributeSet, rightColumns: AttributeSet)
     : Option[Seq[Attribute]] = {
-    def leftOnly(e: Expression) = e.references.nonEmpty && e.references.subsetOf(leftColumns)
-    val keys = splitConjunctivePredicates(condition).map {
-      case EqualTo(e, k: Attribute) if rightColumns.contains(k) && leftOnly(e) => Some(k)
-      case EqualTo(k: Attribute, e) if rightColumns.contains(k) && leftOnly(e) => Some(k)
-      case _ => None
-    }
+    val keys =
+      splitConjunctivePredicates(condition).map(SemiJoinOnAggregate.keyEquality(_, leftColumns, rightColumns).map(_._2))
     Options.when(keys.forall(_.exists(k => PlanShapes.exactEquality(k.dataType))))(keys.flatten.distinct)
   }
 }
