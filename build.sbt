@@ -230,9 +230,14 @@ scalaFormatCheck := {
 // The benchmark JVM's heap, BENCH_XMX (default 4g), fixed: with a growable heap G1 shrinks it
 // after the full collection before each timed execution and regrows it during that execution,
 // which moved single-query times by up to 2x between repetitions.
+// Its JIT code cache at the JVM's largest (2 GB, default 240 MB): a whole TPC-DS run keeps every
+// generated class (QueryBench), and the C2 half of the default cache was full after 18 minutes
+// (jcmd Compiler.codecache). From then on a side whose generated code differs from the SQL's
+// (most producers' plans) could not have it compiled, while the SQL side run twice shares its
+// code: DuckDB q31 ran 2.85x its SQL in a whole run, 1.07x in a run of two queries.
 lazy val benchHeap = {
   val size = sys.env.getOrElse("BENCH_XMX", "4g")
-  Seq(s"-Xms$size", s"-Xmx$size", "-XX:+AlwaysPreTouch")
+  Seq(s"-Xms$size", s"-Xmx$size", "-XX:+AlwaysPreTouch", "-XX:ReservedCodeCacheSize=2g")
 }
 
 lazy val bench = (project in file("bench"))
