@@ -234,7 +234,8 @@ scalaFormatCheck := {
 // generated class (QueryBench), and the C2 half of the default cache was full after 18 minutes
 // (jcmd Compiler.codecache). From then on a side whose generated code differs from the SQL's
 // (most producers' plans) could not have it compiled, while the SQL side run twice shares its
-// code: DuckDB q31 ran 2.85x its SQL in a whole run, 1.07x in a run of two queries.
+// code: DuckDB q31 ran 2.85x its SQL in a whole run, 1.07x in a run of two queries (2.05x in a
+// whole run with this cache: the rest of that gap is not the cache; docs/tpcds.md).
 lazy val benchHeap = {
   val size = sys.env.getOrElse("BENCH_XMX", "4g")
   Seq(s"-Xms$size", s"-Xmx$size", "-XX:+AlwaysPreTouch", "-XX:ReservedCodeCacheSize=2g")
