@@ -304,6 +304,12 @@ object Options {
       // JIT's warm-up, and a side sharing its code text with an earlier one runs it hot. That made
       // a side's time depend on its place in the round (first 15-20 % slower, last 5-10 % faster).
       .config("spark.sql.codegen.cache.maxEntries", "100000")
+      // ... and is found again: a whole-stage class is named after its codegen stage's number, which
+      // adaptive execution assigns in the order query stages finish, so by default a plan whose
+      // stages can finish in another order (most producers' bushier plans) got new class text,
+      // hence a cache miss and a compilation plus the JIT's warm-up, on most executions (DuckDB's
+      // Q31: 41, 14, 10, 2 compilations in four executions against the SQL's 44, 2, 0, 0).
+      .config("spark.sql.codegen.useIdInClassName", "false")
       .getOrCreate()
     s.sparkContext.setLogLevel("ERROR")
     s
