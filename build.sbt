@@ -235,7 +235,8 @@ scalaFormatCheck := {
 // (jcmd Compiler.codecache). From then on a side whose generated code differs from the SQL's
 // (most producers' plans) could not have it compiled, while the SQL side run twice shares its
 // code: DuckDB q31 ran 2.85x its SQL in a whole run, 1.07x in a run of two queries (2.05x in a
-// whole run with this cache: the rest of that gap is not the cache; docs/tpcds.md).
+// whole run with this cache: the rest was its code compiled again on most executions, which
+// QueryBench's session setting spark.sql.codegen.useIdInClassName=false ends; docs/tpcds.md).
 lazy val benchHeap = {
   val size = sys.env.getOrElse("BENCH_XMX", "4g")
   Seq(s"-Xms$size", s"-Xmx$size", "-XX:+AlwaysPreTouch", "-XX:ReservedCodeCacheSize=2g")
