@@ -13,10 +13,12 @@ import io.sparksubstrait.decode.readings.ProducerStamp
  * order, a conjunct order, a decorrelated subquery — that Spark's optimizer, fed them
  * literally, plans worse than the SQL of the same query (docs/performance.md). Each shape
  * keeps the exact rows (PlanShapesSuite runs each against the plan without it) and says
- * which plans it applies to; `spark.substrait.planShapes` turns them all off.
+ * which plans it applies to; `spark.substrait.planShapes` turns them all off and
+ * `spark.substrait.planShapes.skip` names ones to leave out (to measure one shape's effect).
  */
 private[sparksubstrait] object PlanShapes {
   val EnabledKey = "spark.substrait.planShapes"
+  val SkipKey = "spark.substrait.planShapes.skip"
 
   /** One rewrite: whether it applies to a producer's plans, and the rewrite itself. */
   trait Shape {
@@ -53,11 +55,22 @@ private[sparksubstrait] object PlanShapes {
     case other => throw io.sparksubstrait.errors.SubstraitErrors.invalidSetting(EnabledKey, other, "true or false")
   }
 
+  /** The shapes `spark.substrait.planShapes.skip` names (comma-separated names of `all`). */
+  def skipped(conf: SQLConf): Set[String] = {
+    val names = conf.getConfString(SkipKey, "").split(',').map(_.trim).filter(_.nonEmpty).toSet
+    val unknown = names -- all.map(_.name)
+    if (unknown.nonEmpty)
+      throw io.sparksubstrait.errors.SubstraitErrors.invalidSetting(SkipKey, unknown.toSeq.sorted.mkString(","),
+        s"comma-separated shape names among ${all.map(_.name).mkString(", ")}")
+    names
+  }
+
   /** The plan in Spark's shape, and the shapes that changed it (in order). */
   def apply(plan: LogicalPlan, stamp: ProducerStamp, conf: SQLConf): (LogicalPlan, Seq[Shape]) =
     if (!enabled(conf)) (plan, Nil)
-    else all.filter(_.appliesTo(stamp)).foldLeft((plan, Seq.empty[Shape])) { case ((p, applied), shape) =>
-      val shaped = shape(p, conf)
-      if (shaped eq p) (p, applied) else (shaped, applied :+ shape)
+    else all.filter(s => s.appliesTo(stamp) && !skipped(conf).contains(s.name)).foldLeft((plan, Seq.empty[Shape])) {
+      case ((p, applied), shape) =>
+        val shaped = shape(p, conf)
+        if (shaped eq p) (p, applied) else (shaped, applied :+ shape)
     }
 }

@@ -26,7 +26,10 @@ private[sparksubstrait] object SemiJoinOnGroupKeys extends PlanShapes.Shape {
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
   def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformUpWithSubqueries {
-    case SemiJoinOnAggregate(m) =>
-      Project(m.left.output, Join(m.left, m.right, Inner, Some(m.condition), JoinHint.NONE))
+    case SemiJoinOnAggregate(m) => asInnerJoin(m)
   }
+
+  /** The semi join as the inner join, keeping the left columns. */
+  private[shape] def asInnerJoin(m: SemiJoinOnAggregate.Matched): LogicalPlan =
+    Project(m.left.output, Join(m.left, m.right, Inner, Some(m.condition), JoinHint.NONE))
 }

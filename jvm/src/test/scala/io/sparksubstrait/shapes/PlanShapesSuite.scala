@@ -344,6 +344,56 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
     assert(without.collect { case j: Join if j.joinType == LeftSemi => j }.size == 1, without.treeString)
   }
 
+  /** The semi join of [[semiOnKeysOnly]] inside a chain: its result ⋈ c on b.j = c.j (TPC-DS q64 as DataFusion writes it). */
+  private def semiInChain(bd: PlanBuilder, aT: String, gT: String, cT: String) =
+    join(semiOnKeysOnly(bd, aT, "b", gT), readNamed(cSchema, cT), JOIN_TYPE_INNER,
+      Some(bd.call(bd.fn("functions_comparison", "equal:any_any"), field(3), field(4))))
+
+  for ((aT, gT, cT) <- Seq(("a", "g", "c"), ("a", "g0", "c"), ("a0", "g", "c"), ("a", "g", "c0"))) {
+    test(
+      s"semi-join-as-in: over joins inside a chain of inner joins it is the inner join, in place (q64; $aT, $gT, $cT)") {
+      val bd = new PlanBuilder()
+      val analyzed = sameRows(
+        stamped(bd.plan(semiInChain(bd, aT, gT, cT), "ak", "av", "bk", "bj", "cj", "cw"), "datafusion"),
+        s"SELECT $aT.*, b.*, $cT.* FROM $aT JOIN b ON $aT.k = b.k " +
+          s"JOIN (SELECT k FROM $gT GROUP BY k HAVING sum(x) > 2) s ON $aT.k = s.k JOIN $cT ON b.j = $cT.j")
+      assert(subqueries(analyzed).isEmpty, analyzed.treeString)
+      assert(joins(analyzed).map(_.joinType).distinct == Seq(Inner), analyzed.treeString)
+      // Where the producer placed it: above a ⋈ b (not moved onto a alone), below the join with c.
+      val withAggregate = joins(analyzed).filter(_.right.exists(_.isInstanceOf[Aggregate]))
+      assert(withAggregate.size == 1 && withAggregate.head.left.output.exists(_.name == "j") &&
+          !withAggregate.head.left.output.exists(_.name == "w"), analyzed.treeString)
+    }
+  }
+
+  test("semi-join-as-in: on a table inside a chain (DuckDB's TPC-H Q18) it is still the IN") {
+    val bd = new PlanBuilder()
+    val eq = bd.fn("functions_comparison", "equal:any_any")
+    val grouped = aggregate(readNamed(gSchema, "g"), Seq(field(0)),
+      Seq(bd.measure(bd.fn("functions_arithmetic", "sum:i32"), Seq(field(1)))))
+    val having = emit(filter(grouped, bd.call(bd.fn("functions_comparison", "gt:any_any"), field(1), litI64(2))), 0)
+    val onA = join(readNamed(aSchema, "a"), having, JOIN_TYPE_LEFT_SEMI, Some(bd.call(eq, field(0), field(2))))
+    val chain = join(onA, readNamed(bSchema, "b"), JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
+    val analyzed = sameRows(stamped(bd.plan(chain, "ak", "av", "bk", "bj"), "DuckDB"),
+      "SELECT * FROM a JOIN b ON a.k = b.k WHERE a.k IN (SELECT k FROM g GROUP BY k HAVING sum(x) > 2)")
+    assert(subqueries(analyzed).size == 1, analyzed.treeString)
+  }
+
+  test("spark.substrait.planShapes.skip: a skipped shape is not applied; an unknown name is the setting error") {
+    val bd = new PlanBuilder()
+    val plan = stamped(bd.plan(semiOnKeysOnly(bd, "a", "b", "g"), "ak", "av", "bk", "bj"), "datafusion")
+    val sql = "SELECT * FROM a JOIN b ON a.k = b.k WHERE a.k IN (SELECT k FROM g GROUP BY k HAVING sum(x) > 2)"
+    val skipped = withConf(PlanShapes.SkipKey, " conjunct-order , semi-join-as-in") {
+      val df = run(plan); assertSameRows(df, spark.sql(sql)); df.queryExecution.analyzed
+    }
+    // Left to semi-join-on-group-keys: the inner join, no IN.
+    assert(subqueries(skipped).isEmpty && joins(skipped).map(_.joinType) == Seq(Inner, Inner), skipped.treeString)
+    withConf(PlanShapes.SkipKey, "semi-join-as-in,no-such-shape") {
+      val e = intercept[io.sparksubstrait.errors.SubstraitException](run(plan))
+      assert(e.getCondition == "SUBSTRAIT_INVALID_SETTING" && e.getMessage.contains("no-such-shape"), e.getMessage)
+    }
+  }
+
   test("semi-join-as-in: with another condition, or on part of the keys, it is not an IN (same rows)") {
     val bd = new PlanBuilder()
     val withLess = sameRows(bd.plan(semiOnAggregate(bd, "a", "g"), "k", "v"),
@@ -474,7 +524,7 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
    * sum(x)) on a.k = g.k and (b.j or, with `onC`, c.j) > sum(x): TPC-H Q2 as DataFusion writes it.
    */
   private def aggregateOnChain(bd: PlanBuilder, aT: String, bT: String, cT: String, gT: String, onC: Boolean = false,
-    groupAlso: Boolean = false) = {
+    groupAlso: Boolean = false, keysOnly: Boolean = false) = {
     val eq = bd.fn("functions_comparison", "equal:any_any")
     val ab =
       join(readNamed(aSchema, aT), readNamed(bSchema, bT), JOIN_TYPE_INNER, Some(bd.call(eq, field(0), field(2))))
@@ -485,15 +535,16 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
       0, if (groupAlso) 2 else 1)
     val compared = if (onC) bd.call(bd.fn("functions_string", "char_length:str"), field(3)) else field(2)
     val greater = bd.call(bd.fn("functions_comparison", "gt:any_any"), cast(compared, i64()), field(5))
+    val onKey = bd.call(eq, field(0), field(4))
     join(abc, grouped, JOIN_TYPE_INNER,
-      Some(bd.call(bd.fn("functions_boolean", "and:bool"), bd.call(eq, field(0), field(4)), greater)))
+      Some(if (keysOnly) onKey else bd.call(bd.fn("functions_boolean", "and:bool"), onKey, greater)))
   }
 
   private def aggregateJoinSql(aT: String, bT: String, cT: String, gT: String, onC: Boolean = false,
-    groupAlso: Boolean = false) =
+    groupAlso: Boolean = false, keysOnly: Boolean = false) =
     s"SELECT $aT.k, $aT.v, $bT.j, $cT.w, s.k, s.s FROM $aT JOIN $bT ON $aT.k = $bT.k JOIN $cT ON $bT.j = $cT.j " +
-      s"JOIN (SELECT k, sum(x) AS s FROM $gT GROUP BY k${if (groupAlso) ", x" else ""}) s " +
-      s"ON $aT.k = s.k AND ${if (onC) s"char_length($cT.w)" else s"$bT.j"} > s.s"
+      s"JOIN (SELECT k, sum(x) AS s FROM $gT GROUP BY k${if (groupAlso) ", x" else ""}) s ON $aT.k = s.k" +
+      (if (keysOnly) "" else s" AND ${if (onC) s"char_length($cT.w)" else s"$bT.j"} > s.s")
 
   /** The join whose right input holds the aggregate, and whether `c`'s columns are in its left input. */
   private def aggregateJoinAboveC(p: LogicalPlan): Boolean = {
@@ -516,7 +567,7 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
   }
 
   test(
-    "aggregate-join-early: not when the condition needs the top join's columns, on part of the keys, or for isthmus (same rows)") {
+    "aggregate-join-early: not when the condition needs the top join's columns, on part of the keys, on the keys alone, or for isthmus (same rows)") {
     val bd = new PlanBuilder()
     def shaped(rel: io.sparksubstrait.proto.Rel, producer: String = "datafusion", sql: String) =
       sameRows(stamped(bd.plan(rel, "ak", "av", "bj", "cw", "gk", "s"), producer), sql)
@@ -526,6 +577,9 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
           sql = aggregateJoinSql("a", "b", "c", "g", groupAlso = true))))
     assert(aggregateJoinAboveC(shaped(aggregateOnChain(bd, "a", "b", "c", "g"), "isthmus",
           aggregateJoinSql("a", "b", "c", "g"))))
+    // On the keys alone: a join of the query's FROM list (TPC-DS q64's cs_ui), joined in the list's order.
+    assert(aggregateJoinAboveC(shaped(aggregateOnChain(bd, "a", "b", "c", "g", keysOnly = true),
+          sql = aggregateJoinSql("a", "b", "c", "g", keysOnly = true))))
   }
 
   for ((aT, gT) <- Seq(("a", "g"), ("a", "g0"), ("a0", "g"))) {
