@@ -22,7 +22,9 @@ import io.sparksubstrait.testing.TpchSchema
  * [--producer duckdb|datafusion|ibis|written|substrait-java] (that producer's plans from DIR/plans, or
  * substrait-java's made in this JVM, against DIR/queries' SQL; by default isthmus' plans of
  * TpchSchema's queries) [--anchor true] (the anchor's read of the same bytes too, as anchor_ms:
- * run on benchAnchor's classpath, `bench/run breakdown --anchor`).
+ * run on benchAnchor's classpath, `bench/run breakdown --anchor`). --stages N executes both
+ * sides N times and prints what their stages did (StageWork), to find where a plan that looks
+ * like the SQL's spends its time.
  */
 object ConversionBreakdown {
   def main(args: Array[String]): Unit = {
@@ -80,6 +82,27 @@ object ConversionBreakdown {
           val plans = analyzed.collectWithSubqueries { case p => p }
           val expressions = plans.map(_.expressions.map(_.collect { case e => e }.size).sum).sum
           println(s"== Q$n $side: ${plans.size} operators, $expressions expression nodes\n${analyzed.treeString}")
+        }
+      }
+      // --stages N: both sides executed N times, alternating, each execution's time and stages'
+      // executor time, then the last one's stages side by side (StageWork: rows read, shuffled, time).
+      opts.get("stages").map(_.toInt).foreach { executions =>
+        converting.foreach { bytes =>
+          val sides = Seq("sql" -> (() => spark.sql(sql)), "plan" -> (() => SubstraitPlans.read(spark, bytes)))
+          val last = scala.collection.mutable.Map.empty[String, Seq[StageWork.Stage]]
+          for (i <- 0 until executions; (side, df) <- if (i % 2 == 0) sides else sides.reverse) {
+            val frame = df()
+            val t0 = System.nanoTime()
+            val stages = StageWork.of(spark)(frame.collect())
+            val ms = (System.nanoTime() - t0) / 1000000
+            println(
+              s"Q$n execution ${i + 1} $side: $ms ms, ${stages.size} stages, executor ${stages.map(_.runMs).sum} ms")
+            last(side) = stages
+          }
+          println(s"== Q$n stages of the last execution (sql | plan), largest input first")
+          last("sql").zipAll(last("plan"), null, null).foreach { case (a, b) =>
+            println(s"  ${Option(a).fold("-")(_.toString)}  |  ${Option(b).fold("-")(_.toString)}")
+          }
         }
       }
       // --optimized true: both sides' optimized logical plans (where a plan shape's effect shows first).
