@@ -100,8 +100,8 @@ object ConversionBreakdown {
             last(side) = stages
           }
           println(s"== Q$n stages of the last execution (sql | plan), largest input first")
-          last("sql").zipAll(last("plan"), null, null).foreach { case (a, b) =>
-            println(s"  ${Option(a).fold("-")(_.toString)}  |  ${Option(b).fold("-")(_.toString)}")
+          last("sql").map(Some(_)).zipAll(last("plan").map(Some(_)), None, None).foreach { case (a, b) =>
+            println(s"  ${a.fold("-")(_.toString)}  |  ${b.fold("-")(_.toString)}")
           }
         }
       }

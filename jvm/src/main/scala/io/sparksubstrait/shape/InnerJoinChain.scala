@@ -63,7 +63,7 @@ private[sparksubstrait] object InnerJoinChain extends PlanShapes.Shape with Pred
 
     /** A projection that only passes on some of a chain's columns, over a chain join. */
     private def isPruningOverJoin(p: LogicalPlan): Boolean = p match {
-      case Project(list, child) => list.forall(_.isInstanceOf[Attribute]) && isChainJoin(child)
+      case PlanShapes.PruningProject(child) => isChainJoin(child)
       case _ => false
     }
 

@@ -1,6 +1,7 @@
 package io.sparksubstrait.shape
 
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types._
 
@@ -55,6 +56,14 @@ private[sparksubstrait] object PlanShapes {
     case other => throw io.sparksubstrait.errors.SubstraitErrors.invalidSetting(EnabledKey, other, "true or false")
   }
 
+  /** A projection that only passes columns on (no computing, no renaming), matched as its child. */
+  object PruningProject {
+    def unapply(p: LogicalPlan): Option[LogicalPlan] = p match {
+      case Project(list, child) if list.forall(_.isInstanceOf[Attribute]) => Some(child)
+      case _ => None
+    }
+  }
+
   /** The shapes `spark.substrait.planShapes.skip` names (comma-separated names of `all`). */
   def skipped(conf: SQLConf): Set[String] = {
     val names = conf.getConfString(SkipKey, "").split(',').map(_.trim).filter(_.nonEmpty).toSet
@@ -68,9 +77,12 @@ private[sparksubstrait] object PlanShapes {
   /** The plan in Spark's shape, and the shapes that changed it (in order). */
   def apply(plan: LogicalPlan, stamp: ProducerStamp, conf: SQLConf): (LogicalPlan, Seq[Shape]) =
     if (!enabled(conf)) (plan, Nil)
-    else all.filter(s => s.appliesTo(stamp) && !skipped(conf).contains(s.name)).foldLeft((plan, Seq.empty[Shape])) {
-      case ((p, applied), shape) =>
-        val shaped = shape(p, conf)
-        if (shaped eq p) (p, applied) else (shaped, applied :+ shape)
+    else {
+      val skip = skipped(conf)
+      all.filter(s => s.appliesTo(stamp) && !skip.contains(s.name)).foldLeft((plan, Seq.empty[Shape])) {
+        case ((p, applied), shape) =>
+          val shaped = shape(p, conf)
+          if (shaped eq p) (p, applied) else (shaped, applied :+ shape)
+      }
     }
 }

@@ -1,6 +1,5 @@
 package io.sparksubstrait.shape
 
-import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.catalyst.plans.Inner
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, Join, JoinHint, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
@@ -57,15 +56,15 @@ private[sparksubstrait] object SemiJoinAsIn extends PlanShapes.Shape {
   /** An inner join's input: a semi join of this kind over joins as an inner join (through projections that pass columns on). */
   private def joinedInChain(input: LogicalPlan): LogicalPlan = input match {
     case SemiJoinOnAggregate(m) if m.others.isEmpty && overJoins(m.left) => SemiJoinOnGroupKeys.asInnerJoin(m)
-    case p @ Project(list, child) if list.forall(_.isInstanceOf[Attribute]) =>
+    case p @ PlanShapes.PruningProject(child) =>
       val joined = joinedInChain(child)
-      if (joined eq child) p else p.copy(child = joined)
+      if (joined eq child) p else p.withNewChildren(Seq(joined))
     case other => other
   }
 
   private def overJoins(p: LogicalPlan): Boolean = p match {
     case _: Join => true
-    case Project(list, child) if list.forall(_.isInstanceOf[Attribute]) => overJoins(child)
+    case PlanShapes.PruningProject(child) => overJoins(child)
     case _ => false
   }
 }
