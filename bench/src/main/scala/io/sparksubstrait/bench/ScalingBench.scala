@@ -41,7 +41,8 @@ object ScalingBench {
     ("virtual table of N rows", Seq(100, 1000, 10000, 100000, 1000000), rows),
     ("doubling DAG of N levels (2^N leaves unfolded)", Seq(5, 10, 20, 40), doubling),
     ("IN list of N options", Seq(10, 1000, 10000, 100000, 300000, 1000000), inList),
-    ("variadic and of N arguments", Seq(10, 1000, 10000, 100000, 1000000), variadicAnd))
+    ("variadic and of N arguments", Seq(10, 1000, 10000, 100000, 1000000), variadicAnd),
+    ("variadic or of N terms, half of them equalities", Seq(10, 1000, 10000, 100000, 1000000), variadicOr))
 
   def main(args: Array[String]): Unit = {
     val opts = Options(args)
@@ -211,6 +212,16 @@ object ScalingBench {
     val gt = b.fn("functions_comparison", "gt:i32_i32")
     b.plan(filter(one,
         b.call(b.fn("functions_boolean", "and:bool"), (0 until n).map(i => b.call(gt, field(0), litI32(i))): _*)), "a")
+  }
+
+  /** a = 0 OR a > 1 OR a = 2 OR …: N terms, whose equalities the plan shape equalities-as-in gathers into one IN. */
+  private def variadicOr(n: Int): Plan = {
+    val b = new PlanBuilder()
+    val eq = b.fn("functions_comparison", "equal:any_any")
+    val gt = b.fn("functions_comparison", "gt:i32_i32")
+    b.plan(filter(one,
+        b.call(b.fn("functions_boolean", "or:bool"),
+          (0 until n).map(i => b.call(if (i % 2 == 0) eq else gt, field(0), litI32(i))): _*)), "a")
   }
 
   /** N rows of (i64, string). */

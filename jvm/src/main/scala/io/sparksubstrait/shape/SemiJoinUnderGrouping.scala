@@ -11,7 +11,8 @@ import io.sparksubstrait.util.Options
 
 /**
  * A semi join on key equalities below an aggregate that only groups, as an inner join with the
- * right input's distinct keys. DataFusion turns the inner joins of a query that only groups
+ * right input's distinct keys, or with the right input itself when the left is small enough to
+ * broadcast. DataFusion turns the inner joins of a query that only groups
  * (TPC-DS Q37 and Q82: `… FROM item, inventory, date_dim, catalog_sales|store_sales … GROUP BY
  * i_item_id, …`) into semi joins, its rows being the same once grouped. Spark builds a semi
  * join's hash table on its right input only, so the sales table on the right is shuffled whole
@@ -22,20 +23,22 @@ import io.sparksubstrait.util.Options
  * The same rows: each left row meets at most one of the right's distinct keys (equality on
  * types whose `=` is their grouping's identity, [[PlanShapes.exactEquality]]), so the inner join
  * keeps exactly the left rows the semi join keeps, once each; the aggregate above is not even
- * needed for that, it only says the query did not ask for the semi join's shape. Only through
+ * needed for that, it only says the query did not ask for the semi join's shape. With the right
+ * input itself a left row meets each of its matches, duplicated as often: the aggregate above,
+ * which only groups or takes max, min or DISTINCT, gives the same groups and values. Only through
  * operators that keep or drop whole rows (deterministic projections and filters, inner joins,
  * the left side of semi joins), and only with the condition's equalities alone.
  */
 private[sparksubstrait] object SemiJoinUnderGrouping extends PlanShapes.Shape with PredicateHelper {
   val name = "semi-join-under-grouping"
   val meaning =
-    "a semi join on key equalities below an aggregate that only groups as an inner join with the right input's distinct keys, so that Spark may build either side"
+    "a semi join on key equalities below an aggregate that only groups as an inner join with the right input's distinct keys (with the right input itself when the left is broadcastable), so that Spark may build either side"
 
   def appliesTo(stamp: ProducerStamp): Boolean = true
 
   def apply(plan: LogicalPlan, conf: SQLConf): LogicalPlan = plan.transformDownWithSubqueries {
     case a: Aggregate if onlyGroups(a) =>
-      val child = below(a.child)
+      val child = below(a.child, conf)
       if (child eq a.child) a else a.withNewChildren(Seq(child))
   }
 
@@ -48,22 +51,37 @@ private[sparksubstrait] object SemiJoinUnderGrouping extends PlanShapes.Shape wi
         ae.aggregateFunction.isInstanceOf[Min])
     })
 
-  private def below(p: LogicalPlan): LogicalPlan = p match {
-    case Project(list, child) if list.forall(_.deterministic) => keep(p, below(child))
+  private def below(p: LogicalPlan, conf: SQLConf): LogicalPlan = p match {
+    case Project(list, child) if list.forall(_.deterministic) => keep(p, below(child, conf))
     case Filter(condition, child) if condition.deterministic && !SubqueryExpression.hasSubquery(condition) =>
-      keep(p, below(child))
+      keep(p, below(child, conf))
     case j @ Join(left, right, Inner, condition, JoinHint.NONE) if condition.forall(_.deterministic) =>
-      val (l, r) = (below(left), below(right))
+      val (l, r) = (below(left, conf), below(right, conf))
       if ((l eq left) && (r eq right)) j else j.copy(left = l, right = r)
     case j @ Join(left, right, LeftSemi, Some(condition), JoinHint.NONE) if j.resolved && condition.deterministic =>
-      val l = below(left)
+      val l = below(left, conf)
       keyEqualities(condition, l.outputSet, right.outputSet) match {
         case Some(keys) if l.outputSet.intersect(right.outputSet).isEmpty =>
-          val distinct = Aggregate(keys, keys, right)
-          Project(l.output, Join(l, distinct, Inner, Some(condition), JoinHint.NONE))
+          val joined = if (broadcastable(l, conf)) right else Aggregate(keys, keys, right)
+          Project(l.output, Join(l, joined, Inner, Some(condition), JoinHint.NONE))
         case _ => if (l eq left) j else j.copy(left = l)
       }
     case other => other
+  }
+
+  /**
+   * Whether Spark will broadcast `kept` by its size estimate (no statistics of filters or joins:
+   * the files' size). Then the inner join takes the right input as it is, the query's own join
+   * (TPC-DS Q54's `customer` with the sales of a category, whose DISTINCT above removes the
+   * duplicates): `kept` is broadcast and the right input streamed past it, as Spark plans the
+   * SQL. The right's distinct keys there would be a shuffle partitioned on the join keys, which
+   * the joins above keep, so the grouping above (Q54's `my_customers`) would need no exchange of
+   * its own, and adaptive execution, which broadcasts a join's side only once a stage has
+   * measured it, would never see that small result alone (1.19x the SQL's time).
+   */
+  private def broadcastable(kept: LogicalPlan, conf: SQLConf): Boolean = {
+    val threshold = conf.autoBroadcastJoinThreshold
+    threshold > 0 && scala.util.Try(kept.stats.sizeInBytes).toOption.exists(_ <= BigInt(threshold))
   }
 
   private def keep(p: LogicalPlan, child: LogicalPlan): LogicalPlan =

@@ -147,13 +147,22 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
 
   for (rT <- Seq("b", "b0", "c")) {
     test(
-      s"semi-join-under-grouping: a semi join below a grouping-only aggregate is an inner join with distinct keys ($rT)") {
+      s"semi-join-under-grouping: a semi join below a grouping-only aggregate is an inner join, with distinct keys when the left is large ($rT)") {
       val bd = new PlanBuilder()
       // c's first column is j: a ⋉ c on a.k = c.j, keys absent and NULL on both sides.
       val rSchema = if (rT == "c") cSchema else bSchema
       val rKey = if (rT == "c") "j" else "k"
       val plan = bd.plan(groupedSemi(bd, rT, rSchema), "v")
-      sameRows(plan, s"SELECT v FROM a WHERE k IN (SELECT $rKey FROM $rT) GROUP BY v")
+      val sql = s"SELECT v FROM a WHERE k IN (SELECT $rKey FROM $rT) GROUP BY v"
+      // a is small enough to broadcast: the inner join takes the right input as it is (TPC-DS
+      // Q54's customer); a left side Spark would not broadcast joins the right's distinct keys.
+      def distinctKeys(p: LogicalPlan) = joins(p).filter(_.joinType == Inner).map(_.right.isInstanceOf[Aggregate])
+      val small = sameRows(plan, sql)
+      assert(distinctKeys(small) == Seq(false), small)
+      withConf("spark.sql.autoBroadcastJoinThreshold", "-1") {
+        val large = sameRows(plan, sql)
+        assert(distinctKeys(large) == Seq(true), large)
+      }
       // (Of an empty b0 the optimizer leaves no join at all, with or without the shape.)
       assert(semiJoins(run(plan)) == 0 && semiJoins(withoutShapes(plan)) == (if (rT == "b0") 0 else 1),
         run(plan).queryExecution.optimizedPlan)
@@ -651,7 +660,7 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
 
   // ---- equalities-as-in ----
   test(
-    "equalities-as-in: a = l1 OR a = l2 OR a = l3 as a IN (…), NULL column and NULL literal as SQL's; mixed or float disjunctions stay") {
+    "equalities-as-in: a = l1 OR a = l2 OR a = l3 as a IN (…), NULL column and NULL literal as SQL's; gathered among other terms; single or float equalities stay") {
     spark.sql(
       "CREATE OR REPLACE TEMP VIEW e AS SELECT * FROM VALUES (1, 'AIR', 1.5D), (2, 'RAIL', 2.5D), (2, 'RAIL', 2.5D), " +
         "(NULL, NULL, NULL), (3, 'AIR REG', CAST('NaN' AS DOUBLE)) AS t(i, s, f)")
@@ -699,6 +708,19 @@ class PlanShapesSuite extends SparkSuite with SubstraitAssertions {
               eq(other, litString("AIL")))), "i", "s", "f"), producer)
       assert(ins(sameRows(twoExpressions,
             s"SELECT * FROM $table WHERE substring(s, 1, 3) = 'AIR' OR substring(s, 2, 3) = 'AIL'")).isEmpty)
+      // Equalities of one operand among other terms, in nested disjunctions (isthmus' TPC-DS Q15):
+      // gathered into one IN per operand with two or more; a single one, a double's and the
+      // comparison stay as written.
+      def gt(l: Expression, r: Expression) = bd.call(bd.fn("functions_comparison", "gt:any_any"), l, r)
+      val scattered = stamped(bd.plan(filter(readNamed(eSchema, table),
+            bd.call(or,
+              bd.call(or, eq(prefix, litString("AIR")), eq(field(0), litI32(1)), eq(field(2), litFp64(2.5))),
+              bd.call(or, gt(field(0), litI32(2)), eq(prefix, litString("RAI")), eq(field(2), litFp64(Double.NaN))),
+              eq(prefix, litNull(string())))), "i", "s", "f"), producer)
+      val gatheredIns = ins(sameRows(scattered,
+          s"SELECT * FROM $table WHERE substring(s, 1, 3) = 'AIR' OR i = 1 OR f = 2.5D OR i > 2 OR " +
+            s"substring(s, 1, 3) = 'RAI' OR f = CAST('NaN' AS DOUBLE) OR substring(s, 1, 3) = NULL"))
+      assert(gatheredIns.map(_.list.size) == Seq(3), gatheredIns)
     }
   }
 
