@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
 
 import io.sparksubstrait.decode.readings.ProducerStamp
+import io.sparksubstrait.util.Options
 
 /**
  * Equalities of one column, or one deterministic expression of columns, with literals among a
@@ -54,7 +55,7 @@ private[sparksubstrait] object EqualitiesAsIn extends PlanShapes.Shape with Pred
   /** The disjunction `terms`, with its equalities on one operand gathered as one `IN`, if any operand has two. */
   private[shape] def gathered(terms: Seq[Expression]): Option[Expression] = {
     val byOperand = terms.flatMap(equality).groupBy(_._1.canonicalized).filter(_._2.size > 1)
-    Option.when(byOperand.nonEmpty) {
+    Options.when(byOperand.nonEmpty) {
       val done = scala.collection.mutable.Set.empty[Expression]
       terms.flatMap { term =>
         equality(term).flatMap { case (operand, _) => byOperand.get(operand.canonicalized) } match {
