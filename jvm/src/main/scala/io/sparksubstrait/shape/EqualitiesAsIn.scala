@@ -54,16 +54,15 @@ private[sparksubstrait] object EqualitiesAsIn extends PlanShapes.Shape with Pred
 
   /** The disjunction `terms`, with its equalities on one operand gathered as one `IN`, if any operand has two. */
   private[shape] def gathered(terms: Seq[Expression]): Option[Expression] = {
-    val byOperand = terms.flatMap(equality).groupBy(_._1.canonicalized).filter(_._2.size > 1)
-    Options.when(byOperand.nonEmpty) {
-      val done = scala.collection.mutable.Set.empty[Expression]
-      terms.flatMap { term =>
-        equality(term).flatMap { case (operand, _) => byOperand.get(operand.canonicalized) } match {
-          case Some(group) =>
-            val key = group.head._1.canonicalized
-            if (done.add(key)) Some(In(group.head._1, group.map(_._2))) else None
-          case None => Some(term)
-        }
+    // Each term's equality once, keyed by its operand's canonical form.
+    val equalities = terms.map(equality(_).map { case (operand, literal) => (operand.canonicalized, operand, literal) })
+    val groups = equalities.flatten.groupBy(_._1).filter(_._2.size > 1)
+    Options.when(groups.nonEmpty) {
+      val placed = scala.collection.mutable.Set.empty[Expression]
+      terms.zip(equalities).flatMap {
+        case (_, Some((key, operand, _))) if groups.contains(key) =>
+          if (placed.add(key)) Some(In(operand, groups(key).map(_._3))) else None
+        case (term, _) => Some(term)
       }.reduceLeft(Or(_, _))
     }
   }

@@ -81,6 +81,7 @@ private[sparksubstrait] object SemiJoinUnderGrouping extends PlanShapes.Shape wi
    */
   private def broadcastable(kept: LogicalPlan, conf: SQLConf): Boolean = {
     val threshold = conf.autoBroadcastJoinThreshold
+    // A leaf without statistics (a user's relation extension) throws instead: distinct keys then.
     threshold > 0 && scala.util.Try(kept.stats.sizeInBytes).toOption.exists(_ <= BigInt(threshold))
   }
 
