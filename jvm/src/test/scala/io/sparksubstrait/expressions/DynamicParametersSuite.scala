@@ -41,6 +41,23 @@ class DynamicParametersSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("SELECT * FROM people WHERE id > NULL"))
   }
 
+  test("a decimal value from the API is held as an unscaled long, as a decimal literal is") {
+    val b = new PlanBuilder()
+    val vt = readVirtual(schema("z" -> i32()), Seq(Seq(litI32(0))))
+    val p = b.plan(emit(project(vt, param(1, decimal(7, 2)), param(2, decimal(3, 2))), 1, 2), "a", "b")
+    val df = spark.read.substrait(p.toByteArray,
+      Map(1 -> new java.math.BigDecimal("-12345.6"), 2 -> new java.math.BigDecimal("2.50")))
+    val held = df.queryExecution.analyzed.collect { case pr: org.apache.spark.sql.catalyst.plans.logical.Project =>
+      pr.expressions.flatMap(_.collect {
+        case org.apache.spark.sql.catalyst.expressions.Literal(d: org.apache.spark.sql.types.Decimal, _) =>
+          d.toDebugString.takeWhile(_ != ',')
+      })
+    }.flatten
+    // One cast to the declared type (decimal(6,1) to (7,2)), one already of it.
+    assert(held == Seq("Decimal(compact", "Decimal(compact"))
+    assertSameRows(df, spark.sql("SELECT CAST(-12345.60 AS DECIMAL(7,2)) AS a, CAST(2.50 AS DECIMAL(3,2)) AS b"))
+  }
+
   test("an unbound parameter and a value that does not fit its type are errors") {
     assertPlanError("SUBSTRAIT_INVALID_PLAN",
       "relations[0].root.input.filter.condition.scalar_function.arguments[0].value.scalar_function.arguments[1].value.dynamic_parameter.parameter_reference") {

@@ -46,7 +46,8 @@ class LiteralsSuite extends SparkSuite with SubstraitAssertions {
     // allocation per row: a filter on a literal of the BigDecimal form ran 60% more CPU.
     val values = Seq(("999999999999999999", 18, 0), ("-0.000000000000000001", 18, 18), ("12345.67", 7, 2),
       ("-9999999999999999999", 19, 0), ("0.5", 38, 1))
-    val plan = one(values.map { case (v, p, s) => litDecimal(new java.math.BigDecimal(v), p, s) }: _*)
+    val literals = values.map { case (v, p, s) => litDecimal(new java.math.BigDecimal(v), p, s) }
+    val plan = one(literals: _*)
     val held = run(plan).queryExecution.analyzed.collect {
       case p: org.apache.spark.sql.catalyst.plans.logical.Project =>
         p.expressions.flatMap(_.collect {
@@ -58,7 +59,7 @@ class LiteralsSuite extends SparkSuite with SubstraitAssertions {
     assertLike(
       "CAST(999999999999999999 AS DECIMAL(18,0)), CAST(-0.000000000000000001 AS DECIMAL(18,18)), " +
         "CAST(12345.67 AS DECIMAL(7,2)), CAST(-9999999999999999999 AS DECIMAL(19,0)), CAST(0.5 AS DECIMAL(38,1))",
-      values.map { case (v, p, s) => litDecimal(new java.math.BigDecimal(v), p, s) }: _*)
+      literals: _*)
   }
 
   test("strings, varchar, fixedchar, binary") {

@@ -4,7 +4,7 @@ import scala.util.control.NonFatal
 
 import io.sparksubstrait.proto.DynamicParameter
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal, Expression => CExpression}
-import org.apache.spark.sql.types.NullType
+import org.apache.spark.sql.types.{Decimal, NullType}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
@@ -35,14 +35,20 @@ private[sparksubstrait] object DynamicParameterConverter {
               "a value for it, in the plan's parameter_bindings or through the API's params")
         }
     }
-    if (value.dataType == target) value
+    // A decimal value from the API (a BigDecimal) takes the literals' long form.
+    if (value.dataType == target) longHeld(value)
     else {
       def mismatch = SubstraitErrors.typeMismatch(at / "parameter_reference",
         s"value ${value.sql} for parameter $anchor", s"a value of its type ${SparkTypeNames.of(target)}")
       if (!Cast.canCast(value.dataType, target)) throw mismatch
       val converted = try Cast(value, target, Some(ctx.conf.sessionLocalTimeZone), EvalMode.ANSI).eval()
       catch { case NonFatal(_) => throw mismatch }
-      Literal(converted, target)
+      longHeld(Literal(converted, target))
     }
+  }
+
+  private def longHeld(e: CExpression): CExpression = e match {
+    case Literal(d: Decimal, t) => Literal(LiteralConverter.longHeld(d), t)
+    case other => other
   }
 }
