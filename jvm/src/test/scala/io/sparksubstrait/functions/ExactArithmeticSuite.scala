@@ -94,6 +94,33 @@ class ExactArithmeticSuite extends SparkSuite with SubstraitAssertions {
         byZero(2).asInstanceOf[Double].isNaN, byZero)
   }
 
+  test(
+    "divide of doubles: NaN over 0 is NaN and NULL over 0 NULL whatever on_division_by_zero; IEEE's options add no CASE") {
+    val rows = Seq(Seq(litFp64(Double.NaN), litFp64(0.0)), Seq(litNull(fp64()), litFp64(0.0)),
+      Seq(litFp64(Double.PositiveInfinity), litFp64(Double.PositiveInfinity)), Seq(litFp64(6.0), litFp64(-4.0)),
+      Seq(litFp64(1.0), litNull(fp64())))
+    def isNaN(v: Any) = v.isInstanceOf[Double] && v.asInstanceOf[Double].isNaN
+    for (byZero <- Seq("IEEE", "LIMIT", "NULL", "ERROR")) {
+      val got = values(scalar("divide:fp64_fp64", Seq("on_division_by_zero" -> Seq(byZero)), Seq(fp64(), fp64()), rows))
+      assert(isNaN(got(0)) && got(1) == null && isNaN(got(2)) && got.drop(3) == Seq(-1.5, null), s"$byZero: $got")
+    }
+    val oneOverZero = Seq(Seq(litFp64(1.0), litFp64(0.0)))
+    def answer(byZero: String) =
+      values(scalar("divide:fp64_fp64", Seq("on_division_by_zero" -> Seq(byZero)), Seq(fp64(), fp64()), oneOverZero))
+    assert(answer("IEEE") == Seq(Double.PositiveInfinity) && answer("LIMIT") == Seq(Double.PositiveInfinity) &&
+      answer("NULL") == Seq(null))
+    val e = intercept[Exception](answer("ERROR"))
+    assert(causes(e).exists {
+        case f: io.sparksubstrait.errors.SubstraitFunctionException => f.getCondition == "SUBSTRAIT_DIVISION_BY_ZERO"
+        case _ => false
+      }, e)
+    // IEEE's answers everywhere: the quotient alone (a CASE per quotient costs Spark's optimizer time).
+    val plain = run(scalar("divide:fp64_fp64", Seq("on_division_by_zero" -> Seq("IEEE")), Seq(fp64(), fp64()), rows))
+    assert(
+      !plain.queryExecution.analyzed.exists(_.expressions.exists(_.exists(
+            _.isInstanceOf[org.apache.spark.sql.catalyst.expressions.CaseWhen]))), plain.queryExecution.analyzed)
+  }
+
   test("a -0.0 literal keeps its sign in a JSON plan: coalesce(-0.0, NULL) and nullif(-0.0, 1.0) are -0.0") {
     def negativeZero(v: Any): Boolean = v == -0.0 && 1.0 / v.asInstanceOf[Double] < 0
     val pb = new PlanBuilder()

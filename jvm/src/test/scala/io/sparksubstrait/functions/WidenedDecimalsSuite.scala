@@ -34,13 +34,17 @@ class WidenedDecimalsSuite extends SparkSuite with SubstraitAssertions {
   }.mkString(", ")
 
   /** `op` of the widened q and p, declared `out`: the plan, and Spark SQL's same expression. */
-  private def widened(op: String, wideP: Int, out: Type, outSql: String): (Plan, String) = {
+  private def widened(op: String, wideP: Int, out: Type, outSql: String): (Plan, String) =
+    widenedTo(op, (wideP, 0), (wideP, 2), out, outSql)
+
+  /** `op` of q cast to DECIMAL`q` and p cast to DECIMAL`p`, declared `out`. */
+  private def widenedTo(op: String, q: (Int, Int), p: (Int, Int), out: Type, outSql: String): (Plan, String) = {
     val pb = new PlanBuilder()
     val call = pb.callWith(pb.fn(Decimal, s"$op:dec_dec"), Nil, Some(out),
-      cast(field(0), decimal(wideP, 0)), cast(field(1), decimal(wideP, 2)))
+      cast(field(0), decimal(q._1, q._2)), cast(field(1), decimal(p._1, p._2)))
     val sqlOp = Map("multiply" -> "*", "add" -> "+", "subtract" -> "-")(op)
     (pb.plan(emit(project(table(pb), call), 2), "r"),
-      s"SELECT CAST(CAST(q AS DECIMAL($wideP,0)) $sqlOp CAST(p AS DECIMAL($wideP,2)) AS $outSql) FROM VALUES $values AS t(q, p)")
+      s"SELECT CAST(CAST(q AS DECIMAL$q) $sqlOp CAST(p AS DECIMAL$p) AS $outSql) FROM VALUES $values AS t(q, p)")
   }
 
   /** The add / subtract / multiply expressions of the converted plan, in every node. */
@@ -55,6 +59,29 @@ class WidenedDecimalsSuite extends SparkSuite with SubstraitAssertions {
       // The operation's operands are q as DECIMAL(10,0) and p itself; the declared type's cast is outside.
       val operands = arithmetic(plan).map(_.children.map(_.dataType))
       assert(operands == Seq(Seq(DecimalType(10, 0), DecimalType(7, 2))), operands)
+    }
+  }
+
+  test("casts that add scale too (isthmus' integer at the other operand's scale) are dropped, same values") {
+    // isthmus: `ws_ext_sales_price * CAST(ws_quantity AS DECIMAL(12,2))`, declared DECIMAL(17,2);
+    // then p widened in both integer digits and scale.
+    for (op <- Seq("multiply", "add", "subtract"); (q, p) <- Seq((12, 2) -> (7, 2), (10, 0) -> (12, 4))) {
+      val (plan, sql) = widenedTo(op, q, p, decimal(17, 2), "DECIMAL(17,2)")
+      assertRows(run(plan), spark.sql(sql).collect().toSeq)
+      val operands = arithmetic(plan).map(_.children.map(_.dataType))
+      assert(operands == Seq(Seq(DecimalType(10, 0), DecimalType(7, 2))), s"$op $q $p: $operands")
+    }
+  }
+
+  test("a cast that drops integer digits or scale keeps its place (it can overflow or round)") {
+    // DECIMAL(11,2) holds 9 integer digits, not every i32; DECIMAL(7,1) rounds p's cents.
+    for ((q, p) <- Seq((11, 2) -> (7, 2), (10, 0) -> (7, 1))) {
+      withConf("spark.sql.ansi.enabled", "false") {
+        val (plan, sql) = widenedTo("multiply", q, p, decimal(17, 2), "DECIMAL(17,2)")
+        assertRows(run(plan), spark.sql(sql).collect().toSeq)
+        val operands = arithmetic(plan).map(_.children.map(_.dataType))
+        assert(operands == Seq(Seq(DecimalType(q._1, q._2), DecimalType(p._1, p._2))), s"$q $p: $operands")
+      }
     }
   }
 

@@ -8,9 +8,12 @@ import org.apache.spark.sql.types.{ByteType, DataType, DecimalType, IntegerType,
  * producer wrote around them. DuckDB casts both operands to the result's precision first
  * (TPC-DS q23's `CAST(ss_quantity AS DECIMAL(17,0)) * CAST(ss_sales_price AS DECIMAL(17,2))`):
  * Spark types that product DECIMAL(35,2) and computes it in BigDecimals, where the SQL's
- * `ss_quantity * ss_sales_price` is DECIMAL(18,2). A cast that only adds integer digits
- * (same scale, more precision; an integer to a DECIMAL(p,0) of its digits or more) changes no
- * value, and where the operation on the wide operands is exact (its Spark result precision
+ * `ss_quantity * ss_sales_price` is DECIMAL(18,2). isthmus casts an integer to the other
+ * operand's scale (TPC-DS q66's `ws_ext_sales_price * CAST(ws_quantity AS DECIMAL(12,2))`,
+ * declared DECIMAL(17,2)): the product's scale 4 then needs a rounding cast per row, and
+ * the generated method grew past HotSpot's 8,000-byte compilation limit (it ran interpreted).
+ * A cast that only adds digits (no fewer integer digits and no lower scale than the value
+ * has; an integer to a DECIMAL(p,s) with p - s at least its digits) changes no value, and where the operation on the wide operands is exact (its Spark result precision
  * at most 38, so no digit is rounded away), the one on the narrow operands, of smaller
  * precision, is exact too: the same value. Only where the plan declares the result's decimal
  * type, whose cast then follows (FunctionArguments): the result's type stays the plan's.
@@ -36,8 +39,9 @@ private[functions] object WidenedDecimals {
   private def narrow(e: Expression): Expression = e match {
     case Cast(child, to: DecimalType, _, _) =>
       child.dataType match {
-        case from: DecimalType if from.scale == to.scale && from.precision <= to.precision => child
-        case t if to.scale == 0 && digitsOf(t).exists(_ <= to.precision) => Cast(child, DecimalType(digitsOf(t).get, 0))
+        case from: DecimalType if from.scale <= to.scale && from.precision - from.scale <= to.precision - to.scale =>
+          child
+        case t if digitsOf(t).exists(_ <= to.precision - to.scale) => Cast(child, DecimalType(digitsOf(t).get, 0))
         case _ => e
       }
     case _ => e
