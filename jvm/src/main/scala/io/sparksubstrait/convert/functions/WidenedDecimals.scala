@@ -10,12 +10,12 @@ import org.apache.spark.sql.types.{ByteType, DataType, DecimalType, IntegerType,
  * Spark types that product DECIMAL(35,2) and computes it in BigDecimals, where the SQL's
  * `ss_quantity * ss_sales_price` is DECIMAL(18,2). isthmus casts an integer to the other
  * operand's scale (TPC-DS q66's `ws_ext_sales_price * CAST(ws_quantity AS DECIMAL(12,2))`,
- * declared DECIMAL(17,2)): the product's scale 4 then needs a rounding cast per row, and
- * the generated method grew past HotSpot's 8,000-byte compilation limit (it ran interpreted).
- * A cast that only adds digits (no fewer integer digits and no lower scale than the value
- * has; an integer to a DECIMAL(p,s) with p - s at least its digits) changes no value, and where the operation on the wide operands is exact (its Spark result precision
- * at most 38, so no digit is rounded away), the one on the narrow operands, of smaller
- * precision, is exact too: the same value. Only where the plan declares the result's decimal
+ * declared DECIMAL(17,2)): the product's scale 4 then needs a rounding cast per row. A cast
+ * that only adds digits (no fewer integer digits and no lower scale than the value has; an
+ * integer to a DECIMAL(p,s) with p - s at least its digits) changes no value, and where the
+ * operation on the wide operands is exact (its Spark result precision at most 38, so no digit
+ * is rounded away), the one on the narrow operands, of smaller precision, is exact too: the
+ * same value. Only where the plan declares the result's decimal
  * type, whose cast then follows (FunctionArguments): the result's type stays the plan's.
  */
 private[functions] object WidenedDecimals {
