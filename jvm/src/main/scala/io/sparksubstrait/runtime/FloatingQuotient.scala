@@ -1,0 +1,75 @@
+package io.sparksubstrait.runtime
+
+import org.apache.spark.sql.catalyst.expressions.{BinaryExpression, Expression}
+import org.apache.spark.sql.catalyst.expressions.codegen.{CodegenContext, ExprCode}
+import org.apache.spark.sql.types.{DataType, FloatType}
+
+/**
+ * x / y of two fp32 or two fp64 by IEEE 754 (round to nearest, ties to even), except that a
+ * zero divisor (either sign) under a dividend that is not NaN gets `onZero`'s answer: a NaN
+ * dividend gives NaN whatever the divisor, as on_domain_error NAN asks. A NULL operand gives
+ * NULL. The divide of `on_domain_error` NAN (or open) under IEEE rounding, all in one
+ * expression where a CASE of three branches stood: DuckDB's TPC-DS q66 divides 24 doubles,
+ * each a CASE that repeated both operands, and Spark's optimizer took 182 ms of rules on
+ * that plan against 118 on the SQL's.
+ */
+final case class FloatingQuotient(left: Expression, right: Expression, onZero: FloatingQuotient.OnZero)
+    extends BinaryExpression {
+  import FloatingQuotient._
+
+  override def dataType: DataType = left.dataType
+  override def nullable: Boolean = left.nullable || right.nullable || onZero == NullResult
+  override def prettyName: String = "ieee_quotient"
+
+  private def single = dataType == FloatType
+
+  override protected def nullSafeEval(x: Any, y: Any): Any =
+    if (single) {
+      val (a, b) = (x.asInstanceOf[Float], y.asInstanceOf[Float])
+      if (b != 0f || a.isNaN) a / b
+      else onZero match {
+        case Ieee => a / b
+        case Limit => IeeeMath.limitFloat(a, b)
+        case NullResult => null
+        case Raise(fault) => throw fault.exception()
+      }
+    } else {
+      val (a, b) = (x.asInstanceOf[Double], y.asInstanceOf[Double])
+      if (b != 0d || a.isNaN) a / b
+      else onZero match {
+        case Ieee => a / b
+        case Limit => IeeeMath.limit(a, b)
+        case NullResult => null
+        case Raise(fault) => throw fault.exception()
+      }
+    }
+
+  override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
+    val boxed = if (single) "Float" else "Double"
+    val ieeeMath = IeeeMath.getClass.getName.stripSuffix("$")
+    nullSafeCodeGen(ctx, ev,
+      (x, y) => {
+        val zeroAnswer = onZero match {
+          case Ieee => s"${ev.value} = $x / $y;"
+          case Limit => s"${ev.value} = $ieeeMath.${if (single) "limitFloat" else "limit"}($x, $y);"
+          case NullResult => s"${ev.isNull} = true;"
+          case Raise(fault) =>
+            s"throw ((${classOf[FunctionFault].getName}) ${ctx.addReferenceObj("zeroDivisor", fault)}).exception();"
+        }
+        s"""if ($y != 0 || $boxed.isNaN($x)) { ${ev.value} = $x / $y; } else { $zeroAnswer }"""
+      })
+  }
+
+  override protected def withNewChildrenInternal(newLeft: Expression, newRight: Expression): FloatingQuotient =
+    copy(left = newLeft, right = newRight)
+}
+
+object FloatingQuotient {
+
+  /** What a zero divisor gives (on_division_by_zero): IEEE's ±∞ or NaN, LIMIT's ±∞, NULL, or an error. */
+  sealed trait OnZero
+  case object Ieee extends OnZero
+  case object Limit extends OnZero
+  case object NullResult extends OnZero
+  final case class Raise(fault: FunctionFault) extends OnZero
+}
