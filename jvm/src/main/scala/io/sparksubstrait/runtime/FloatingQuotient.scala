@@ -23,18 +23,12 @@ final case class FloatingQuotient(left: Expression, right: Expression, onZero: F
 
   private def single = dataType == FloatType
 
-  override protected def nullSafeEval(x: Any, y: Any): Any =
-    if (single) {
-      val (a, b) = (x.asInstanceOf[Float], y.asInstanceOf[Float])
-      if (b != 0f || a.isNaN) a / b
-      else onZero match {
-        case Ieee => a / b
-        case Limit => IeeeMath.limitFloat(a, b)
-        case NullResult => null
-        case Raise(fault) => throw fault.exception()
-      }
-    } else {
-      val (a, b) = (x.asInstanceOf[Double], y.asInstanceOf[Double])
+  // fp32 divides in double and rounds once to fp32: the correctly rounded fp32 quotient (a
+  // double holds 53 bits, more than the 2 * 24 + 2 that make a second rounding of a quotient
+  // harmless), so one path serves both types.
+  override protected def nullSafeEval(x: Any, y: Any): Any = {
+    val (a, b) = (x.asInstanceOf[Number].doubleValue, y.asInstanceOf[Number].doubleValue)
+    val q: Any =
       if (b != 0d || a.isNaN) a / b
       else onZero match {
         case Ieee => a / b
@@ -42,7 +36,8 @@ final case class FloatingQuotient(left: Expression, right: Expression, onZero: F
         case NullResult => null
         case Raise(fault) => throw fault.exception()
       }
-    }
+    if (single && q != null) q.asInstanceOf[Double].toFloat else q
+  }
 
   override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
     val boxed = if (single) "Float" else "Double"

@@ -49,22 +49,16 @@ class FloatingQuotientSuite extends SparkSuite with SubstraitAssertions {
   }
 
   /** The YAML's answer: NULL for a NULL operand; a zero divisor under a dividend that is not NaN takes the option's. */
-  private def expected(x: Any, y: Any, byZero: String): Any = (x, y) match {
-    case (null, _) | (_, null) => null
-    case (a: Double, b: Double) =>
-      if (b != 0.0 || a.isNaN) a / b
-      else byZero match {
-        case "IEEE" => a / b
-        case "LIMIT" => Math.copySign(Double.PositiveInfinity, a) * Math.copySign(1.0, b)
-        case "NULL" => null
-      }
-    case (a: Float, b: Float) =>
-      if (b != 0f || a.isNaN) a / b
-      else byZero match {
-        case "IEEE" => a / b
-        case "LIMIT" => Math.copySign(Float.PositiveInfinity, a) * Math.copySign(1f, b)
-        case "NULL" => null
-      }
+  private def expected(x: Any, y: Any, byZero: String): Any = {
+    def zero(ieee: Any, limit: Any): Any = Map("IEEE" -> ieee, "LIMIT" -> limit, "NULL" -> null)(byZero)
+    (x, y) match {
+      case (null, _) | (_, null) => null
+      case (a: Double, b: Double) =>
+        if (b != 0.0 || a.isNaN) a / b
+        else zero(a / b, Math.copySign(Double.PositiveInfinity, a) * Math.copySign(1.0, b))
+      case (a: Float, b: Float) =>
+        if (b != 0f || a.isNaN) a / b else zero(a / b, Math.copySign(Float.PositiveInfinity, a) * Math.copySign(1f, b))
+    }
   }
 
   /** Equal as the bits say: NaN equals NaN, -0.0 differs from 0.0. */
