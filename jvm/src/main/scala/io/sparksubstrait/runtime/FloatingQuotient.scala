@@ -31,7 +31,6 @@ final case class FloatingQuotient(left: Expression, right: Expression, onZero: F
     val q: Any =
       if (b != 0d || a.isNaN) a / b
       else onZero match {
-        case Ieee => a / b
         case Limit => IeeeMath.limit(a, b)
         case NullResult => null
         case Raise(fault) => throw fault.exception()
@@ -45,7 +44,6 @@ final case class FloatingQuotient(left: Expression, right: Expression, onZero: F
     nullSafeCodeGen(ctx, ev,
       (x, y) => {
         val zeroAnswer = onZero match {
-          case Ieee => s"${ev.value} = $x / $y;"
           case Limit => s"${ev.value} = $ieeeMath.${if (single) "limitFloat" else "limit"}($x, $y);"
           case NullResult => s"${ev.isNull} = true;"
           case Raise(fault) =>
@@ -61,9 +59,11 @@ final case class FloatingQuotient(left: Expression, right: Expression, onZero: F
 
 object FloatingQuotient {
 
-  /** What a zero divisor gives (on_division_by_zero): IEEE's ±∞ or NaN, LIMIT's ±∞, NULL, or an error. */
+  /**
+   * What a zero divisor gives (on_division_by_zero): LIMIT's ±∞, NULL, or an error. IEEE's own
+   * answer needs no FloatingQuotient: Division gives the plain quotient for it.
+   */
   sealed trait OnZero
-  case object Ieee extends OnZero
   case object Limit extends OnZero
   case object NullResult extends OnZero
   final case class Raise(fault: FunctionFault) extends OnZero

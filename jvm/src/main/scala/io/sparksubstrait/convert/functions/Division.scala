@@ -94,9 +94,7 @@ private[functions] object Division {
         case "LIMIT" => FloatingQuotient(l, r, FloatingQuotient.Limit)
         case "NULL" => FloatingQuotient(l, r, FloatingQuotient.NullResult)
         case _ =>
-          FloatingQuotient(l, r,
-            FloatingQuotient.Raise(FunctionFault("SUBSTRAIT_DIVISION_BY_ZERO", c.at.toString, c.name,
-                "the divisor is 0")))
+          FloatingQuotient(l, r, FloatingQuotient.Raise(zeroDivisorFault(c)))
       }
     }
     val nan = Literal.create(if (single) Float.NaN else Double.NaN, t)
@@ -119,6 +117,10 @@ private[functions] object Division {
       Some(quotient))
   }
 
+  /** The zero divisor's error, raised from inside FloatingQuotient or DecimalQuotient at run time. */
+  private def zeroDivisorFault(c: FunctionCall): FunctionFault =
+    FunctionFault("SUBSTRAIT_DIVISION_BY_ZERO", c.at.toString, c.name, "the divisor is 0")
+
   /** Decimal division: Spark's, rounding half up at the result's scale; its options pick Spark's mode. */
   private def decimals(c: FunctionCall, l: Expression, r: Expression): Expression = {
     if (c.saturates) {
@@ -140,11 +142,10 @@ private[functions] object Division {
       // Spark's scale and again by the cast to the plan's type.
       // NULLs, a zero divisor and an overflow are answered inside it (no CASE around it).
       case Some(d: DecimalType) =>
-        def fault(mode: Option[EvalMode.Value], condition: String, detail: String) =
-          Options.when(mode.getOrElse(c.ctx.defaultEvalMode) == EvalMode.ANSI)(
-            FunctionFault(condition, c.at.toString, c.name, detail))
-        return DecimalQuotient(l, r, d.scale, fault(byZero, "SUBSTRAIT_DIVISION_BY_ZERO", "the divisor is 0"),
-          fault(overflow, "SUBSTRAIT_ARITHMETIC_OVERFLOW", "the quotient exceeds 38 digits"))
+        def raises(mode: Option[EvalMode.Value]) = mode.getOrElse(c.ctx.defaultEvalMode) == EvalMode.ANSI
+        return DecimalQuotient(l, r, d.scale, Options.when(raises(byZero))(zeroDivisorFault(c)),
+          Options.when(raises(overflow))(
+            FunctionFault("SUBSTRAIT_ARITHMETIC_OVERFLOW", c.at.toString, c.name, "the quotient exceeds 38 digits")))
       case _ =>
     }
     val modes = Seq(overflow, byZero).flatten.distinct
