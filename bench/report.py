@@ -128,11 +128,11 @@ def ratio(x: float) -> str:
     return "—" if math.isnan(x) else f"{x:.2f}"
 
 
-def record(into: dict, med: dict, side: str, base: str, q: int) -> list:
+def record(into: dict, ratio_of, side: str, base: str, q: int) -> list:
     """`side`'s convert and exec medians of query `q` over `base`'s, added to `into`; as table cells."""
     cells = []
     for phase in ("convert", "exec"):
-        r = med[(side, q, phase)] / med[(base, q, phase)]
+        r = ratio_of(side, base, q, phase)
         into[phase].append(r)
         cells.append(f"{r:.2f}")
     return cells
@@ -151,6 +151,13 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
     med = {k: statistics.median(v) for k, v in times.items()}
     first_med = {k: statistics.median(v) for k, v in first.items()}
     confirmed = read_tsv(results / "confirmed.tsv") if (results / "confirmed.tsv").exists() else []
+    chosen = {(c["side"], int(c["query"])) for c in confirmed}
+
+    def ratio_of(side, base, q, phase):
+        # A pair with the second stage: over all of its and the SQL's executions; any other pair over
+        # the whole pass alone on both sides (the SQL's later executions ran beside other sides).
+        m = med if (side, q) in chosen else first_med
+        return m[(side, q, phase)] / m[(base, q, phase)]
     status = {(r["producer"], int(r["query"])): r for r in read_tsv(results / "status.tsv")}
     queries = sorted({q for (_, q, _) in med})
     producers = list(PRODUCERS) + [p for p in (WRITTEN, ANCHOR_PRODUCER) if any(k[0] == p for k in status)]
@@ -176,7 +183,7 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
         row = [f"Q{q}", fmt_ms(med[("sql", q, "convert")]), fmt_ms(med[("sql", q, "exec")])]
         for p in producers:
             if (p, q, "convert") in med:
-                row += record(ratios[p], med, p, "sql", q)
+                row += record(ratios[p], ratio_of, p, "sql", q)
             else:
                 why = status.get((p, q), {}).get("status", "no plan")
                 row += [f"— ({why})", ""]
@@ -194,15 +201,15 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
             for p in anchored:
                 a = ANCHOR + p
                 if (a, q, "convert") in med:
-                    row += record(anchor[p], med, a, "sql", q)
+                    row += record(anchor[p], ratio_of, a, "sql", q)
                     if (p, q, "convert") in med:
-                        record(versus[p], med, p, a, q)
+                        record(versus[p], ratio_of, p, a, q)
                 else:
                     row += [not_timed(status.get((a, q), {})), ""]
             lines.append("| " + " | ".join(row) + " |")
 
     head = ("| Producer | queries timed | convert/SQL geomean | exec/SQL geomean | exec/SQL max | exec/SQL above 1.10 |"
-            " above 1.10 after the whole pass |")
+            " above 1.10 after the whole pass | exec/SQL geomean of the whole pass |")
     if anchored:
         head += (" anchor queries timed | anchor convert/SQL geomean | anchor exec/SQL geomean | anchor exec/SQL max |"
                  " ours/anchor convert geomean | ours/anchor exec geomean |")
@@ -211,10 +218,13 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
         r = ratios[p]
         mx = max(r["exec"]) if r["exec"] else float("nan")
         above = sum(1 for x in r["exec"] if x > 1.10)
-        above_first = sum(1 for q in queries if (p, q, "exec") in first_med
-                          and first_med[(p, q, "exec")] > 1.10 * first_med[("sql", q, "exec")])
+        # The whole pass alone: the geometric mean the second stage cannot bias (it only gives
+        # the pairs above its threshold more executions, and so a chance to come down, not up).
+        first_pass = [first_med[(p, q, "exec")] / first_med[("sql", q, "exec")] for q in queries
+                      if (p, q, "exec") in first_med and ("sql", q, "exec") in first_med]
+        above_first = sum(1 for x in first_pass if x > 1.10)
         line = (f"| {p} | {len(r['exec'])} | {ratio(geomean(r['convert']))} | {ratio(geomean(r['exec']))} | {ratio(mx)} |"
-                f" {above} | {above_first} |")
+                f" {above} | {above_first} | {ratio(geomean(first_pass))} |")
         if anchored:
             a, v = anchor.get(p), versus.get(p)
             if a is None:
@@ -233,7 +243,7 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
         for c in confirmed:
             q = int(c["query"])
             lines.append(f"| {c['side']} | Q{q} | {float(c['first_pass_ratio']):.2f} | "
-                         f"{med[(c['side'], q, 'exec')] / med[('sql', q, 'exec')]:.2f} |")
+                         f"{ratio_of(c['side'], 'sql', q, 'exec'):.2f} |")
     lines += ["", f"![convert/SQL and exec/SQL per query]({plot.name})", "",
               "Check per plan (rows against the SQL's, optimized plan against the SQL's; "
               "PlanIdentity normalises expression ids, alias names and the final rename):", "",
@@ -256,7 +266,7 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
                              (axes[1], "exec", "execution (collect) / SQL's")):
         for i, p in enumerate(producers):
             xs = [k + i * width for k, q in enumerate(queries) if (p, q, phase) in med]
-            ys = [med[(p, q, phase)] / med[("sql", q, phase)] for q in queries if (p, q, phase) in med]
+            ys = [ratio_of(p, "sql", q, phase) for q in queries if (p, q, phase) in med]
             ax.bar(xs, ys, width, label=p)
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xticks([k + 0.4 - width / 2 for k in range(len(queries))])

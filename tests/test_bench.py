@@ -45,7 +45,7 @@ def test_report_medians_ratios_and_geometric_means(tmp_path):
     text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
     assert "| Q1 | 20.0 | 100.0 | 2.00 | 0.50 |" in text
     assert "| Q2 | 20.0 | 100.0 | 0.50 | 2.00 |" in text
-    assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 | 1 |" in text
+    assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 | 1 | 1 | 1.00 |" in text
     assert "— (no plan)" in text
     assert "anchor" not in text and "substrait-java" not in text
 
@@ -85,11 +85,11 @@ def test_report_anchor_columns(tmp_path):
     text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
     assert "| Q1 | 4.00 | 1.00 | — (no plan) |  |" in text
     assert "| Q2 | — (refused: UnsupportedOperationException: Unable to convert x\\|y) |  | — (no plan) |  |" in text
-    assert "| isthmus | 1 | 2.00 | 0.50 | 0.50 | 0 | 0 | 1 | 4.00 | 1.00 | 1.00 | 0.50 | 0.50 |" in text
+    assert "| isthmus | 1 | 2.00 | 0.50 | 0.50 | 0 | 0 | 0.50 | 1 | 4.00 | 1.00 | 1.00 | 0.50 | 0.50 |" in text
     assert "| anchor-isthmus | Q2 | conversion failed |" in text
     # The anchor's own plans: one more producer, only in a run that has them.
     assert "| substrait-java convert/SQL | substrait-java exec/SQL |" in text
-    assert "| substrait-java | 0 | — | — | — | 0 | 0 | — | | | | | |" in text
+    assert "| substrait-java | 0 | — | — | — | 0 | 0 | — | — | | | | | |" in text
 
 
 def one_query_report(tmp_path, side, query, convert_ms, exec_ms, status=""):
@@ -123,20 +123,24 @@ def test_control_side_is_the_sql_against_itself(tmp_path):
 
 def test_second_stage_pairs_are_named_and_their_medians_pool_every_execution(tmp_path):
     # Q1's isthmus plan ran 120 ms against the SQL's 100 in the 3 repetitions of the whole pass
-    # (1.20), then 100 in the 4 of the second stage (repetitions 3-6): its median over all 7
-    # executions is 100 (1.00), no longer above 1.10, and the report says so in both columns.
+    # (1.20), then both ran 80 in the 4 of the second stage (repetitions 3-6): over all 7
+    # executions both medians are 80 (1.00), no longer above 1.10, and the report says so in both
+    # columns. DataFusion's plan (105 ms, 1.05) had no second stage: its ratio stays the whole
+    # pass' on both sides (105 / 100), not 105 over the SQL's median of all executions (80).
     timings = ["side\tquery\tphase\trep\tnanos"]
     for rep in range(7):
         if rep < 3:
-            timings += [f"sql\t1\tconvert\t{rep}\t{20 * 10**6}", f"isthmus\t1\tconvert\t{rep}\t{10 * 10**6}"]
-        timings += [f"sql\t1\texec\t{rep}\t{100 * 10**6}",
-                    f"isthmus\t1\texec\t{rep}\t{(120 if rep < 3 else 100) * 10**6}"]
+            timings += [f"sql\t1\tconvert\t{rep}\t{20 * 10**6}", f"isthmus\t1\tconvert\t{rep}\t{10 * 10**6}",
+                        f"datafusion\t1\tconvert\t{rep}\t{20 * 10**6}", f"datafusion\t1\texec\t{rep}\t{105 * 10**6}"]
+        timings += [f"sql\t1\texec\t{rep}\t{(100 if rep < 3 else 80) * 10**6}",
+                    f"isthmus\t1\texec\t{rep}\t{(120 if rep < 3 else 80) * 10**6}"]
     (tmp_path / "timings.tsv").write_text("\n".join(timings) + "\n")
-    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\nisthmus\t1\tok\tmatch\tdiffers\t\n")
+    (tmp_path / "status.tsv").write_text("producer\tquery\tstatus\trows\tidentity\tdetail\n"
+                                         "isthmus\t1\tok\tmatch\tdiffers\t\ndatafusion\t1\tok\tmatch\tdiffers\t\n")
     (tmp_path / "confirmed.tsv").write_text("side\tquery\tfirst_pass_ratio\tconfirm_reps\nisthmus\t1\t1.2000\t4\n")
     text = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3")
-    assert "| Q1 | 20.0 | 100.0 | 0.50 | 1.00 |" in text
-    assert "| isthmus | 1 | 0.50 | 1.00 | 1.00 | 0 | 1 |" in text
+    assert "| isthmus | 1 | 0.50 | 1.00 | 1.00 | 0 | 1 | 1.20 |" in text
+    assert "| datafusion | 1 | 1.00 | 1.05 | 1.05 | 0 | 0 | 1.05 |" in text
     assert "Second stage: the 1 pairs" in text and "executed 4 more repetitions" in text
     assert "| isthmus | Q1 | 1.20 | 1.00 |" in text
     # Executions per repetition count the whole pass alone: one each, no "rounds" remark.
