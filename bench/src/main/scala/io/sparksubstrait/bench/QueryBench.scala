@@ -192,9 +192,11 @@ object QueryBench {
       executions
     }
     val control = Option.when(opts.get("control").contains("true"))(SqlAgain)
+    // The sides timed against the SQL on query `n`: the SQL again (--control), then the producers.
+    def against(n: Int): Seq[String] = control.toSeq ++ timed.filter(_._2 == n).map(_._1)
     for (rep <- -warmups until reps; n <- queries) {
       // Negative reps warm up and are not recorded.
-      val executions = repetition(rep, n, ("sql" +: control.toSeq) ++ timed.filter(_._2 == n).map(_._1), convert = true)
+      val executions = repetition(rep, n, "sql" +: against(n), convert = true)
       if (rep >= 0) println(s"rep $rep Q$n done${if (executions > 1) s" ($executions executions)" else ""}")
     }
 
@@ -210,16 +212,16 @@ object QueryBench {
     def median(xs: Vector[Long]) = {
       val s = xs.sorted; if (s.size % 2 == 1) s(s.size / 2).toDouble else (s(s.size / 2 - 1) + s(s.size / 2)) / 2.0
     }
+    def passRatio(side: String, n: Int) = median(executed((side, n))) / median(executed(("sql", n)))
     val chosen = if (confirmReps <= 0) Map.empty[Int, Seq[String]]
     else queries.map { n =>
-      n -> (control.toSeq ++ timed.filter(_._2 == n).map(_._1)).filter(side =>
-        executed((side, n)).nonEmpty && executed(("sql", n)).nonEmpty &&
-          median(executed((side, n))) > above * median(executed(("sql", n))))
+      n -> against(n).filter(side =>
+        executed((side, n)).nonEmpty && executed(("sql", n)).nonEmpty && passRatio(side, n) > above)
     }.filter(_._2.nonEmpty).toMap
     val confirmed = new PrintWriter(out.resolve("confirmed.tsv").toFile, "UTF-8")
     confirmed.println("side\tquery\tfirst_pass_ratio\tconfirm_reps")
     for ((n, sides) <- chosen.toSeq.sortBy(_._1); side <- sides)
-      confirmed.println(f"$side\t$n\t${median(executed((side, n))) / median(executed(("sql", n)))}%.4f\t$confirmReps")
+      confirmed.println(f"$side\t$n\t${passRatio(side, n)}%.4f\t$confirmReps")
     confirmed.close()
     if (chosen.nonEmpty) println(
       s"second stage: ${chosen.values.map(_.size).sum} pairs of ${chosen.size} queries, $confirmReps repetitions")
