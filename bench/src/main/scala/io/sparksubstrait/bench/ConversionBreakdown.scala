@@ -4,6 +4,7 @@ import java.nio.file.{Files, Paths}
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.spark.sql.catalyst.rules.RuleExecutor
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.SubstraitPlans
@@ -24,7 +25,8 @@ import io.sparksubstrait.testing.TpchSchema
  * TpchSchema's queries) [--anchor true] (the anchor's read of the same bytes too, as anchor_ms:
  * run on benchAnchor's classpath, `bench/run breakdown --anchor`). --stages N executes both
  * sides N times and prints what their stages did (StageWork), to find where a plan that looks
- * like the SQL's spends its time.
+ * like the SQL's spends its time. --rules N times both sides' optimization N times and prints
+ * Spark's time per optimizer rule.
  */
 object ConversionBreakdown {
   def main(args: Array[String]): Unit = {
@@ -109,6 +111,26 @@ object ConversionBreakdown {
       if (opts.get("optimized").contains("true")) converting.foreach { bytes =>
         Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
           println(s"== Q$n $side optimized\n${df.queryExecution.optimizedPlan.treeString}")
+        }
+      }
+      // --rules N: each side's optimization (queryExecution.optimizedPlan of an analyzed DataFrame)
+      // N times after N unrecorded ones, its median, and Spark's time per optimizer rule over those
+      // N (RuleExecutor's metering): which rules a plan's shape makes slower than the SQL's.
+      opts.get("rules").map(_.toInt).foreach { times =>
+        converting.foreach { bytes =>
+          Seq("sql" -> (() => spark.sql(sql)), "plan" -> (() => SubstraitPlans.read(spark, bytes))).foreach {
+            case (side, df) =>
+              // Analyzed before the metering starts, so that only the optimizer's rules are counted.
+              def optimize(frames: Seq[org.apache.spark.sql.DataFrame]) = frames.map { f =>
+                val t0 = System.nanoTime(); f.queryExecution.optimizedPlan; (System.nanoTime() - t0) / 1e6
+              }
+              optimize(Seq.fill(times)(df()))
+              val frames = Seq.fill(times)(df())
+              RuleExecutor.resetMetrics()
+              val ms = optimize(frames).sorted
+              println(f"== Q$n $side: optimization median ${ms(ms.size / 2)}%.1f ms of $times; rules over all $times:")
+              println(RuleExecutor.dumpTimeSpent().linesIterator.take(18).mkString("\n"))
+          }
         }
       }
       converting.foreach { bytes =>
