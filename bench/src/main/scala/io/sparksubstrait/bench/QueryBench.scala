@@ -197,7 +197,11 @@ object QueryBench {
     for (rep <- -warmups until reps; n <- queries) {
       // Negative reps warm up and are not recorded.
       val executions = repetition(rep, n, "sql" +: against(n), convert = true)
-      if (rep >= 0) println(s"rep $rep Q$n done${if (executions > 1) s" ($executions executions)" else ""}")
+      // The JIT's compilation time so far: while it still grows, the compiler threads share the
+      // 2 cores with the executions being timed (producers' plans ran slower in a run's first minutes).
+      val jitMs = java.lang.management.ManagementFactory.getCompilationMXBean.getTotalCompilationTime
+      println(
+        s"rep $rep Q$n done${if (executions > 1) s" ($executions executions)" else ""}; JIT compilation so far $jitMs ms")
     }
 
     // The second stage, fixed before the run: a side whose median execution after the whole pass
