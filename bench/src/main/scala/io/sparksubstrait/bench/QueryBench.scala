@@ -198,7 +198,8 @@ object QueryBench {
       // Negative reps warm up and are not recorded.
       val executions = repetition(rep, n, "sql" +: against(n), convert = true)
       // The JIT's compilation time so far: while it still grows, the compiler threads share the
-      // 2 cores with the executions being timed (producers' plans ran slower in a run's first minutes).
+      // 2 cores with the executions being timed (docs/tpcds.md: producers' plans, whose classes are
+      // their own, came out slower and noisier in short runs).
       val jitMs = java.lang.management.ManagementFactory.getCompilationMXBean.getTotalCompilationTime
       println(
         s"rep $rep Q$n done${if (executions > 1) s" ($executions executions)" else ""}; JIT compilation so far $jitMs ms")
