@@ -5,6 +5,7 @@ import java.nio.file.{Files, Paths}
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.catalyst.rules.RuleExecutor
+import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.SubstraitPlans
@@ -29,6 +30,10 @@ import io.sparksubstrait.testing.TpchSchema
  * Spark's time per optimizer rule.
  */
 object ConversionBreakdown {
+
+  /** Of RuleExecutor's report: its 7 header lines and the 11 costliest rules. */
+  private val RuleReportLines = 18
+
   def main(args: Array[String]): Unit = {
     val opts = Options(args)
     val data = Paths.get(opts("data"))
@@ -69,9 +74,13 @@ object ConversionBreakdown {
     for (n <- queries) {
       val sql = text(n)
       val converting = planBytes(n).filter(b => scala.util.Try(SubstraitPlans.read(spark, b)).isSuccess)
+      // Both sides, each a fresh analyzed DataFrame per call: the SQL's and ours of the plan.
+      def sides(bytes: Array[Byte]): Seq[(String, () => DataFrame)] =
+        Seq("sql" -> (() => spark.sql(sql)), "plan" -> (() => SubstraitPlans.read(spark, bytes)))
       // --physical true: both sides' physical plans after a run (adaptive execution's final ones).
       if (opts.get("physical").contains("true")) converting.foreach { bytes =>
-        Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
+        sides(bytes).foreach { case (side, frame) =>
+          val df = frame()
           df.collect()
           println(s"== Q$n $side\n${df.queryExecution.executedPlan}")
         }
@@ -79,8 +88,8 @@ object ConversionBreakdown {
       // --analyzed true: both sides' analyzed plans, with their operator and expression node counts
       // (the analysis after conversion walks every one of them in each rule).
       if (opts.get("analyzed").contains("true")) converting.foreach { bytes =>
-        Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
-          val analyzed = df.queryExecution.analyzed
+        sides(bytes).foreach { case (side, frame) =>
+          val analyzed = frame().queryExecution.analyzed
           val plans = analyzed.collectWithSubqueries { case p => p }
           val expressions = plans.map(_.expressions.map(_.collect { case e => e }.size).sum).sum
           println(s"== Q$n $side: ${plans.size} operators, $expressions expression nodes\n${analyzed.treeString}")
@@ -90,9 +99,8 @@ object ConversionBreakdown {
       // executor time, then the last one's stages side by side (StageWork: rows read, shuffled, time).
       opts.get("stages").map(_.toInt).foreach { executions =>
         converting.foreach { bytes =>
-          val sides = Seq("sql" -> (() => spark.sql(sql)), "plan" -> (() => SubstraitPlans.read(spark, bytes)))
           val last = scala.collection.mutable.Map.empty[String, Seq[StageWork.Stage]]
-          for (i <- 0 until executions; (side, df) <- if (i % 2 == 0) sides else sides.reverse) {
+          for (i <- 0 until executions; (side, df) <- if (i % 2 == 0) sides(bytes) else sides(bytes).reverse) {
             val frame = df()
             val t0 = System.nanoTime()
             val stages = StageWork.of(spark)(frame.collect())
@@ -109,8 +117,8 @@ object ConversionBreakdown {
       }
       // --optimized true: both sides' optimized logical plans (where a plan shape's effect shows first).
       if (opts.get("optimized").contains("true")) converting.foreach { bytes =>
-        Seq("sql" -> spark.sql(sql), "plan" -> SubstraitPlans.read(spark, bytes)).foreach { case (side, df) =>
-          println(s"== Q$n $side optimized\n${df.queryExecution.optimizedPlan.treeString}")
+        sides(bytes).foreach { case (side, frame) =>
+          println(s"== Q$n $side optimized\n${frame().queryExecution.optimizedPlan.treeString}")
         }
       }
       // --rules N: each side's optimization (queryExecution.optimizedPlan of an analyzed DataFrame)
@@ -118,18 +126,17 @@ object ConversionBreakdown {
       // N (RuleExecutor's metering): which rules a plan's shape makes slower than the SQL's.
       opts.get("rules").map(_.toInt).foreach { times =>
         converting.foreach { bytes =>
-          Seq("sql" -> (() => spark.sql(sql)), "plan" -> (() => SubstraitPlans.read(spark, bytes))).foreach {
-            case (side, df) =>
-              // Analyzed before the metering starts, so that only the optimizer's rules are counted.
-              def optimize(frames: Seq[org.apache.spark.sql.DataFrame]) = frames.map { f =>
-                val t0 = System.nanoTime(); f.queryExecution.optimizedPlan; (System.nanoTime() - t0) / 1e6
-              }
-              optimize(Seq.fill(times)(df()))
-              val frames = Seq.fill(times)(df())
-              RuleExecutor.resetMetrics()
-              val ms = optimize(frames).sorted
-              println(f"== Q$n $side: optimization median ${ms(ms.size / 2)}%.1f ms of $times; rules over all $times:")
-              println(RuleExecutor.dumpTimeSpent().linesIterator.take(18).mkString("\n"))
+          sides(bytes).foreach { case (side, frame) =>
+            def optimize(frames: Seq[DataFrame]) = frames.map { f =>
+              val t0 = System.nanoTime(); f.queryExecution.optimizedPlan; (System.nanoTime() - t0) / 1e6
+            }
+            optimize(Seq.fill(times)(frame()))
+            // Analyzed before the metering starts, so that only the optimizer's rules are counted.
+            val frames = Seq.fill(times)(frame())
+            RuleExecutor.resetMetrics()
+            val ms = optimize(frames).sorted
+            println(f"== Q$n $side: optimization median ${ms(ms.size / 2)}%.1f ms of $times; rules over all $times:")
+            println(RuleExecutor.dumpTimeSpent().linesIterator.take(RuleReportLines).mkString("\n"))
           }
         }
       }
