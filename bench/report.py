@@ -138,8 +138,16 @@ def record(into: dict, ratio_of, side: str, base: str, q: int) -> list:
     return cells
 
 
+def settled(settle_rounds: str) -> str:
+    """How QueryBench's --settle-rounds ran the queries, for the run's header ("" without it)."""
+    if int(settle_rounds) <= 0:
+        return ""
+    return (f", query by query: each query's own warm-up, then {settle_rounds} more unrecorded rounds, "
+            "its repetitions and its second stage before the next query")
+
+
 def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path, warmup: str = "2",
-                   round_ms: str = "600") -> str:
+                   round_ms: str = "600", settle_rounds: str = "0") -> str:
     """The per-query tables of a TPC-H or TPC-DS run (QueryBench), its geomeans and its plot."""
     times = defaultdict(list)  # (side, query, phase) -> nanos
     first = defaultdict(list)  # the same, the whole pass alone (QueryBench's second stage records reps >= --reps)
@@ -171,7 +179,8 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
     lines = [f"Run: {TITLES[benchmark]} SF {sf}, {reps} repetitions (conversion: each repetition times it "
              f"{len(times[next(iter(times))]) // int(reps) if times else 0} times"
              f"{'; executions in all of the queries whose SQL ran under ' + round_ms + ' ms, which execute up to 4 rounds per repetition: ' + several if several else ''}"
-             f") after {warmup} unrecorded rounds, sides interleaved "
+             f") after {warmup} unrecorded rounds"
+             f"{settled(settle_rounds)}, sides interleaved "
              f"in an order rotating by repetition; "
              f"{machine()}.", ""]
     # Per query: SQL medians, then per producer the two ratios.
@@ -334,12 +343,13 @@ def main() -> None:
     parser.add_argument("--reps", default="5")
     parser.add_argument("--warmup", default="2")
     parser.add_argument("--round-ms", default="600")
+    parser.add_argument("--settle-rounds", default="0")
     parser.add_argument("--doc", action="store_true", help="write into docs/performance.md")
     args = parser.parse_args()
     plot_dir = REPO / "docs" if args.doc else args.results
     if args.kind in TITLES:
         body = queries_report(args.kind, args.results, args.sf, args.reps, plot_dir / f"performance-{args.kind}.png",
-                              args.warmup, args.round_ms)
+                              args.warmup, args.round_ms, args.settle_rounds)
     else:
         body = scaling(args.results, plot_dir / "performance-scaling.png")
     (args.results / f"{args.kind}.md").write_text(body + "\n", encoding="utf-8")

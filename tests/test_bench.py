@@ -48,6 +48,12 @@ def test_report_medians_ratios_and_geometric_means(tmp_path):
     assert "| isthmus | 2 | 1.00 | 1.00 | 2.00 | 1 | 1 | 1.00 |" in text
     assert "— (no plan)" in text
     assert "anchor" not in text and "substrait-java" not in text
+    assert "query by query" not in text
+    # QueryBench's --settle-rounds: the header says the run went query by query, with how many rounds.
+    settled = run(BENCH / "report.py", "tpch", tmp_path, "--sf", "0.01", "--reps", "3", "--warmup", "1",
+                  "--settle-rounds", "6")
+    assert ("after 1 unrecorded rounds, query by query: each query's own warm-up, then 6 more unrecorded "
+            "rounds") in settled
 
 
 def test_scaling_report_fits_the_slope(tmp_path):

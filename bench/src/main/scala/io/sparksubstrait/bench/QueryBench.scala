@@ -32,6 +32,8 @@ import io.sparksubstrait.testing.{PlanIdentity, TpchSchema}
  * Arguments: --data DIR (from bench/prepare.py) --out DIR [--benchmark tpch|tpcds] [--reps N] [--iters K] [--warmup W]
  * [--round-ms M] [--queries 1,2,..] [--anchor isthmus,duckdb,datafusion,substrait-java] [--control true]
  * (--control: the SQL once more as side `sql-again`, an A/A measure of the noise in a ratio)
+ * [--settle-rounds S] (query by query instead of passes over all queries: each query's warm-up rounds, then S
+ * unrecorded rounds without conversions, then its repetitions and its second stage)
  * [--confirm-reps R] [--confirm-above X] (the second stage: R more repetitions of the executions of
  * every side whose execution ratio after the whole pass is above X, default 1.05; listed in
  * DIR/confirmed.tsv, their rows in timings.tsv with repetitions from --reps on)
@@ -194,13 +196,12 @@ object QueryBench {
     val control = Option.when(opts.get("control").contains("true"))(SqlAgain)
     // The sides timed against the SQL on query `n`: the SQL again (--control), then the producers.
     def against(n: Int): Seq[String] = control.toSeq ++ timed.filter(_._2 == n).map(_._1)
-    for (rep <- -warmups until reps; n <- queries) {
-      // Negative reps warm up and are not recorded.
+    // The JIT's compilation time so far: while it grows, the compiler threads share the 2 cores
+    // with the executions being timed.
+    def jitMs = java.lang.management.ManagementFactory.getCompilationMXBean.getTotalCompilationTime
+    // Negative reps warm up and are not recorded.
+    def pass(rep: Int, n: Int): Unit = {
       val executions = repetition(rep, n, "sql" +: against(n), convert = true)
-      // The JIT's compilation time so far: while it still grows, the compiler threads share the
-      // 2 cores with the executions being timed (docs/tpcds.md: producers' plans, whose classes are
-      // their own, came out slower and noisier in short runs).
-      val jitMs = java.lang.management.ManagementFactory.getCompilationMXBean.getTotalCompilationTime
       println(
         s"rep $rep Q$n done${if (executions > 1) s" ($executions executions)" else ""}; JIT compilation so far $jitMs ms")
     }
@@ -218,22 +219,50 @@ object QueryBench {
       val s = xs.sorted; if (s.size % 2 == 1) s(s.size / 2).toDouble else (s(s.size / 2 - 1) + s(s.size / 2)) / 2.0
     }
     def passRatio(side: String, n: Int) = median(executed((side, n))) / median(executed(("sql", n)))
-    val chosen = if (confirmReps <= 0) Map.empty[Int, Seq[String]]
-    else queries.map { n =>
-      n -> against(n).filter(side =>
-        executed((side, n)).nonEmpty && executed(("sql", n)).nonEmpty && passRatio(side, n) > above)
-    }.filter(_._2.nonEmpty).toMap
+    // The sides of query `n` above the line after its repetitions, with that ratio.
+    def aboveTheLine(n: Int): Seq[(String, Double)] = if (confirmReps <= 0) Nil
+    else against(n).filter(side => executed((side, n)).nonEmpty && executed(("sql", n)).nonEmpty)
+      .map(side => side -> passRatio(side, n)).filter(_._2 > above)
+    def secondStage(rep: Int, n: Int, sides: Seq[(String, Double)]): Unit = {
+      val executions = repetition(rep, n, "sql" +: sides.map(_._1), convert = false)
+      println(s"second stage rep $rep Q$n done (${sides.map(_._1).mkString(", ")}; $executions executions)")
+    }
+
+    // --settle-rounds S: query by query, each whole before the next (its warm-up rounds, S more
+    // unrecorded rounds without conversions, its repetitions, its second stage), so that the code
+    // timed is the code that just ran. In passes, every other query runs between two repetitions of
+    // one (19 minutes in a whole TPC-DS run, whose JIT compiled 190, 97 and about 30 s of CPU in its
+    // three timed passes), and in short runs producers' plans, whose generated classes are their
+    // own, came out slower and noisier: DuckDB's per-repetition geomeans 0.98-1.44 on six queries,
+    // 1.06-1.09 query by query (docs/tpcds.md, Speed).
+    val settleRounds = opts.int("settle-rounds", 0)
+    def settle(n: Int): Unit = {
+      val before = jitMs
+      for (_ <- 1 to settleRounds) repetition(-1, n, "sql" +: against(n), convert = false)
+      println(s"settle Q$n: $settleRounds rounds; the JIT compiled ${jitMs - before} ms during them")
+    }
+    val chosen: Map[Int, Seq[(String, Double)]] =
+      if (settleRounds > 0) queries.flatMap { n =>
+        for (rep <- -warmups until 0) pass(rep, n)
+        settle(n)
+        for (rep <- 0 until reps) pass(rep, n)
+        val sides = aboveTheLine(n)
+        for (rep <- reps until reps + confirmReps if sides.nonEmpty) secondStage(rep, n, sides)
+        Option.when(sides.nonEmpty)(n -> sides)
+      }.toMap
+      else {
+        for (rep <- -warmups until reps; n <- queries) pass(rep, n)
+        val chosen = queries.map(n => n -> aboveTheLine(n)).filter(_._2.nonEmpty).toMap
+        if (chosen.nonEmpty) println(
+          s"second stage: ${chosen.values.map(_.size).sum} pairs of ${chosen.size} queries, $confirmReps repetitions")
+        for (rep <- reps until reps + confirmReps; n <- queries if chosen.contains(n)) secondStage(rep, n, chosen(n))
+        chosen
+      }
     val confirmed = new PrintWriter(out.resolve("confirmed.tsv").toFile, "UTF-8")
     confirmed.println("side\tquery\tfirst_pass_ratio\tconfirm_reps")
-    for ((n, sides) <- chosen.toSeq.sortBy(_._1); side <- sides)
-      confirmed.println(f"$side\t$n\t${passRatio(side, n)}%.4f\t$confirmReps")
+    for ((n, sides) <- chosen.toSeq.sortBy(_._1); (side, ratio) <- sides)
+      confirmed.println(f"$side\t$n\t$ratio%.4f\t$confirmReps")
     confirmed.close()
-    if (chosen.nonEmpty) println(
-      s"second stage: ${chosen.values.map(_.size).sum} pairs of ${chosen.size} queries, $confirmReps repetitions")
-    for (rep <- reps until reps + confirmReps; n <- queries if chosen.contains(n)) {
-      val executions = repetition(rep, n, "sql" +: chosen(n), convert = false)
-      println(s"second stage rep $rep Q$n done (${chosen(n).mkString(", ")}; $executions executions)")
-    }
     timings.close()
     spark.stop()
   }
