@@ -189,11 +189,14 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
 
   test(
     "string_agg: non-NULL values joined in the sort fields' order, DISTINCT, NULL for none; other ordered aggregates are errors") {
+    // e: ties on k (a and b at 1) and a NULL key. Rows tying on every sort field come ordered
+    // by the value (StringFunctions' tie-break), on Spark 3.5 (collect_list sorted) as on 4.x (listagg).
     spark.sql("""CREATE OR REPLACE TEMP VIEW tags AS SELECT * FROM VALUES
       ('a', 'x', 2), ('a', 'y', 1), ('a', NULL, 3), ('a', 'x', 4),
       ('b', NULL, 1), ('b', NULL, 2),
       ('c', 'z', NULL), ('c', 'w', 5),
-      ('d', '', 1), ('d', 'q', 2)
+      ('d', '', 1), ('d', 'q', 2),
+      ('e', 'b', 1), ('e', 'a', 1), ('e', 'c', NULL), ('e', NULL, 1), ('e', 'a', 2)
       AS t(g, s, k)""")
     val sch = schema("g" -> string(), "s" -> string(), "k" -> i32())
     import io.sparksubstrait.proto.SortField.SortDirection._
@@ -209,47 +212,95 @@ class MoreFunctionsSuite extends SparkSuite with SubstraitAssertions {
       b.plan(aggregate(readNamed(sch, table), groups, Seq(m)), (groups.indices.map(i => s"g$i") :+ "r"): _*)
     }
     val measure = "relations[0].root.input.aggregate.measures[0].measure"
-    if (org.apache.spark.SPARK_VERSION.startsWith("3.")) {
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", measure)(run(agg("tags", Seq(field(0)),
-            Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST))))
-    } else {
-      def sqlOf(within: String, distinct: String = "") =
-        spark.sql(s"SELECT g, listagg($distinct s, ',') WITHIN GROUP (ORDER BY $within) FROM tags GROUP BY g")
-      val byKey = run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST)))
-      assertRows(byKey, Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "w,z"), Row("d", ",q")))
-      assertSameRows(byKey, sqlOf("k ASC NULLS LAST"))
-      val descending = run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_FIRST)))
-      assertRows(descending, Seq(Row("a", "x,x,y"), Row("b", null), Row("c", "z,w"), Row("d", "q,")))
-      assertSameRows(descending, sqlOf("k DESC NULLS FIRST"))
-      // Two sort fields: the second breaks the first's ties.
-      val twoKeys = run(agg("tags", Seq(field(0)),
-          Seq(field(1) -> SORT_DIRECTION_DESC_NULLS_LAST, field(2) -> SORT_DIRECTION_ASC_NULLS_FIRST)))
-      assertRows(twoKeys, Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "z,w"), Row("d", "q,")))
-      val distinct = run(agg("tags", Seq(field(0)), Seq(field(1) -> SORT_DIRECTION_ASC_NULLS_LAST), distinct = true))
-      assertRows(distinct, Seq(Row("a", "x,y"), Row("b", null), Row("c", "w,z"), Row("d", ",q")))
-      assertSameRows(distinct, sqlOf("s ASC NULLS LAST", "DISTINCT"))
-      // No sort fields: any order of the values is right.
-      val unordered =
-        run(agg("tags", Seq(field(0)), Nil)).collect().map(r => r.getString(0) -> Option(r.getString(1))).toMap
-      assert(unordered("a").map(_.split(",").sorted.toSeq).contains(Seq("x", "x", "y")) && unordered("b").isEmpty,
-        unordered)
-      // A global string_agg of no rows is one NULL.
-      spark.sql("CREATE OR REPLACE TEMP VIEW no_tags AS SELECT * FROM tags WHERE false")
-      assertRows(run(agg("no_tags", Nil, Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST))), Seq(Row(null)))
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.sorts[0]") {
-        run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST), distinct = true))
+    // The rows worked out by hand, on every Spark; on Spark 4 also Spark SQL's listagg, the
+    // tie-break written out.
+    def check(sorts: Seq[(io.sparksubstrait.proto.Expression, io.sparksubstrait.proto.SortField.SortDirection)],
+      expected: Seq[Row], within: String, distinct: Boolean = false): Unit = {
+      val df = run(agg("tags", Seq(field(0)), sorts, distinct))
+      assertRows(df, expected)
+      if (!org.apache.spark.SPARK_VERSION.startsWith("3.")) {
+        val d = if (distinct) "DISTINCT" else ""
+        assertSameRows(df,
+          spark.sql(s"SELECT g, listagg($d s, ',') WITHIN GROUP (ORDER BY $within) FROM tags GROUP BY g"))
       }
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.arguments[1]") {
-        run(agg("tags", Seq(field(0)), Nil, separator = field(0)))
-      }
-      // A NULL separator: every group's value is NULL (the YAML's MIRROR nullability).
-      assertRows(run(agg("tags", Seq(field(0)), Nil, separator = litNull(string()))),
-        Seq(Row("a", null), Row("b", null), Row("c", null), Row("d", null)))
     }
+    check(Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST),
+      Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "w,z"), Row("d", ",q"), Row("e", "a,b,a,c")),
+      "k ASC NULLS LAST, s")
+    check(Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_FIRST),
+      Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "z,w"), Row("d", ",q"), Row("e", "c,a,b,a")),
+      "k ASC NULLS FIRST, s")
+    check(Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_FIRST),
+      Seq(Row("a", "x,x,y"), Row("b", null), Row("c", "z,w"), Row("d", "q,"), Row("e", "c,a,a,b")),
+      "k DESC NULLS FIRST, s")
+    check(Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_LAST),
+      Seq(Row("a", "x,x,y"), Row("b", null), Row("c", "w,z"), Row("d", "q,"), Row("e", "a,a,b,c")),
+      "k DESC NULLS LAST, s")
+    // Two sort fields: the second breaks the first's ties (the value is a key: no tie-break added).
+    check(Seq(field(1) -> SORT_DIRECTION_DESC_NULLS_LAST, field(2) -> SORT_DIRECTION_ASC_NULLS_FIRST),
+      Seq(Row("a", "y,x,x"), Row("b", null), Row("c", "z,w"), Row("d", "q,"), Row("e", "c,b,a,a")),
+      "s DESC NULLS LAST, k ASC NULLS FIRST")
+    // A repeated key changes nothing.
+    check(Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_LAST, field(2) -> SORT_DIRECTION_ASC_NULLS_FIRST),
+      Seq(Row("a", "x,x,y"), Row("b", null), Row("c", "w,z"), Row("d", "q,"), Row("e", "a,a,b,c")),
+      "k DESC NULLS LAST, s")
+    check(Seq(field(1) -> SORT_DIRECTION_ASC_NULLS_LAST),
+      Seq(Row("a", "x,y"), Row("b", null), Row("c", "w,z"), Row("d", ",q"), Row("e", "a,b,c")), "s ASC NULLS LAST",
+      distinct = true)
+    check(Seq(field(1) -> SORT_DIRECTION_DESC_NULLS_FIRST),
+      Seq(Row("a", "y,x"), Row("b", null), Row("c", "z,w"), Row("d", "q,"), Row("e", "c,b,a")), "s DESC NULLS FIRST",
+      distinct = true)
+    // No sort fields: any order of the values is right.
+    val unordered =
+      run(agg("tags", Seq(field(0)), Nil)).collect().map(r => r.getString(0) -> Option(r.getString(1))).toMap
+    assert(unordered("a").map(_.split(",").sorted.toSeq).contains(Seq("x", "x", "y")) && unordered("b").isEmpty,
+      unordered)
+    val unorderedDistinct =
+      run(agg("tags", Seq(field(0)), Nil, distinct = true)).collect().map(r => r.getString(0) -> r.getString(1)).toMap
+    assert(unorderedDistinct("e").split(",").sorted.toSeq == Seq("a", "b", "c"), unorderedDistinct)
+    // A global string_agg of no rows is one NULL.
+    spark.sql("CREATE OR REPLACE TEMP VIEW no_tags AS SELECT * FROM tags WHERE false")
+    assertRows(run(agg("no_tags", Nil, Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST))), Seq(Row(null)))
+    assertRows(run(agg("no_tags", Nil, Nil)), Seq(Row(null)))
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.sorts[0]") {
+      run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST), distinct = true))
+    }
+    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.arguments[1]") {
+      run(agg("tags", Seq(field(0)), Nil, separator = field(0)))
+    }
+    // A NULL separator: every group's value is NULL (the YAML's MIRROR nullability).
+    assertRows(run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST),
+          separator = litNull(string()))),
+      Seq(Row("a", null), Row("b", null), Row("c", null), Row("d", null), Row("e", null)))
     // Sort fields on an aggregate whose Spark counterpart ignores order: an error, not dropped.
     assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", s"$measure.sorts[0]") {
       run(agg("tags", Seq(field(0)), Seq(field(2) -> SORT_DIRECTION_ASC_NULLS_LAST), fn = "sum:i32",
           args = Seq(field(2))))
     }
+  }
+
+  test("string_agg over four partitions: each group's values in the sort fields' order, as sorted here in Scala") {
+    // Many rows per group, arriving in several partitions (so in no fixed order), with NULL keys,
+    // NULL values and ties on the key; the expected strings are sorted by the driver.
+    spark.range(0, 3000, 1, 4).selectExpr("CAST(id % 7 AS STRING) AS g",
+      "IF(id % 17 = 0, NULL, concat('v', (id * 31) % 50)) AS s",
+      "IF(id % 11 = 0, NULL, CAST((id * 7919) % 13 AS INT)) AS k").createOrReplaceTempView("many_tags")
+    import io.sparksubstrait.proto.SortField.SortDirection._
+    val b = new PlanBuilder()
+    val m = b.measure(b.fn("functions_string", "string_agg:str_str"), Seq(field(1), litString("|")),
+      sorts = Seq(field(2) -> SORT_DIRECTION_DESC_NULLS_FIRST))
+    val sch = schema("g" -> string(), "s" -> string(), "k" -> i32())
+    val df = run(b.plan(aggregate(readNamed(sch, "many_tags"), Seq(field(0)), Seq(m)), "g", "r"))
+    // k DESC NULLS FIRST, then the value ascending (the tie-break).
+    val byKey: Ordering[(Option[Int], String)] = Ordering.by[(Option[Int], String), (Int, Int, String)] {
+      case (k, s) => (if (k.isEmpty) 0 else 1, -k.getOrElse(0), s)
+    }
+    val expected = spark.table("many_tags").collect().toSeq.filter(!_.isNullAt(1))
+      .groupBy(_.getString(0)).map { case (g, rows) =>
+        Row(g,
+          rows.map(r => (Option(r.get(2)).map(_.asInstanceOf[Int]), r.getString(1))).sorted(byKey).map(_._2)
+            .mkString("|"))
+      }.toSeq
+    assertRows(df, expected)
   }
 }

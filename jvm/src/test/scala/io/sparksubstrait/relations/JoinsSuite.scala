@@ -1,9 +1,9 @@
 package io.sparksubstrait
 package relations
 
+import io.sparksubstrait.proto.{Expression, JoinRel, Rel}
 import io.sparksubstrait.proto.JoinRel.JoinType._
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.testing.{JoinTables, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
@@ -55,35 +55,69 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions with JoinTables {
   }
 
   test("single joins: at most one match per row, NULLs when none, a second match fails the query") {
+    // Spark 4's single join; on Spark 3.5 the grouped outer join with a check (SingleJoinRewrite):
+    // the same rows and the same error.
     val b = new PlanBuilder()
-    if (SparkShim.singleJoin.isEmpty) {
-      // Spark 3.5 has no single join: the project's error, naming the join type.
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.type") {
-        run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"), JOIN_TYPE_LEFT_SINGLE, Some(keysEqual(b))),
-            "a", "b", "c", "d"))
-      }
-    } else singleJoins(b)
-  }
-
-  private def singleJoins(b: PlanBuilder): Unit = {
     spark.sql(
       "CREATE OR REPLACE TEMP VIEW r1 AS SELECT * FROM VALUES (2, 'x'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
+    def single(left: Rel, right: Rel, condition: Option[Expression],
+      joinType: JoinRel.JoinType = JOIN_TYPE_LEFT_SINGLE) =
+      join(left, right, joinType, condition)
+    def l = readNamed(lSchema, "l")
+    def r(name: String) = readNamed(rSchema, name)
     // With unique keys on the single side, a single join is the outer join.
-    assertSameRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r1"), JOIN_TYPE_LEFT_SINGLE,
-            Some(keysEqual(b))), "a", "b", "c", "d")),
+    assertSameRows(run(b.plan(single(l, r("r1"), Some(keysEqual(b))), "a", "b", "c", "d")),
       spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k = r1.k"))
-    assertSameRows(run(b.plan(join(readNamed(rSchema, "r1"), readNamed(lSchema, "l"), JOIN_TYPE_RIGHT_SINGLE,
-            Some(keysEqual(b))), "a", "b", "c", "d")),
+    assertSameRows(run(b.plan(single(r("r1"), l, Some(keysEqual(b)), JOIN_TYPE_RIGHT_SINGLE), "a", "b", "c", "d")),
       spark.sql("SELECT * FROM r1 RIGHT JOIN l ON l.k = r1.k"))
-    assertSameRows(run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r0"), JOIN_TYPE_LEFT_SINGLE,
-            Some(keysEqual(b))), "a", "b", "c", "d")),
+    assertSameRows(run(b.plan(single(l, r("r0"), Some(keysEqual(b))), "a", "b", "c", "d")),
       spark.sql("SELECT * FROM l LEFT JOIN r0 ON l.k = r0.k"))
-    // r has two rows with key 2.
-    val twice = intercept[Exception](run(b.plan(join(readNamed(lSchema, "l"), readNamed(rSchema, "r"),
-            JOIN_TYPE_LEFT_SINGLE, Some(keysEqual(b))),
-          "a", "b", "c", "d")).collect())
-    assert(causes(twice).exists(
-        _.getMessage.contains("SCALAR_SUBQUERY_TOO_MANY_ROWS")), twice)
+    // Several rows of a key no row matches: no error (r2's 7).
+    spark.sql("CREATE OR REPLACE TEMP VIEW r2 AS SELECT * FROM r1 UNION ALL VALUES (7, 'a'), (7, 'b'), (NULL, 'o')")
+    assertSameRows(run(b.plan(single(l, r("r2"), Some(keysEqual(b))), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k = r1.k"))
+    // IS NOT DISTINCT FROM: l's NULL key meets r1's NULL key (r2 has two: an error).
+    val nullSafe = b.call(b.fn("functions_comparison", "is_not_distinct_from:any_any"), field(0), field(2))
+    assertSameRows(run(b.plan(single(l, r("r1"), Some(nullSafe)), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k <=> r1.k"))
+    assertTooManyRows(run(b.plan(single(l, r("r2"), Some(nullSafe)), "a", "b", "c", "d")))
+    // Conditions of one side with the keys: r.w <> 'y' leaves one row of key 2; l.v <> 'b' leaves
+    // those rows unmatched.
+    val notY = b.call(b.fn("functions_comparison", "not_equal:any_any"), field(3), litString("y"))
+    val notB = b.call(b.fn("functions_comparison", "not_equal:any_any"), field(1), litString("b"))
+    val and = b.call(b.fn("functions_boolean", "and:bool"), keysEqual(b), notY, notB)
+    assertSameRows(run(b.plan(single(l, r("r"), Some(and)), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r ON l.k = r.k AND r.w <> 'y' AND l.v <> 'b'"))
+    // No condition: every row with the single side's one row, NULLs for none, an error for two.
+    spark.sql("CREATE OR REPLACE TEMP VIEW r_one AS SELECT * FROM r WHERE w = 'z'")
+    assertSameRows(run(b.plan(single(l, r("r_one"), None), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r_one ON true"))
+    assertSameRows(run(b.plan(single(l, r("r0"), None), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r0 ON true"))
+    assertTooManyRows(run(b.plan(single(l, r("r1"), None), "a", "b", "c", "d")))
+    // r has two rows with key 2: an error, also when only the preserved side's columns are
+    // read, or a filter on the single side's columns follows (it would drop the row on its own).
+    assertTooManyRows(run(b.plan(single(l, r("r"), Some(keysEqual(b))), "a", "b", "c", "d")))
+    assertTooManyRows(run(b.plan(emit(single(l, r("r"), Some(keysEqual(b))), 0, 1), "a", "b")))
+    val isZ = b.call(b.fn("functions_comparison", "equal:any_any"), field(3), litString("z"))
+    assertTooManyRows(run(b.plan(filter(single(l, r("r"), Some(keysEqual(b))), isZ), "a", "b", "c", "d")))
+    assertTooManyRows(run(b.plan(single(r("r"), l, Some(keysEqual(b)), JOIN_TYPE_RIGHT_SINGLE), "a", "b", "c", "d")))
+    // A condition between the sides other than equalities: Spark 3.5 cannot group by it.
+    val less = b.call(b.fn("functions_comparison", "lt:any_any"), field(0), field(2))
+    if (org.apache.spark.SPARK_VERSION.startsWith("3.")) {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.join.type") {
+        run(b.plan(single(l, r("r1"), Some(less)), "a", "b", "c", "d"))
+      }
+    } else {
+      assertTooManyRows(run(b.plan(single(l, r("r1"), Some(less)), "a", "b", "c", "d")))
+      assertSameRows(run(b.plan(single(l, r("r_one"), Some(less)), "a", "b", "c", "d")),
+        spark.sql("SELECT * FROM l LEFT JOIN r_one ON l.k < r_one.k"))
+    }
+  }
+
+  private def assertTooManyRows(df: => org.apache.spark.sql.DataFrame): Unit = {
+    val e = intercept[Exception](df.collect())
+    assert(causes(e).exists(_.getMessage.contains("SCALAR_SUBQUERY_TOO_MANY_ROWS")), e)
   }
 
   test("mark joins: the marked side with true / NULL / false by the spec's NULL rule (rows worked out by hand)") {
@@ -173,21 +207,16 @@ class JoinsSuite extends SparkSuite with SubstraitAssertions with JoinTables {
   test(
     "physical single and mark joins: the same rows as JoinRel's, the post-join predicate deciding the mark (spec < 0.91)") {
     val b = new PlanBuilder()
-    if (SparkShim.singleJoin.isEmpty) {
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.hash_join.type") {
-        run(b.plan(hashJoin(9, Seq(key(EQ))), "a", "b", "c", "d"))
-      }
-    } else {
-      spark.sql(
-        "CREATE OR REPLACE TEMP VIEW r1 AS SELECT * FROM VALUES (2, 'x'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
-      val single = hashJoin(9, Seq(key(EQ))).toBuilder
-      single.getHashJoinBuilder.setRight(readNamed(rSchema, "r1"))
-      assertSameRows(run(b.plan(single.build(), "a", "b", "c", "d")),
-        spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k = r1.k"))
-      single.getHashJoinBuilder.setTypeValue(10).setLeft(readNamed(rSchema, "r1")).setRight(readNamed(lSchema, "l"))
-      assertSameRows(run(b.plan(single.build(), "a", "b", "c", "d")),
-        spark.sql("SELECT * FROM r1 RIGHT JOIN l ON l.k = r1.k"))
-    }
+    spark.sql(
+      "CREATE OR REPLACE TEMP VIEW r1 AS SELECT * FROM VALUES (2, 'x'), (3, 'z'), (NULL, 'm'), (4, 'x') AS t(k, w)")
+    val single = hashJoin(9, Seq(key(EQ))).toBuilder
+    single.getHashJoinBuilder.setRight(readNamed(rSchema, "r1"))
+    assertSameRows(run(b.plan(single.build(), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM l LEFT JOIN r1 ON l.k = r1.k"))
+    single.getHashJoinBuilder.setTypeValue(10).setLeft(readNamed(rSchema, "r1")).setRight(readNamed(lSchema, "l"))
+    assertSameRows(run(b.plan(single.build(), "a", "b", "c", "d")),
+      spark.sql("SELECT * FROM r1 RIGHT JOIN l ON l.k = r1.k"))
+    assertTooManyRows(run(b.plan(hashJoin(9, Seq(key(EQ))), "a", "b", "c", "d")))
     // The same marks as the JoinRel test above, worked by hand.
     assertRows(run(b.plan(hashJoin(11, Seq(key(EQ))), "k", "v", "m")),
       Seq(Row(1, "a", null), Row(2, "b", true), Row(2, "b", true), Row(null, "n", null), Row(4, null, true)))

@@ -7,6 +7,8 @@ import io.sparksubstrait.proto.{
 import io.sparksubstrait.proto.Expression.WindowFunction.{Bound, BoundsType}
 import io.sparksubstrait.proto.SortField.SortDirection._
 
+import org.apache.spark.sql.Row
+
 import io.sparksubstrait.testing.{Datasets, PlanBuilder, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -111,18 +113,26 @@ class WindowsSuite extends SparkSuite with SubstraitAssertions {
       FROM people WINDOW w AS ($w0)"""))
   }
 
-  test("string_agg over a window: the frame's non-NULL values in the window's order (Spark 4.0+)") {
+  test("string_agg over a window: the frame's non-NULL values in the window's order, NULL for none") {
     val b = new PlanBuilder()
     val agg = relFunction(b.fn("functions_string", "string_agg:str_str"), Seq(field(1), litString("|")),
       Some((BoundsType.BOUNDS_TYPE_ROWS, unbounded, current)))
-    def plan =
-      b.plan(windowRel(Seq(agg), Seq(0 -> SORT_DIRECTION_ASC_NULLS_FIRST)), "id", "name", "score", "grp", "names")
-    if (org.apache.spark.SPARK_VERSION.startsWith("3.")) {
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.window.window_functions[0]")(run(plan))
-    } else {
-      assertSameRows(run(plan),
+    // A frame of the row alone: its name, NULL when it has none (no values).
+    val own = relFunction(b.fn("functions_string", "string_agg:str_str"), Seq(field(1), litString("|")),
+      Some((BoundsType.BOUNDS_TYPE_ROWS, current, current)))
+    val df = run(b.plan(windowRel(Seq(agg, own), Seq(0 -> SORT_DIRECTION_ASC_NULLS_FIRST)), "id", "name", "score",
+        "grp", "names", "own"))
+    // Each frame's names, by hand (Spark 3.5 has no listagg: collect_list joined there).
+    val expected = Seq(Row(1, "ann", 3.5, "a", "ann", "ann"), Row(3, null, 1.0, "a", "ann", null),
+      Row(3, null, 1.0, "a", "ann", null), Row(5, "cat", 2.0, "a", "ann|cat", "cat"),
+      Row(null, "eve", 0.0, "b", "eve", "eve"), Row(2, "bob", null, "b", "eve|bob", "bob"),
+      Row(4, "dan", -2.0, null, "dan", "dan"))
+    assertRows(df, expected)
+    if (!org.apache.spark.SPARK_VERSION.startsWith("3.")) {
+      assertSameRows(df,
         spark.sql("""SELECT *, listagg(name, '|') OVER (PARTITION BY grp ORDER BY id ASC NULLS FIRST
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM people"""))
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), listagg(name, '|') OVER (PARTITION BY grp
+        ORDER BY id ASC NULLS FIRST ROWS BETWEEN CURRENT ROW AND CURRENT ROW) FROM people"""))
     }
   }
 

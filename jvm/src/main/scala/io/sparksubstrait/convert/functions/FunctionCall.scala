@@ -113,7 +113,7 @@ private[sparksubstrait] final class FunctionCall(
     }
     if (sorts.nonEmpty && !sortsRead) {
       throw SubstraitErrors.unsupported(at.at("sorts", 0), s"sort fields on $name (an ordered aggregate)",
-        "sort fields only on string_agg, the one ordered aggregate Spark has (listagg, Spark 4.0+)")
+        "sort fields only on string_agg, the one ordered aggregate Spark has")
     }
     if (enums.size > enumsRead) {
       throw SubstraitErrors.unsupported(at, s"enumeration argument ${enums(enumsRead)} of $name",

@@ -19,29 +19,49 @@ private[functions] object StringFunctions {
 
   /**
    * string_agg: the non-NULL values joined by the separator in the plan's order (sort fields on
-   * the measure), NULL when there are none: Spark's listagg, which came in Spark 4.0.
+   * the measure), NULL when there are none: Spark 4's listagg; on Spark 3.5 collect_list sorted
+   * and joined (the shims). The spec's sort is not stable, so rows tying on every sort field may
+   * come in any order; we order them by the value itself (ascending) on every Spark, so the
+   * string depends on the group's rows alone, never on the order they reach the aggregate.
    */
   val aggregateEntries: Seq[AggregateEntry] = Seq(
     AggregateEntry("string_agg", Strings,
       c => {
-        c.expectArity(2)
-        val Seq(value, separator) = strings(c, c.args)
+        val (value, separator, order) = stringAgg(c)
         if (!separator.foldable) {
           throw SubstraitErrors.unsupported(c.at.at("arguments", 1), "a separator that is not a constant string",
             "a constant separator (the spec declares it constant)")
         }
-        // A NULL separator: the aggregate runs with '' and `finish` makes every group's result NULL.
-        val joinWith = if (separator.eval() == null) Literal("") else separator
-        SparkShim.listAgg(value, joinWith, c.ordering).getOrElse(
-          throw SubstraitErrors.unsupported(c.at, "string_agg on Spark " + org.apache.spark.SPARK_VERSION,
-            "Spark 4.0 or later (listagg)"))
+        SparkShim.stringAgg(value, joinWith(separator), order)
       },
       // The YAML declares no nullability (MIRROR): a NULL separator makes the result NULL.
-      finish = (c, result) =>
-        c.args.lift(1) match {
-          case Some(sep) if sep.foldable && sep.eval() == null => Literal(null, StringType)
-          case _ => result
-        }))
+      finish = (c, result) => {
+        val (value, separator, order) = stringAgg(c)
+        if (separator.foldable && nullSeparator(separator)) Literal(null, StringType)
+        else SparkShim.stringAggResult(result, value, joinWith(separator), order)
+      }))
+
+  /**
+   * string_agg's value, separator and order: the sort fields, a repeated key left out (it
+   * cannot change the order), then the value itself unless it is a key already (the tie-break
+   * above; with DISTINCT the keys are the value).
+   */
+  private def stringAgg(c: FunctionCall): (Expression, Expression, Seq[SortOrder]) = {
+    c.expectArity(2)
+    val Seq(value, separator) = strings(c, c.args)
+    val keys = c.ordering.foldLeft(Seq.empty[SortOrder]) { (seen, o) =>
+      if (seen.exists(_.child.semanticEquals(o.child))) seen else seen :+ o
+    }
+    val order = if (keys.isEmpty || keys.exists(_.child.semanticEquals(value))) keys
+    else keys :+ SortOrder(value, Ascending)
+    (value, separator, order)
+  }
+
+  private def nullSeparator(separator: Expression): Boolean = separator.eval() == null
+
+  /** A NULL separator: the aggregate joins with '' and `finish` makes every group's result NULL. */
+  private def joinWith(separator: Expression): Expression =
+    if (separator.foldable && nullSeparator(separator)) Literal("") else separator
 
   val entries: Seq[ScalarEntry] = Seq(
     ScalarEntry("concat", Strings,

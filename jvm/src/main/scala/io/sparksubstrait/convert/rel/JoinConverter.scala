@@ -25,8 +25,11 @@ import io.sparksubstrait.util.Options
  */
 private[sparksubstrait] object JoinConverter {
 
-  /** A Catalyst join type, and whether the sides are swapped to express it. */
-  final case class JoinKind(joinType: CJoinType, swapped: Boolean) {
+  /**
+   * A Catalyst join type, and whether the sides are swapped to express it; `single`: a single
+   * join (its type's place in the plan and name), built by the shim (joinType is then unused).
+   */
+  final case class JoinKind(joinType: CJoinType, swapped: Boolean, single: Option[(PlanPath, String)] = None) {
     def keepsOneSide: Boolean = joinType == LeftSemi || joinType == LeftAnti
   }
 
@@ -44,9 +47,7 @@ private[sparksubstrait] object JoinConverter {
    * none); a second match fails the query, as a scalar subquery returning two rows does.
    */
   def singleJoin(swapped: Boolean, at: PlanPath, found: String): JoinKind =
-    SparkShim.singleJoin.map(JoinKind(_, swapped)).getOrElse(throw SubstraitErrors.unsupported(
-        at / "type", s"a $found join on Spark ${org.apache.spark.SPARK_VERSION}",
-        "Spark 4.0 or later, which has single joins"))
+    JoinKind(LeftOuter, swapped, Some((at / "type", found)))
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     rel.getType match {
@@ -139,14 +140,22 @@ private[sparksubstrait] object JoinConverter {
   }
 
   def build(left: LogicalPlan, right: LogicalPlan, kind: JoinKind, condition: Option[CExpression], hint: JoinHint)
-    : LogicalPlan =
-    if (!kind.swapped) Join(left, right, kind.joinType, condition, hint)
+    : LogicalPlan = {
+    def joined(l: LogicalPlan, r: LogicalPlan, h: JoinHint): LogicalPlan = kind.single match {
+      case None => Join(l, r, kind.joinType, condition, h)
+      case Some((at, found)) => SparkShim.singleJoin(l, r, condition, h).fold(
+          expected =>
+            throw SubstraitErrors.unsupported(at, s"a $found join with condition ${condition.fold("none")(_.sql)}",
+              expected), identity)
+    }
+    if (!kind.swapped) joined(left, right, hint)
     else {
-      val join = Join(right, left, kind.joinType, condition, JoinHint(hint.rightHint, hint.leftHint))
+      val join = joined(right, left, JoinHint(hint.rightHint, hint.leftHint))
       // A swapped join that keeps both sides outputs them swapped: back to left, then right.
       if (kind.keepsOneSide) join
       else Project(join.output.drop(right.output.size) ++ join.output.take(right.output.size), join)
     }
+  }
 
   def unsupportedType(at: PlanPath, name: String): Throwable =
     SubstraitErrors.unsupported(at / "type", s"join type $name",

@@ -4,15 +4,14 @@ import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.{DataFrame, DataFrameReader, Dataset, SparkSession}
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction
-import org.apache.spark.sql.catalyst.plans.JoinType
-import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Window}
+import org.apache.spark.sql.catalyst.plans.logical.{JoinHint, LogicalPlan, Window}
 import org.apache.spark.sql.internal.SessionState
 import org.apache.spark.sql.types.DataType
 
 /**
  * The Spark 3.5 side of [[SparkShim]] (arithmetic is in [[ArithmeticShim]]). In 3.5 the
  * session is one class, errors name their condition "error class", and there is no single join
- * and no listagg.
+ * (a grouped outer join with a check instead) and no listagg (collect_list sorted and joined).
  */
 private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
 
@@ -54,9 +53,18 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
     child: LogicalPlan): LogicalPlan =
     Window(expressions, partition, order, child)
 
-  /** Spark 3.5 has no single join: left/right SINGLE joins are the project's error there. */
-  def singleJoin: Option[JoinType] = None
+  /**
+   * A single join: Spark 3.5 has none, so a grouped left outer join with a check
+   * ([[SingleJoinRewrite]]); Left(what it can express) for a condition it cannot.
+   */
+  def singleJoin(preserved: LogicalPlan, single: LogicalPlan, condition: Option[Expression], hint: JoinHint)
+    : Either[String, LogicalPlan] = SingleJoinRewrite.plan(preserved, single, condition, hint)
 
-  /** Spark 3.5 has no listagg: string_agg is the project's error there. */
-  def listAgg(value: Expression, separator: Expression, order: Seq[SortOrder]): Option[AggregateFunction] = None
+  /** string_agg's aggregate: Spark 3.5 has no listagg, so collect_list ([[OrderedStringAgg]]). */
+  def stringAgg(value: Expression, separator: Expression, order: Seq[SortOrder]): AggregateFunction =
+    OrderedStringAgg.function(value, order)
+
+  /** string_agg's string from its aggregate's result (`aggregated`): the collected values sorted and joined. */
+  def stringAggResult(aggregated: Expression, value: Expression, separator: Expression, order: Seq[SortOrder])
+    : Expression = OrderedStringAgg.result(aggregated, value, separator, order)
 }

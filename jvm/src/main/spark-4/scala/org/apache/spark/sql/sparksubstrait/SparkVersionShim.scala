@@ -4,8 +4,8 @@ import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.{DataFrame, DataFrameReader, SparkSession}
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateFunction, ListAgg}
-import org.apache.spark.sql.catalyst.plans.{JoinType, LeftSingle}
-import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Window}
+import org.apache.spark.sql.catalyst.plans.LeftSingle
+import org.apache.spark.sql.catalyst.plans.logical.{Join, JoinHint, LogicalPlan, Window}
 import org.apache.spark.sql.classic
 import org.apache.spark.sql.internal.SessionState
 import org.apache.spark.sql.types.DataType
@@ -68,9 +68,14 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
     Window(expressions, partition, order, child, None)
 
   /** Spark's single join (at most one match per left row, else a runtime error): Spark 4 has one. */
-  def singleJoin: Option[JoinType] = Some(LeftSingle)
+  def singleJoin(preserved: LogicalPlan, single: LogicalPlan, condition: Option[Expression], hint: JoinHint)
+    : Either[String, LogicalPlan] = scala.util.Right(Join(preserved, single, LeftSingle, condition, hint))
 
-  /** Spark's listagg: the non-NULL values joined by the separator, in the given order. */
-  def listAgg(value: Expression, separator: Expression, order: Seq[SortOrder]): Option[AggregateFunction] =
-    Some(ListAgg(value, separator, order, 0, 0))
+  /** string_agg's aggregate: Spark's listagg, the non-NULL values joined by the separator in the given order. */
+  def stringAgg(value: Expression, separator: Expression, order: Seq[SortOrder]): AggregateFunction =
+    ListAgg(value, separator, order, 0, 0)
+
+  /** listagg's result is string_agg's. */
+  def stringAggResult(aggregated: Expression, value: Expression, separator: Expression, order: Seq[SortOrder])
+    : Expression = aggregated
 }
