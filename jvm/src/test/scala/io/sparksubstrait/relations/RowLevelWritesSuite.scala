@@ -4,8 +4,12 @@ package relations
 import io.sparksubstrait.proto.{Expression, NamedObjectWrite, NamedStruct, NamedTable, Rel, UpdateRel, WriteRel}
 import io.sparksubstrait.proto.WriteRel.{OutputMode, WriteOp}
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.expressions.Exists
+import org.apache.spark.sql.catalyst.plans.logical.DeleteFromTable
 import org.apache.spark.sql.types.{IntegerType, StringType, StructType}
 
+import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanBuilder, RowLevelTestCatalog, SparkSuite, SubstraitAssertions}
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -83,6 +87,97 @@ class RowLevelWritesSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("DELETE FROM rl.ns.d2_sql WHERE id > 1")
       assertSameRows(rows("d2"), rows("d2_sql"))
       assertRows(rows("d2"), Seq(Row(1, "a"), Row(null, "d")))
+    }
+  }
+
+  /** The DELETE command the plan converts to, not run: its condition says which form was chosen. */
+  private def deleteCondition(b: PlanBuilder, root: Rel) =
+    PlanConverter.convert(spark, PlanDecoder.fromBytes(b.plan(root).toByteArray, PlanLimits.active)) match {
+      case d: DeleteFromTable => d.condition
+      case other => fail(s"not a DELETE: ${other.treeString}")
+    }
+  private def isExistsForm(b: PlanBuilder, root: Rel) = deleteCondition(b, root).exists(_.isInstanceOf[Exists])
+
+  /** The ReadRel `rel` with its own `filter`. */
+  private def withReadFilter(rel: Rel, condition: Expression): Rel =
+    rel.toBuilder.setRead(rel.getRead.toBuilder.setFilter(condition)).build()
+
+  test("WriteRel DELETE of the table's own rows meeting filters is SQL's DELETE FROM t WHERE c (no subquery)") {
+    allowed {
+      val b = new PlanBuilder()
+      val gt = b.fn("functions_comparison", "gt:i32_i32")
+      val isNull = b.fn("functions_comparison", "is_null:any")
+      val notEq = b.fn("functions_comparison", "not_equal:any_any")
+      val read = readNamed(people, "rl", "ns", "f1")
+      // The read's own filter, then two FilterRels: id > 1 AND name IS NULL AND id <> 4
+      // (NULL for the NULL id: that row stays). Both copies of (2, NULL) go.
+      val shapes = Seq(
+        "id > 1 AND name IS NULL AND id <> 4" -> filter(filter(withReadFilter(read, b.call(gt, field(0), litI32(1))),
+            b.call(isNull, field(1))), b.call(notEq, field(0), litI32(4))),
+        "id <> 3" -> filter(read, b.call(notEq, field(0), litI32(3))),
+        "false" -> filter(read, litBool(false)),
+        "true" -> read)
+      for (((where, input), i) <- shapes.zipWithIndex; rows0 <- Seq(start, Nil)) {
+        define("f1", rows0)
+        define("f1_sql", rows0)
+        val root = delete("f1", input)
+        assert(!isExistsForm(b, root), s"$where: ${deleteCondition(b, root)}")
+        exec(b, root)
+        spark.sql(s"DELETE FROM rl.ns.f1_sql WHERE $where")
+        assertSameRows(rows("f1"), rows("f1_sql"))
+        if (i == 0 && rows0.nonEmpty) // worked by hand as well
+          assertRows(rows("f1"), Seq(Row(1, "a"), Row(3, "c"), Row(null, "d"), Row(4, null)))
+      }
+      // table_schema lists the columns in another order: the read's base_schema in that order
+      // is the same form.
+      define("f1", start)
+      define("f1_sql", start)
+      val swapped = schema("name" -> string(), "id" -> i32())
+      val root = delete("f1", filter(readNamed(swapped, "rl", "ns", "f1"), b.call(gt, field(1), litI32(2))),
+        Some(swapped))
+      assert(!isExistsForm(b, root))
+      exec(b, root)
+      spark.sql("DELETE FROM rl.ns.f1_sql WHERE id > 2")
+      assertSameRows(rows("f1"), rows("f1_sql"))
+    }
+  }
+
+  test("WriteRel DELETE keeps the EXISTS form for a non-deterministic condition and for every other input shape") {
+    allowed {
+      define("f2")
+      define("f2_other")
+      val b = new PlanBuilder()
+      val gt = b.fn("functions_comparison", "gt:i32_i32")
+      val urn = "extension:org.example:row_level"
+      // rand() makes the condition non-deterministic: rows equal on every column could differ.
+      // It keeps the EXISTS form, which Spark then refuses (as it refuses SQL's DELETE … WHERE
+      // rand() …): nothing is deleted.
+      SubstraitPlans.registerSqlFunction(spark, urn, "noisy_gt", "$1 + rand() > $2")
+      val read = readNamed(people, "rl", "ns", "f2")
+      try {
+        val noisy = b.call(b.fn(urn, "noisy_gt:i32_i32"), field(0), litI32(1))
+        val e = assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.write")(exec(b,
+            delete("f2", filter(read, noisy))))
+        assert(e.getMessage.contains("exists("), e.getMessage)
+      } finally SubstraitPlans.unregisterFunction(spark, urn, "noisy_gt")
+      assertRows(rows("f2"), start)
+      val otherRows = filter(readNamed(people, "rl", "ns", "f2_other"), b.call(gt, field(0), litI32(1)))
+      val others = Seq(
+        "a read of another table" -> otherRows,
+        "a read whose columns are in another order" ->
+          emit(project(filter(readNamed(schema("name" -> string(), "id" -> i32()), "rl", "ns", "f2"),
+                b.call(gt, field(1), litI32(1))), field(1), field(0)), 2, 3),
+        "an emit on the filter" -> emit(filter(read, b.call(gt, field(0), litI32(1))), 0, 1),
+        "records of a virtual table" -> readVirtual(people, Seq(Seq(litI32(1), litString("a")))))
+      others.foreach { case (what, input) => assert(isExistsForm(b, delete("f2", input)), what) }
+      // The EXISTS form over another table's rows deletes what SQL's EXISTS deletes.
+      define("f2_sql")
+      RowLevelTestCatalog.define("ns.f2_other", sparkPeople, Seq(Row(2, null), Row(null, "d"), Row(3, "x")))
+      exec(b, delete("f2", otherRows))
+      spark.sql("""DELETE FROM rl.ns.f2_sql t WHERE EXISTS (SELECT 1 FROM rl.ns.f2_other o
+        WHERE o.id > 1 AND o.id <=> t.id AND o.name <=> t.name)""")
+      assertSameRows(rows("f2"), rows("f2_sql"))
+      assertRows(rows("f2"), Seq(Row(1, "a"), Row(3, "c"), Row(null, "d"), Row(4, null)))
     }
   }
 

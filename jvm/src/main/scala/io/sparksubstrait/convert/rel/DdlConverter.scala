@@ -101,7 +101,8 @@ private[sparksubstrait] object DdlConverter {
       case _ => throw SubstraitErrors.unsupported(at / "named_object" / "names",
           s"a persistent view ${names.mkString(".")}",
           s"a temporary view: a one-part name (the session's) or $globalDatabase.<name> (global); Spark keeps a persistent view as " +
-            "SQL text, which a converted plan cannot be written back to with certainty of the same meaning")
+            "SQL text, which a converted plan cannot be written back to with certainty of the same meaning " +
+            "(docs/security.md, Persistent views)")
     }
     if (!d.hasViewDefinition) throw SubstraitErrors.missingField(at, "view_definition", "the view's relation")
     if (!d.hasTableSchema) throw SubstraitErrors.missingField(at, "table_schema", "the view's column names and types")

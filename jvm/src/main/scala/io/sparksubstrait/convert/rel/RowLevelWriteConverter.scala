@@ -2,10 +2,13 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{NamedStruct, UpdateRel}
+import io.sparksubstrait.proto.{Expression, NamedStruct, ReadRel, Rel, UpdateRel}
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
-import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, EqualNullSafe, OuterReference}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, And, Attribute, EqualNullSafe, Expression => CExpression, Literal, OuterReference, WindowExpression
+}
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
 import org.apache.spark.sql.catalyst.plans.logical.{
   Assignment, DeleteFromTable, Filter, LogicalPlan, Project, UpdateTable
 }
@@ -16,6 +19,7 @@ import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.util.Options
 
 /**
  * Row-level writes: WriteRel DELETE and UpdateRel, as the commands Spark SQL's
@@ -33,8 +37,13 @@ private[sparksubstrait] object RowLevelWriteConverter {
    * row goes, and duplicates in the input change nothing (as `DELETE … WHERE EXISTS` in SQL,
    * and as the plans producers emit for `DELETE FROM t WHERE c`: the input is t's rows
    * satisfying c, every copy included).
+   *
+   * When `source` (the input as the plan gives it) is exactly that producer form, the
+   * command is the one SQL's `DELETE FROM t WHERE c` parses to, `DeleteFromTable(t, c)`
+   * ([[filterCondition]]): formats that refuse a subquery in DELETE (Delta) run it, and
+   * every format can push the condition into its files. Any other input keeps the EXISTS form.
    */
-  def delete(names: Seq[String], tableSchema: Option[NamedStruct], input: LogicalPlan, at: PlanPath)(
+  def delete(names: Seq[String], tableSchema: Option[NamedStruct], input: LogicalPlan, source: Rel, at: PlanPath)(
     implicit ctx: ConversionContext): LogicalPlan = {
     val target = resolve(names, at / "named_table" / "names")
     // Input column i is the table's column i, in table_schema's order when it names them.
@@ -51,6 +60,10 @@ private[sparksubstrait] object RowLevelWriteConverter {
         throw SubstraitErrors.typeMismatch(at / "input", s"${SparkTypeNames.of(i.dataType)} for column $n (${c.name})",
           s"${SparkTypeNames.of(c.dataType)}, the column's type in table ${names.mkString(".")}")
       }
+    }
+    filterCondition(names, columns, source, at / "input") match {
+      case Some(condition) => return checked(DeleteFromTable(target, condition), "DELETE", names, at)
+      case None =>
     }
     // Fresh names for the records, so that an input reading the table itself never shares
     // attributes with the rows being deleted.
@@ -100,6 +113,61 @@ private[sparksubstrait] object RowLevelWriteConverter {
           "at most one per column")
     }
     checked(UpdateTable(target, assignments.map(_._2), Some(condition)), "UPDATE", names, at)
+  }
+
+  /**
+   * The condition of `DELETE FROM t WHERE c` that `source` stands for, when it is that form:
+   * FilterRels (none or several) over a ReadRel of the same name as the target (the same
+   * parts, exactly: a catalog may tell cases apart), with no emit and no projection, whose
+   * base_schema lays out exactly the target's `columns` (name and type, in the order the
+   * DELETE's records map them). The records are then the table's rows meeting every filter
+   * (the read's own filter and best_effort_filter too, as ReadConverter applies them), so a
+   * row equal to a record, column by column, meets them too when the condition is
+   * deterministic: deleting the rows meeting the conjunction deletes the same rows, every copy
+   * of a duplicate included. (Where Spark's equality joins values a condition can tell apart,
+   * 0.0 and -0.0 or strings equal under a non-binary collation, this form deletes what the
+   * producer's `DELETE … WHERE c` names, not also the rows equal to them.) A condition that is
+   * not deterministic (rand()), or that holds a window function or an aggregate, keeps the
+   * EXISTS form, as does any other input. None when it is not that form.
+   */
+  private def filterCondition(names: Seq[String], columns: Seq[Attribute], source: Rel, at: PlanPath)(
+    implicit ctx: ConversionContext): Option[CExpression] = {
+    // The FilterRels from the top, each condition with its place in the plan, down to the ReadRel.
+    var rel = source
+    var relAt = at
+    var conditions = List.empty[(Expression, PlanPath)]
+    while (rel.hasFilter && rel.getFilter.hasInput && rel.getFilter.hasCondition && !rel.getFilter.getCommon.hasEmit) {
+      conditions = (rel.getFilter.getCondition -> (relAt / "filter" / "condition")) :: conditions
+      relAt = relAt / "filter" / "input"
+      rel = rel.getFilter.getInput
+    }
+    if (!rel.hasRead) return None
+    val read: ReadRel = rel.getRead
+    val readAt = relAt / "read"
+    val plainRead = read.hasNamedTable && read.getNamedTable.getNamesList.asScala.toSeq == names &&
+      !read.hasProjection && !read.getCommon.hasEmit && read.hasBaseSchema &&
+      !read.getBaseSchema.getStruct.getTypesList.asScala.exists(_.hasUserDefined)
+    if (!plainRead) return None
+    val schema = ReadConverter.baseSchema(read.getBaseSchema, readAt / "base_schema")
+    val resolver = ctx.conf.resolver
+    // Field i of base_schema resolves, as NamedTableReader resolves it, to columns(i) only, and
+    // reads it as its own type (not another declared type read value by value).
+    val sameLayout = schema.size == columns.size && schema.fields.zip(columns).forall { case (f, c) =>
+      resolver(c.name, f.name) && columns.count(a => resolver(a.name, f.name)) == 1 &&
+      NamedTableReader.compatible(c.dataType, f.dataType)
+    }
+    if (!sameLayout) return None
+    val readFilters = Seq(
+      Options.when(read.hasFilter)(read.getFilter -> (readAt / "filter")),
+      Options.when(read.hasBestEffortFilter)(read.getBestEffortFilter -> (readAt / "best_effort_filter"))).flatten
+    // Over the target's own attributes, as UpdateRel's condition: the read's columns are its.
+    val all = (readFilters ++ conditions).map { case (e, eAt) => FilterConverter.condition(e, columns, eAt) }
+    val plain = all.forall(c =>
+      c.resolved && c.deterministic && !c.exists {
+        case _: WindowExpression | _: AggregateExpression => true
+        case _ => false
+      })
+    if (plain) Some(all.reduceOption(And).getOrElse(Literal.TrueLiteral)) else None
   }
 
   /** The table as the session resolves it (a missing table is the plan's error). */

@@ -88,7 +88,8 @@ private[sparksubstrait] object WriteRelConverter {
         }
       case WriteOp.WRITE_OP_DELETE =>
         val names = w.getNamedTable.getNamesList.asScala.toSeq
-        RowLevelWriteConverter.delete(names, if (w.hasTableSchema) Some(w.getTableSchema) else None, query, at)
+        RowLevelWriteConverter.delete(names, if (w.hasTableSchema) Some(w.getTableSchema) else None, query,
+          w.getInput, at)
       case WriteOp.WRITE_OP_UPDATE =>
         // The input's records say what rows become, not which rows they replace: the proto
         // names no key matching them to the table's rows. UpdateRel (condition and
