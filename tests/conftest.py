@@ -7,15 +7,13 @@ over the same parquet. Both engines also answer the queries in SQL, as the refer
 
 import dataclasses
 import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
 
-from helpers import accepts, clean_env, duckdb_substrait_extension, free_port, stop_process_group
+from helpers import duckdb_substrait_extension, start_connect_server, stop_process_group
 
 QUERIES = (1, 6)
 
@@ -106,39 +104,15 @@ def lineitem_view(spark, tpch) -> str:
 def connect_server(tmp_path_factory):
     """A Spark Connect server on loopback, with spark-substrait's plugin, shared by the modules
     that need one (test_connect.py, test_user_functions.py): its URL. The server runs in its
-    own process group, stopped at the end of the run; its Python UDFs run in this interpreter."""
+    own process group, stopped at the end of the run; its Python UDFs run in this interpreter
+    (helpers.start_connect_server, which tests/platforms/test_faults.py's soak shares)."""
     pytest.importorskip("grpc", reason="the Spark Connect client extras are not installed")
-    import pyspark
-
-    import spark_substrait
-
-    spark_home = Path(pyspark.__file__).parent
-    port = free_port()
-    settings = {
-        "spark.master": "local[2]",
-        "spark.driver.memory": "1g",
-        "spark.driver.host": "127.0.0.1",
-        "spark.connect.grpc.binding.address": "127.0.0.1",
-        "spark.connect.grpc.binding.port": str(port),
-        "spark.sql.shuffle.partitions": "2",
-        "spark.ui.enabled": "false",
-        **spark_substrait.connect_server_conf(),
-    }
-    args = [str(spark_home / "bin" / "spark-submit"),
-            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
-    for key, value in settings.items():
-        args += ["--conf", f"{key}={value}"]
-    args.append("spark-internal")
     log = tmp_path_factory.mktemp("connect-server") / "server.log"
-    with open(log, "wb") as out:
-        server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                                  env=clean_env(SPARK_HOME=str(spark_home), PYSPARK_PYTHON=sys.executable))
     try:
-        deadline = time.monotonic() + 180
-        while not accepts(port):
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the Spark Connect server did not start:\n{log.read_text(errors='replace')[-4000:]}")
-            time.sleep(0.5)
-        yield f"sc://127.0.0.1:{port}"
+        server, url = start_connect_server(log)
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    try:
+        yield url
     finally:
         stop_process_group(server)

@@ -7,9 +7,10 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from decimal import Decimal
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -167,3 +168,46 @@ def stop_process_group(server: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=30)
+
+
+def start_connect_server(log: Path, settings: Optional[Dict[str, str]] = None, timeout: float = 180
+                         ) -> Tuple[subprocess.Popen, str]:
+    """A Spark Connect server on loopback with spark-substrait's plugin, started as users start
+    one (pyspark's spark-submit with SparkConnectServer and ``connect_server_conf()``), in its
+    own process group (stop it with :func:`stop_process_group`), its output in ``log``, its
+    Python UDFs run by this interpreter. ``settings`` adds to or overrides the defaults.
+    Returns the process and the ``sc://`` URL once the server accepts connections; raises
+    RuntimeError with the log's tail if it does not start within ``timeout`` seconds."""
+    import pyspark
+
+    import spark_substrait
+
+    spark_home = Path(pyspark.__file__).parent
+    port = free_port()
+    conf = {
+        "spark.master": "local[2]",
+        "spark.driver.memory": "1g",
+        "spark.driver.host": "127.0.0.1",
+        "spark.connect.grpc.binding.address": "127.0.0.1",
+        "spark.connect.grpc.binding.port": str(port),
+        "spark.sql.shuffle.partitions": "2",
+        "spark.ui.enabled": "false",
+        **spark_substrait.connect_server_conf(),
+        **(settings or {}),
+    }
+    args = [str(spark_home / "bin" / "spark-submit"),
+            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
+    for key, value in conf.items():
+        args += ["--conf", f"{key}={value}"]
+    args.append("spark-internal")
+    with open(log, "wb") as out:
+        server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                  env=clean_env(SPARK_HOME=str(spark_home), PYSPARK_PYTHON=sys.executable))
+    deadline = time.monotonic() + timeout
+    while not accepts(port):
+        if server.poll() is not None or time.monotonic() > deadline:
+            stop_process_group(server)
+            raise RuntimeError("the Spark Connect server did not start:\n"
+                               + log.read_text(errors="replace")[-4000:])
+        time.sleep(0.5)
+    return server, f"sc://127.0.0.1:{port}"

@@ -12,9 +12,7 @@ or a dead server.
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
 import threading
 import time
@@ -25,34 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TABLES = ROOT / "tests" / "fixtures" / "producers" / "tables.json"
 sys.path.insert(0, str(ROOT / "tests"))
-from helpers import accepts, free_port, stop_process_group  # noqa: E402  (the Connect tests' server helpers)
+from helpers import start_connect_server, stop_process_group  # noqa: E402  (the Connect tests' server helpers)
 
 
 def start_server(log: Path):
-    import pyspark
-    import spark_substrait
-
-    spark_home = Path(pyspark.__file__).parent
-    port = free_port()
-    settings = {"spark.master": "local[2]", "spark.driver.memory": "2g", "spark.driver.host": "127.0.0.1",
-                "spark.connect.grpc.binding.address": "127.0.0.1", "spark.connect.grpc.binding.port": str(port),
-                "spark.sql.shuffle.partitions": "2", "spark.ui.enabled": "false",
-                **spark_substrait.connect_server_conf()}
-    args = [str(spark_home / "bin" / "spark-submit"), "--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
-    for key, value in settings.items():
-        args += ["--conf", f"{key}={value}"]
-    args.append("spark-internal")
-    env = {k: v for k, v in os.environ.items() if k not in ("SPARK_HOME", "SPARK_CONF_DIR", "PYTHONPATH", "PYSPARK_SUBMIT_ARGS")}
-    env["SPARK_HOME"] = str(spark_home)
-    out = open(log, "wb")
-    server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
-    deadline = time.monotonic() + 240
-    while not accepts(port):
-        if server.poll() is not None or time.monotonic() > deadline:
-            stop_process_group(server)
-            sys.exit(f"the Spark Connect server did not start; its log: {log}")
-        time.sleep(0.5)
-    return server, f"sc://127.0.0.1:{port}"
+    """The Connect tests' server (tests/helpers.py), with a 2 GB driver for the fuzzer's plans."""
+    try:
+        return start_connect_server(log, {"spark.driver.memory": "2g"}, timeout=240)
+    except RuntimeError:
+        sys.exit(f"the Spark Connect server did not start; its log: {log}")
 
 
 def register_tables(session) -> None:
