@@ -102,6 +102,8 @@ def _line(name: str) -> Line:
 
 
 LINE_PARAMS = [pytest.param("4.3", marks=pytest.mark.ci, id="spark4.3"), pytest.param("3.5", id="spark3.5")]
+# Cluster deploy mode stays out of CI's subset (about a minute of CI's budget): dev/cluster-test runs it.
+CLUSTER_MODE_LINE_PARAMS = [pytest.param("4.3", id="spark4.3"), pytest.param("3.5", id="spark3.5")]
 PLANS = ["duckdb_q01", "duckdb_q06", "datafusion_q01", "datafusion_q06"]
 URN = "extension:org.example:yarn"   # yarn_job.py maps its where_am_i to a Python UDF
 QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
@@ -447,7 +449,7 @@ def test_client_mode_with_the_jar_in_spark_defaults(yarn_cluster, tpch, tmp_path
     _check_udf(records["udf"], app_id, executors, tpch)
 
 
-@pytest.mark.parametrize("line_name", LINE_PARAMS)
+@pytest.mark.parametrize("line_name", CLUSTER_MODE_LINE_PARAMS)
 def test_cluster_mode_with_jars_and_the_package_by_py_files(yarn_cluster, tpch, tmp_path, line_name):
     """EMR: ``spark-submit --master yarn --deploy-mode cluster --jars … --py-files
     spark_substrait.zip job.py``: the driver runs in a YARN container, on a node whose Python
