@@ -17,6 +17,7 @@ import subprocess
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Dict, Optional
 
@@ -61,7 +62,7 @@ class SparkLine:
                     stamp.write_text(self.version, encoding="utf-8")
         return python
 
-    @property
+    @cached_property  # a subprocess asks the line's pyspark; every driver's env() needs it
     def spark_home(self) -> Path:
         site = subprocess.run([str(self.python), "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))"],
                               check=True, capture_output=True, text=True, timeout=120)
