@@ -1,9 +1,12 @@
-"""Turns a bench run's TSV files into tables and a PNG plot, and puts them into
-docs/performance.md between the markers of their section (the rest of the page is prose).
+"""Turns a bench run's TSV files into tables and a PNG chart. With --doc (bench/run's default) the
+whole report becomes a dated results file, docs/results/<date>-<kind>[-sf<SF>].md with its chart
+beside it, and its summary (the geomeans per producer, or the scaling table, and the chart) goes
+into docs/performance.md between the markers of its section (the rest of the page is prose).
 
-  python bench/report.py tpch RESULTS_DIR --sf 1 --reps 5
+  python bench/report.py tpch RESULTS_DIR --sf 1 --reps 5 [--doc] [--note "nothing else ran"]
   python bench/report.py tpcds RESULTS_DIR --sf 1 --reps 5
   python bench/report.py scaling RESULTS_DIR
+  python bench/report.py chart docs/results/2026-12-02-tpcds-sf1.md   # the chart again, from its tables
 """
 
 import argparse
@@ -14,11 +17,16 @@ import platform
 import re
 import statistics
 import subprocess
+import time
 from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DOC = REPO / "docs" / "performance.md"
+DOCS = REPO / "docs"
+# An exec/SQL ratio above this is one a reader should see named (the benchmarks' line, issue 34).
+LINE = 1.10
+# An exec/SQL ratio below this is named too: a plan that runs much faster than its SQL.
+FAST = 0.75
 PRODUCERS = ("isthmus", "duckdb", "datafusion", "ibis")
 # TPC-DS has one producer more: our own writer's plan of the SQL's DataFrame (QueryBench.Written).
 WRITTEN = "written"
@@ -79,14 +87,34 @@ def ibis_substrait_version() -> str:
     return f"{substrait.group(1)} (ibis {ibis.group(1)})" if substrait and ibis else "?"
 
 
-def replace_section(name: str, body: str) -> None:
+def replace_section(doc: Path, name: str, body: str) -> None:
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    text = DOC.read_text(encoding="utf-8")
+    text = doc.read_text(encoding="utf-8")
     if begin not in text:
-        raise SystemExit(f"docs/performance.md has no {begin} marker")
+        raise SystemExit(f"{doc} has no {begin} marker")
     head, rest = text.split(begin, 1)
     tail = rest.split(end, 1)[1]
-    DOC.write_text(f"{head}{begin}\n{body.strip()}\n{end}{tail}", encoding="utf-8")
+    doc.write_text(f"{head}{begin}\n{body.strip()}\n{end}{tail}", encoding="utf-8")
+
+
+def add_run(doc: Path, line: str) -> None:
+    """A new run's line on top of the page's list of runs (between <!-- runs:begin --> and its end)."""
+    text = doc.read_text(encoding="utf-8")
+    begin = "<!-- runs:begin -->"
+    if begin not in text:
+        raise SystemExit(f"{doc} has no {begin} marker")
+    head, rest = text.split(begin, 1)
+    doc.write_text(f"{head}{begin}\n{line}{rest}", encoding="utf-8")
+
+
+def results_name(results_dir: Path, kind: str, sf: str, day: str) -> str:
+    """The dated name of a run's results file (without .md): 2026-12-02-tpcds-sf1, a second run of the day -2."""
+    base = f"{day}-{kind}" + ("" if kind == "scaling" else f"-sf{sf}")
+    name, n = base, 1
+    while (results_dir / f"{name}.md").exists():
+        n += 1
+        name = f"{base}-{n}"
+    return name
 
 
 def pyplot():
@@ -147,8 +175,9 @@ def settled(settle_rounds: str) -> str:
 
 
 def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path, warmup: str = "2",
-                   round_ms: str = "600", settle_rounds: str = "0") -> str:
-    """The per-query tables of a TPC-H or TPC-DS run (QueryBench), its geomeans and its plot."""
+                   round_ms: str = "600", settle_rounds: str = "0") -> tuple:
+    """The per-query tables of a TPC-H or TPC-DS run (QueryBench) with its geomeans and its chart, written
+    to `plot`: (the whole report, its summary: the geomeans per producer and the chart)."""
     times = defaultdict(list)  # (side, query, phase) -> nanos
     first = defaultdict(list)  # the same, the whole pass alone (QueryBench's second stage records reps >= --reps)
     for r in read_tsv(results / "timings.tsv"):
@@ -222,7 +251,9 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
     if anchored:
         head += (" anchor queries timed | anchor convert/SQL geomean | anchor exec/SQL geomean | anchor exec/SQL max |"
                  " ours/anchor convert geomean | ours/anchor exec geomean |")
-    lines += ["", head, "|" + "---|" * head[1:].count("|")]
+    lines += [""]
+    summary_at = len(lines)
+    lines += [head, "|" + "---|" * head[1:].count("|")]
     for p in producers:
         r = ratios[p]
         mx = max(r["exec"]) if r["exec"] else float("nan")
@@ -243,6 +274,7 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
                 line += (f" {len(a['exec'])} | {ratio(geomean(a['convert']))} | {ratio(geomean(a['exec']))} | {ratio(amx)} |"
                          f" {ratio(geomean(v['convert']))} | {ratio(geomean(v['exec']))} |")
         lines.append(line)
+    summary = lines[summary_at:]
     if confirmed:
         lines += ["", f"Second stage: the {len(confirmed)} pairs whose exec/SQL after the whole pass was above "
                   "the threshold fixed before the run executed "
@@ -253,7 +285,8 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
             q = int(c["query"])
             lines.append(f"| {c['side']} | Q{q} | {float(c['first_pass_ratio']):.2f} | "
                          f"{ratio_of(c['side'], 'sql', q, 'exec'):.2f} |")
-    lines += ["", f"![convert/SQL and exec/SQL per query]({plot.name})", "",
+    image = f"![exec/SQL and convert/SQL per producer, one dot per query]({plot.name})"
+    lines += ["", image, "",
               "Check per plan (rows against the SQL's, optimized plan against the SQL's; "
               "PlanIdentity normalises expression ids, alias names and the final rename):", "",
               "| Producer | Query | status | rows | optimized plan | detail |", "|---|---|---|---|---|---|"]
@@ -265,30 +298,121 @@ def queries_report(benchmark: str, results: Path, sf: str, reps: str, plot: Path
         detail = (found.group(1) if found else r["detail"]).replace("|", "\\|")[:160]
         lines.append(f"| {p} | Q{q} | {r['status']} | {r['rows']} | {r['identity']} | {detail} |")
 
+    per_query = {p: {phase: {q: ratio_of(p, "sql", q, phase) for q in queries if (p, q, phase) in med}
+                     for phase in ("exec", "convert")} for p in producers}
+    draw_ratios(plot, f"{TITLES[benchmark]} SF {sf}", per_query)
+    return "\n".join(lines), "\n".join(summary + [""] + named_queries(per_query))
+
+
+def named_queries(per_query: dict) -> list:
+    """The queries the chart names, per producer, as lines under the summary table."""
+    lines = []
+    for p, phases in per_query.items():
+        ex = phases["exec"]
+        above = ", ".join(f"Q{q} {r:.2f}" for q, r in sorted(ex.items()) if r > LINE)
+        below = ", ".join(f"Q{q} {r:.2f}" for q, r in sorted(ex.items()) if r < FAST)
+        if ex:
+            lines.append(f"- {p}: exec/SQL above {LINE:.2f}: {above or 'none'}; below {FAST:.2f}: {below or 'none'}")
+    return lines
+
+
+def log_fraction(x: float, lo: float, hi: float) -> float:
+    """Where x sits on a log axis from lo to hi, as a fraction of its length."""
+    return math.log(x / lo) / math.log(hi / lo)
+
+
+def spread(positions: list, gap: float) -> list:
+    """Label positions (axes fractions, ascending) moved apart to at least `gap`, kept within [0, 1]."""
+    out = []
+    for x in positions:
+        out.append(max(x, out[-1] + gap) if out else x)
+    over = out[-1] - 1 if out else 0
+    if over > 0:  # pushed past the right edge: shift back, then apart again from the left
+        out = [x - over for x in out]
+        for i in range(len(out) - 2, -1, -1):
+            out[i] = min(out[i], out[i + 1] - gap)
+    return out
+
+
+def draw_ratios(plot: Path, title: str, per_query: dict) -> bool:
+    """The chart of a TPC-H or TPC-DS run: per producer (a row), the distribution of its queries' exec/SQL
+    ratios (left) and convert/SQL ratios (right), one dot per query on a log axis, a box of the middle half,
+    the geomean as a bar; the lines at 1.0 and 1.10; the queries beyond them named (and below 0.5, shown
+    at the axis' edge with their ratio). `per_query`: {producer: {"exec": {query: ratio}, "convert": {...}}}.
+    False without matplotlib."""
     plt = pyplot()
     if plt is None:
-        return "\n".join(lines)
-    # TPC-DS' 99 queries need a wider figure than TPC-H's 22.
-    fig, axes = plt.subplots(1, 2, figsize=(max(12, len(queries) * 0.3), 4.5), sharey=False)
-    width = 0.8 / len(producers)
-    for ax, phase, title in ((axes[0], "convert", "conversion / SQL parse+analyze"),
-                             (axes[1], "exec", "execution (collect) / SQL's")):
-        for i, p in enumerate(producers):
-            xs = [k + i * width for k, q in enumerate(queries) if (p, q, phase) in med]
-            ys = [ratio_of(p, "sql", q, phase) for q in queries if (p, q, phase) in med]
-            ax.bar(xs, ys, width, label=p)
-        ax.axhline(1.0, color="black", linewidth=0.8)
-        ax.set_xticks([k + 0.4 - width / 2 for k in range(len(queries))])
-        ax.set_xticklabels([f"Q{q}" for q in queries], rotation=90, fontsize=7)
-        ax.set_title(f"{title}, SF {sf}")
-        ax.set_ylabel("median ratio (lower is faster)")
-        ax.legend(fontsize=8)
+        return False
+    from matplotlib.ticker import FixedLocator, NullLocator
+    from matplotlib.transforms import blended_transform_factory
+
+    sides = [p for p in per_query if per_query[p]["exec"]]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 1.3 * len(sides) + 1.6), sharey=True,
+                             gridspec_kw={"width_ratios": [3, 2]})
+    for ax, phase, label in ((axes[0], "exec", "execution: exec / SQL's exec"),
+                             (axes[1], "convert", "conversion: plan bytes → DataFrame / SQL's parse + analysis")):
+        values = [r for p in sides for r in per_query[p][phase].values()]
+        # Execution: below 0.5 a point sits at the axis' edge, its ratio written beside it (a few plans run in
+        # a fraction of the SQL's time and would squeeze the rest); conversion: every point where it is.
+        floor = 0.5 if phase == "exec" else min(values + [0.9])
+        gap = 0.34 / (fig.get_figwidth() * ax.get_position().width)  # a label's width, as a fraction of the axis
+        lo, hi = max(min(values + [0.9]) / 1.12, floor / 1.04), max(values + [1.2]) * 1.12
+        ax.set_xscale("log")
+        ax.set_xlim(lo, hi)
+        for i, p in enumerate(sides):
+            y = len(sides) - 1 - i
+            points = per_query[p][phase]
+            control = p == CONTROL
+            ax.boxplot(list(points.values()), positions=[y], orientation="horizontal", widths=0.42,
+                       whis=(0, 100), showcaps=False, patch_artist=True,
+                       boxprops={"facecolor": "#e8e8e8", "edgecolor": "#999999"},
+                       whiskerprops={"color": "#bbbbbb"}, medianprops={"color": "#999999"})
+            # A fixed spread per query number, so that a query sits at the same height in every run.
+            qs = sorted(points)
+            height = {q: y + ((q * 0.618) % 1 - 0.5) * 0.4 for q in qs}
+            shown = {q: max(points[q], floor) for q in qs}
+            named = [q for q in qs if points[q] > LINE or (phase == "exec" and points[q] < FAST)]
+            colors = ["#888888" if control else "#c0392b" if points[q] > LINE else "#2e86c1" if q in named
+                      else "#1f4e79" for q in qs]
+            ax.scatter([shown[q] for q in qs], [height[q] for q in qs], s=14, c=colors, zorder=3, linewidths=0,
+                       marker="o")
+            g = geomean(list(points.values()))
+            ax.plot([g, g], [y - 0.3, y + 0.3], color="black", linewidth=2.2, zorder=4)
+            ax.text(1.008, y, f"{g:.2f}", transform=blended_transform_factory(ax.transAxes, ax.transData),
+                    va="center", fontsize=8)
+            # The named queries in two tiers, above and below the row, each spread so that labels do not meet.
+            ordered = sorted(named, key=lambda q: shown[q])
+            for tier, sign in ((ordered[0::2], 1), (ordered[1::2], -1)):
+                for q, f in zip(tier, spread([log_fraction(shown[q], lo, hi) for q in tier], gap), strict=True):
+                    text = f"Q{q}" if points[q] >= floor else f"Q{q} {points[q]:.2f}"
+                    ax.annotate(text, (shown[q], height[q]), xytext=(lo * (hi / lo) ** min(max(f, 0.02), 0.98), y + 0.45 * sign),
+                                fontsize=7, ha="center", va="center",
+                                color="#7b241c" if points[q] > LINE else "#1b4f72",
+                                arrowprops={"arrowstyle": "-", "color": "#cccccc", "linewidth": 0.5})
+        ax.text(1.008, len(sides) - 0.35, "geo-\nmean", transform=blended_transform_factory(ax.transAxes, ax.transData),
+                va="center", fontsize=7, color="#555555")
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.axvline(LINE, color="#c0392b", linewidth=0.8, linestyle="--")
+        ticks = [t for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0, 3.0) if lo <= t <= hi]
+        ax.xaxis.set_major_locator(FixedLocator(ticks))
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_xticklabels([f"{t:g}" for t in ticks])
+        ax.set_title(label, fontsize=10)
+        ax.set_xlabel("ratio, one dot per query (lower is faster); black bar: geomean (printed right)", fontsize=8)
+        ax.grid(axis="x", color="#eeeeee", zorder=0)
+    axes[0].set_yticks(range(len(sides)))
+    axes[0].set_yticklabels([f"{p}\n{len(per_query[p]['exec'])} queries" for p in reversed(sides)], fontsize=9)
+    axes[0].set_ylim(-0.8, len(sides) - 0.2)
+    fig.suptitle(f"{title}: each producer's plans against Spark SQL's, query by query "
+                 f"(named: above {LINE:.2f}; in execution also below {FAST:.2f})", fontsize=11)
     fig.tight_layout()
-    fig.savefig(plot, dpi=90)
-    return "\n".join(lines)
+    fig.savefig(plot, dpi=100)
+    plt.close(fig)
+    return True
 
 
-def scaling(results: Path, plot: Path) -> str:
+def scaling(results: Path, plot: Path) -> tuple:
+    """The scaling run's table and chart: (the whole report, its summary: the table)."""
     rows = read_tsv(results / "scaling.tsv")
     by_shape = defaultdict(list)
     for r in rows:
@@ -297,8 +421,7 @@ def scaling(results: Path, plot: Path) -> str:
              "| Shape | sizes | median ms at each size | fitted ms per unit (least squares) | log-log slope | slope of the last step "
              "| of which decoding and conversion, ms | their slope of the last step | outcome |",
              "|---|---|---|---|---|---|---|---|---|"]
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5)) if plt else (None, None)
+    series = {}  # shape -> (sizes, whole read ms, decoding and conversion ms)
     for shape, rs in by_shape.items():
         ok = [r for r in rs if r["outcome"] == "ok"]
         sizes = [int(r["size"]) for r in ok]
@@ -314,8 +437,6 @@ def scaling(results: Path, plot: Path) -> str:
             slope = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly)) / sum((x - mlx) ** 2 for x in lx)
             # Over the whole range a fixed cost flattens the slope; the last step shows the growth at the top (1: linear).
             last = math.log(max(ms[-1], 1e-6) / max(ms[-2], 1e-6)) / math.log(sizes[-1] / sizes[-2])
-            if ax:
-                ax.loglog(sizes, ms, marker="o", label=shape)
         # Decoding and conversion without Spark's analysis (columns a run before them lacks).
         ours = [float(r["convert_ms"]) for r in ok if r.get("convert_ms") not in (None, "", "NaN", "nan")]
         ours_last = (math.log(max(ours[-1], 1e-6) / max(ours[-2], 1e-6)) / math.log(sizes[-1] / sizes[-2])
@@ -323,38 +444,136 @@ def scaling(results: Path, plot: Path) -> str:
         lines.append(f"| {shape} | {', '.join(map(str, sizes))} | {', '.join(f'{m:.1f}' for m in ms)} | "
                      f"{per_unit:.4f} | {slope:.2f} | {last:.2f} | {', '.join(f'{m:.1f}' for m in ours) or '—'} | "
                      f"{ratio(ours_last)} | {'; '.join(fails) or 'ok'} |")
-    if plt is None:
-        return "\n".join(lines)
-    ax.set_xlabel("plan size (N)")
-    ax.set_ylabel("median conversion ms")
-    ax.set_title("conversion time vs plan size")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(plot, dpi=90)
-    lines += ["", f"![conversion time vs plan size]({plot.name})"]
-    return "\n".join(lines)
+        series[shape] = (sizes, ms, ours)
+    if not draw_scaling(plot, series):
+        return "\n".join(lines), "\n".join(lines)
+    return "\n".join(lines + ["", f"![conversion time vs plan size]({plot.name})"]), "\n".join(lines)
+
+
+def draw_scaling(plot: Path, series: dict) -> bool:
+    """Conversion time against plan size, log-log, one line per shape: the whole read (plan bytes → analyzed
+    DataFrame) and its decoding and conversion alone, with a line of slope 1 (linear growth) to compare.
+    `series`: {shape: (sizes, whole read ms, decoding and conversion ms)}. False without matplotlib."""
+    plt = pyplot()
+    if plt is None or not series:
+        return False
+    fig, axes = plt.subplots(1, 2, figsize=(13, 6.2), sharey=True)
+    colors = plt.get_cmap("tab10").colors
+    for ax, k, title in ((axes[0], 1, "whole read: plan bytes → analyzed DataFrame"),
+                         (axes[1], 2, "of which decoding and conversion (without Spark's analysis)")):
+        xs_all, ys_all = [], []
+        for i, (shape, values) in enumerate(series.items()):
+            sizes, ys = values[0], values[k]
+            if len(ys) != len(sizes) or not ys:
+                continue
+            ax.loglog(sizes, ys, marker="o", markersize=4, color=colors[i % len(colors)], label=shape)
+            xs_all += sizes
+            ys_all += ys
+        if xs_all:
+            # Linear growth through the median point, for the eye.
+            x0, x1 = min(xs_all), max(xs_all)
+            y0 = statistics.median(ys_all) / statistics.median(xs_all) * x0
+            ax.loglog([x0, x1], [y0, y0 * x1 / x0], color="#999999", linestyle=":", linewidth=1,
+                      label="slope 1 (linear)")
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("plan size N (relations, expressions, columns, rows, options, arguments)", fontsize=8)
+        ax.grid(color="#eeeeee")
+    axes[0].set_ylabel("median ms")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.suptitle("Conversion time against plan size (parallel to the dotted line: linear)", fontsize=11)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
+    fig.savefig(plot, dpi=100)
+    plt.close(fig)
+    return True
+
+
+def cells(line: str) -> list:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def chart_from_results(md: Path) -> str:
+    """Draws a results file's chart again from its tables (md's name with .png): the per-query table of a
+    TPC-H or TPC-DS run, or the scaling table. Returns what it read: per producer the named queries."""
+    lines = md.read_text(encoding="utf-8").splitlines()
+    plot = md.with_suffix(".png")
+    for i, line in enumerate(lines):
+        if line.startswith("| Query | SQL analyze ms | SQL exec ms |"):
+            head = cells(line)
+            per_query = {}
+            for name in head:
+                if name.endswith(" exec/SQL"):
+                    per_query[name[: -len(" exec/SQL")]] = {"exec": {}, "convert": {}}
+            for row in lines[i + 2:]:
+                if not row.startswith("| Q"):
+                    break
+                values = cells(row)
+                q = int(values[0][1:])
+                for col, name in enumerate(head):
+                    side, _, phase = name.rpartition(" ")
+                    if side in per_query and phase in ("exec/SQL", "convert/SQL") and re.fullmatch(r"[0-9.]+", values[col]):
+                        per_query[side][phase.split("/")[0]][q] = float(values[col])
+            title = re.search(r"Run: (TPC-\S+ SF [0-9.]+)", "\n".join(lines))
+            draw_ratios(plot, title.group(1) if title else md.stem, per_query)
+            return "\n".join(named_queries(per_query))
+        if line.startswith("| Shape | sizes | median ms at each size |"):
+            series = {}
+            for row in lines[i + 2:]:
+                if not row.startswith("| "):
+                    break
+                values = cells(row)
+                numbers = [[float(x) for x in v.split(", ")] if re.fullmatch(r"[0-9., ]+", v) else [] for v in values]
+                series[values[0]] = ([int(x) for x in numbers[1]], numbers[2], numbers[6])
+            draw_scaling(plot, series)
+            return "\n".join(f"- {shape}: {len(v[0])} sizes" for shape, v in series.items())
+    raise SystemExit(f"{md} has no per-query or scaling table")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=("tpch", "tpcds", "scaling"))
-    parser.add_argument("results", type=Path)
+    parser.add_argument("kind", choices=("tpch", "tpcds", "scaling", "chart"))
+    parser.add_argument("results", type=Path, help="the run's results folder; for chart, a results file (.md)")
     parser.add_argument("--sf", default="1")
     parser.add_argument("--reps", default="5")
     parser.add_argument("--warmup", default="2")
     parser.add_argument("--round-ms", default="600")
     parser.add_argument("--settle-rounds", default="0")
-    parser.add_argument("--doc", action="store_true", help="write into docs/performance.md")
+    parser.add_argument("--doc", action="store_true",
+                        help="write docs/results/<date>-<kind>.md and the summary into docs/performance.md")
+    parser.add_argument("--note", default="", help="the run's conditions (what else ran), for its results file")
+    parser.add_argument("--docs", type=Path, default=DOCS, help=argparse.SUPPRESS)  # the tests' own docs/
     args = parser.parse_args()
-    plot_dir = REPO / "docs" if args.doc else args.results
-    if args.kind in TITLES:
-        body = queries_report(args.kind, args.results, args.sf, args.reps, plot_dir / f"performance-{args.kind}.png",
-                              args.warmup, args.round_ms, args.settle_rounds)
+    if args.kind == "chart":
+        print(chart_from_results(args.results))
+        return
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    if args.doc:
+        out = args.docs / "results"
+        out.mkdir(parents=True, exist_ok=True)
+        name = results_name(out, args.kind, args.sf, day)
+        plot = out / f"{name}.png"
     else:
-        body = scaling(args.results, plot_dir / "performance-scaling.png")
+        plot = args.results / f"performance-{args.kind}.png"
+    if args.kind in TITLES:
+        body, summary = queries_report(args.kind, args.results, args.sf, args.reps, plot,
+                                       args.warmup, args.round_ms, args.settle_rounds)
+        what = f"{TITLES[args.kind]} SF {args.sf}"
+        run_of = f" ({what}, {args.reps} repetitions)"
+    else:
+        body, summary = scaling(args.results, plot)
+        what, run_of = "Scaling", ""
     (args.results / f"{args.kind}.md").write_text(body + "\n", encoding="utf-8")
     if args.doc:
-        replace_section(args.kind, body)
+        conditions = args.note or "not stated (`bench/run --note TEXT` says what else ran on the machine)"
+        (out / f"{name}.md").write_text(
+            f"# {what}, {day}\n\nOne run of `bench/run {args.kind}`, every table of it, written by "
+            f"`bench/report.py`; [performance.md](../performance.md) shows its summary while it is the latest "
+            f"run.\n\n- Conditions: {conditions}\n\n{body}\n", encoding="utf-8")
+        image = f"\n\n![{what}](results/{plot.name})" if plot.exists() else ""
+        replace_section(args.docs / "performance.md", args.kind,
+                        f"The run of {day}{run_of}, every table of it in [results/{name}.md](results/{name}.md):\n\n"
+                        f"{summary}{image}")
+        add_run(args.docs / "performance.md", f"- [results/{name}.md](results/{name}.md): {what}{run_of}, {conditions}")
     print(body)
 
 

@@ -151,3 +151,47 @@ def test_second_stage_pairs_are_named_and_their_medians_pool_every_execution(tmp
     assert "| isthmus | Q1 | 1.20 | 1.00 |" in text
     # Executions per repetition count the whole pass alone: one each, no "rounds" remark.
     assert "execute up to 4 rounds" not in text
+
+
+def test_a_run_for_the_docs_writes_a_dated_results_file_and_the_page_summary(tmp_path):
+    # bench/run's default (--doc): the whole report into docs/results/<date>-tpch-sf0.01.md, on the page
+    # only the geomeans, the named queries and a link, and the run on top of the page's list of runs.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "performance.md").write_text("# P\n\n<!-- tpch:begin -->\nold\n<!-- tpch:end -->\n\nprose\n\n"
+                                         "<!-- runs:begin -->\n- [results/older.md](results/older.md): older\n"
+                                         "<!-- runs:end -->\n")
+    results = tmp_path / "results"
+    results.mkdir()
+    one_query_report(results, "isthmus", 1, 10, 120, "isthmus\t1\tok\tmatch\tdiffers\t\n")
+    run(BENCH / "report.py", "tpch", results, "--sf", "0.01", "--reps", "3", "--doc", "--docs", docs,
+        "--note", "nothing else ran")
+    written = sorted((docs / "results").glob("*.md"))
+    assert len(written) == 1 and written[0].name.endswith("-tpch-sf0.01.md")
+    name = written[0].stem
+    full = written[0].read_text()
+    assert full.startswith(f"# TPC-H SF 0.01, {name[:10]}") and "- Conditions: nothing else ran" in full
+    assert "| Q1 | 20.0 | 100.0 | 0.50 | 1.20 |" in full and "Check per plan" in full
+    page = (docs / "performance.md").read_text()
+    summary = page[page.index("<!-- tpch:begin -->"):page.index("<!-- tpch:end -->")]
+    assert f"[results/{name}.md](results/{name}.md)" in summary
+    assert "| isthmus | 1 | 0.50 | 1.20 | 1.20 | 1 | 1 | 1.20 |" in summary
+    assert "- isthmus: exec/SQL above 1.10: Q1 1.20; below 0.75: none" in summary
+    assert "| Q1 |" not in summary and "old" not in summary and "prose" in page
+    assert page.index(f"- [results/{name}.md]") < page.index("- [results/older.md]")
+    # A second run of the day gets a file of its own.
+    run(BENCH / "report.py", "tpch", results, "--sf", "0.01", "--reps", "3", "--doc", "--docs", docs)
+    assert (docs / "results" / f"{name}-2.md").exists()
+
+
+def test_the_chart_is_read_again_from_a_results_file(tmp_path):
+    # bench/report.py chart: the per-query table of a results file, the queries it names per producer.
+    md = tmp_path / "run.md"
+    md.write_text("Run: TPC-DS SF 1, 2 repetitions\n\n"
+                  "| Query | SQL analyze ms | SQL exec ms | isthmus convert/SQL | isthmus exec/SQL | duckdb convert/SQL "
+                  "| duckdb exec/SQL |\n|---|---|---|---|---|---|---|\n"
+                  "| Q1 | 1.0 | 10.0 | 0.50 | 1.20 | — (no plan) |  |\n"
+                  "| Q2 | 1.0 | 10.0 | 0.90 | 0.70 | 0.80 | 1.00 |\n\nafter\n")
+    out = run(BENCH / "report.py", "chart", md)
+    assert "- isthmus: exec/SQL above 1.10: Q1 1.20; below 0.75: Q2 0.70" in out
+    assert "- duckdb: exec/SQL above 1.10: none; below 0.75: none" in out
