@@ -99,7 +99,9 @@ jar_exists() { compgen -G "$JAR_GLOB" >/dev/null; }
 ensure_jar() {
   local jar
   jar="$(ls -t $JAR_GLOB 2>/dev/null | head -1 || true)"
-  if [ -n "$jar" ] && [ -z "$(find "$ROOT/jvm/src/main" "$ROOT/build.sbt" "$ROOT/project" -newer "$jar" -type f -print -quit)" ]; then
+  # project/'s own files only: sbt rewrites project/target and project/project on every run.
+  if [ -n "$jar" ] && [ -z "$(find "$ROOT/jvm/src/main" "$ROOT/build.sbt" "$ROOT/proto" -newer "$jar" -type f -print -quit)" ] \
+     && [ -z "$(find "$ROOT/project" -maxdepth 1 -newer "$jar" -type f -print -quit)" ]; then
     step "the jar is built: $(basename "$jar")"
   else
     step "building the jar: build/sbt jvm/assembly (the first build downloads sbt and the dependencies: minutes)"

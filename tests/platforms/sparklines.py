@@ -73,10 +73,10 @@ class SparkLine:
         """The project's jar for this line, built the first time (``SPARK_VERSION=… build/sbt jvm/assembly``)."""
         pattern = f"spark-substrait-spark{self.minor.replace('.', '')}_{self.scala}-*.jar"
         found = sorted(JARS.glob(pattern))
-        if not found:
+        if not found or _stale(found[-1]):
             with _locked("sbt"):  # the same lock dev/common.sh's sbt() takes
                 found = sorted(JARS.glob(pattern))
-                if not found:
+                if not found or _stale(found[-1]):
                     subprocess.run([str(REPO / "build" / "sbt"), "jvm/assembly"], cwd=REPO, check=True,
                                    env={**os.environ, "SPARK_VERSION": self.version}, timeout=3600)
                     found = sorted(JARS.glob(pattern))
@@ -142,3 +142,12 @@ def _locked(name: str):
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _stale(jar: Path) -> bool:
+    """A source or a build file newer than the jar (dev/common.sh's ensure_jar decides the same):
+    a stale jar would test old code."""
+    built = jar.stat().st_mtime
+    sources = [*(REPO / "jvm" / "src" / "main").rglob("*"), *(REPO / "proto").rglob("*"), REPO / "build.sbt",
+               *(p for p in (REPO / "project").iterdir() if p.is_file())]
+    return any(p.is_file() and p.stat().st_mtime > built for p in sources)

@@ -4,14 +4,15 @@ test compares the lines. Run by a Spark line's own Python (tests/platforms/spark
 
     python tables_driver.py JOB.json
 
-JOB: {"conf": {...}, "hive": bool, "steps": [{"id": ..., "sql" | "plan" | "set": ...,
-"setup": bool}]}. A setup step that fails stops the driver (exit 2): what follows would
+JOB: {"conf": {...}, "hive": bool, "steps": [{"id": ..., "sql" | "plan" | "set" | "wait_table": ...,
+"setup": bool}]} (``wait_table``: until the catalog has that table, ``seconds`` at most). A setup step that fails stops the driver (exit 2): what follows would
 check nothing."""
 
 import datetime
 import decimal
 import json
 import sys
+import time
 
 from pyspark.sql import SparkSession
 
@@ -55,6 +56,13 @@ def main(path: str) -> int:
             if "set" in step:
                 for k, v in step["set"].items():
                     spark.conf.set(k, v)
+                rows = []
+            elif "wait_table" in step:  # another driver's table, through a shared metastore
+                deadline = time.monotonic() + step.get("seconds", 300)
+                while not spark.catalog.tableExists(step["wait_table"]):
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"no table {step['wait_table']} after {step.get('seconds', 300)} s")
+                    time.sleep(1)
                 rows = []
             elif "sql" in step:
                 rows = spark.sql(step["sql"]).collect()
