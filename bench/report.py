@@ -431,10 +431,11 @@ def scaling(results: Path, plot: Path) -> tuple:
         if len(ok) >= 2:
             n = len(sizes)
             mx, my = sum(sizes) / n, sum(ms) / n
-            per_unit = sum((x - mx) * (y - my) for x, y in zip(sizes, ms)) / sum((x - mx) ** 2 for x in sizes)
+            per_unit = (sum((x - mx) * (y - my) for x, y in zip(sizes, ms, strict=True))
+                        / sum((x - mx) ** 2 for x in sizes))
             lx, ly = [math.log(x) for x in sizes], [math.log(max(y, 1e-6)) for y in ms]
             mlx, mly = sum(lx) / n, sum(ly) / n
-            slope = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly)) / sum((x - mlx) ** 2 for x in lx)
+            slope = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly, strict=True)) / sum((x - mlx) ** 2 for x in lx)
             # Over the whole range a fixed cost flattens the slope; the last step shows the growth at the top (1: linear).
             last = math.log(max(ms[-1], 1e-6) / max(ms[-2], 1e-6)) / math.log(sizes[-1] / sizes[-2])
         # Decoding and conversion without Spark's analysis (columns a run before them lacks).

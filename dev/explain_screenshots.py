@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -30,7 +29,7 @@ Q3_TABLES = ("customer", "orders", "lineitem")
 BROWSERS = ("chromium", "chromium-headless-shell", "chromium-browser", "google-chrome")
 
 
-def browser() -> Optional[str]:
+def browser() -> str | None:
     """Headless Chromium's command, or None when none is installed."""
     for name in BROWSERS:
         found = shutil.which(name)
@@ -40,7 +39,7 @@ def browser() -> Optional[str]:
     return str(headless_shell) if headless_shell.exists() else None
 
 
-def chromium(args: List[str], timeout: float = 120) -> subprocess.CompletedProcess:
+def chromium(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
     """Runs headless Chromium (as root it needs --no-sandbox) with a profile of its own."""
     command = browser()
     if command is None:
@@ -66,12 +65,12 @@ def screenshot(page: Path, png: Path, width: int, height: int) -> None:
         raise RuntimeError(f"chromium --screenshot failed ({result.returncode}): {result.stderr[-2000:]}")
 
 
-def svg_size(markup: str) -> List[int]:
+def svg_size(markup: str) -> list[int]:
     m = re.search(r'<svg[^>]* width="(\d+)" height="(\d+)"', markup)
     return [int(m.group(1)), int(m.group(2))]
 
 
-def tpch(folder: Path) -> Dict[str, object]:
+def tpch(folder: Path) -> dict[str, object]:
     """TPC-H sf=0.01 as parquet files, and Q3's plans from DuckDB 1.1.3 and DataFusion 55."""
     import duckdb
     from datafusion import SessionContext
@@ -100,25 +99,25 @@ def tpch(folder: Path) -> Dict[str, object]:
     return {"tables": tables, "duckdb": duck, "datafusion": fusion}
 
 
-def cli(args: List[str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def cli(args: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """``spark-substrait ARGS`` (as ``python -m spark_substrait``, the same program)."""
     return subprocess.run([sys.executable, "-m", "spark_substrait", *args], capture_output=True, text=True,
                           cwd=str(cwd), timeout=600)
 
 
-def q06_svg_command(lineitem: Path) -> List[str]:
+def q06_svg_command(lineitem: Path) -> list[str]:
     """The README picture's command (run in the repository's root)."""
     return ["explain", "examples/q06.json", "--table", f"lineitem={lineitem}", "--format", "svg", "--quiet"]
 
 
-def explain_html(plan: Path, tables: Dict[str, Path], html: Path) -> None:
+def explain_html(plan: Path, tables: dict[str, Path], html: Path) -> None:
     tables_args = [a for name in Q3_TABLES for a in ("--table", f"{name}={tables[name]}")]
     result = cli(["explain", str(plan), *tables_args, "--format", "html", "--output", str(html), "--quiet"])
     if result.returncode != 0:
         raise RuntimeError(f"spark-substrait explain {plan.name} failed: {result.stderr[-3000:]}")
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--svg-only", action="store_true", help="only docs/explain-q06.svg (no Chromium needed)")
     args = parser.parse_args(argv)

@@ -15,7 +15,6 @@ Nothing here writes into the source tree; every page it makes exists only in the
 import posixpath
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 from mkdocs.structure.files import File
 
@@ -47,7 +46,7 @@ def _repo_path_of(page_repo_path: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(page_repo_path), target))
 
 
-def _site_path_of(repo_path: str) -> Optional[str]:
+def _site_path_of(repo_path: str) -> str | None:
     """Where a repository file is in the site (docs_dir-relative), None outside it."""
     if repo_path in PAGES:
         return PAGES[repo_path]
@@ -80,7 +79,7 @@ def rewrite_links(markdown: str, page_repo_path: str, page_site_path: str) -> st
     return "".join(out)
 
 
-def outside_links(markdown: str, page_repo_path: str) -> List[str]:
+def outside_links(markdown: str, page_repo_path: str) -> list[str]:
     """Repository files outside docs/ (and not pages) that the page links to."""
     found = []
     for m in _LINK.finditer(markdown):
@@ -102,7 +101,7 @@ def _scaladoc_text(comment: str) -> str:
     return re.sub(r"\[\[(?:[\w.]+\.)?([\w]+)\]\]", r"`\1`", text)
 
 
-def _signature(lines: List[str], start: int) -> Tuple[str, int]:
+def _signature(lines: list[str], start: int) -> tuple[str, int]:
     """The declaration from ``lines[start]`` up to its body (``=`` or ``{`` at depth 0)."""
     text, depth, i = "", 0, start
     while i < len(lines):
@@ -118,12 +117,12 @@ def _signature(lines: List[str], start: int) -> Tuple[str, int]:
     return re.sub(r"\s+", " ", text.strip()), i
 
 
-def scala_members(source: str) -> List[Dict[str, str]]:
+def scala_members(source: str) -> list[dict[str, str]]:
     """The public declarations of a Scala source, in order: each ``kind`` (object, class,
     implicit class, def), ``name``, ``signature``, ``doc`` (its Scaladoc, or the previous
     overload's) and ``owner`` (the object or class it is in)."""
     lines = source.splitlines()
-    members: List[Dict[str, str]] = []
+    members: list[dict[str, str]] = []
     doc, owners, i = "", [], 0
     decl = re.compile(r"^(\s*)((?:override\s+|implicit\s+|final\s+|case\s+)*)(def|class|object|trait|val)\s+(\w+)")
     while i < len(lines):

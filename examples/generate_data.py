@@ -27,8 +27,7 @@ CURRENT_DATE = datetime.date(1995, 6, 17)  # TPC-H's cut-off between shipped and
 
 
 def schema():
-    from pyspark.sql.types import (DateType, DecimalType, LongType, StringType, StructField,
-                                   StructType)
+    from pyspark.sql.types import DateType, DecimalType, LongType, StringType, StructField, StructType
 
     money = DecimalType(15, 2)
     columns = [

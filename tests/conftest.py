@@ -9,7 +9,6 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import pytest
 
@@ -22,12 +21,12 @@ QUERIES = (1, 6)
 class Tpch:
     folder: Path
     lineitem: Path                                   # a parquet file
-    sql: Dict[int, str]
-    duckdb_bin: Dict[int, bytes]
-    duckdb_json: Dict[int, str]
-    datafusion_bin: Dict[int, bytes]
-    duckdb_rows: Dict[int, List[Tuple]]             # DuckDB's SQL answers
-    datafusion_rows: Dict[int, List[Tuple]]         # DataFusion's SQL answers
+    sql: dict[int, str]
+    duckdb_bin: dict[int, bytes]
+    duckdb_json: dict[int, str]
+    datafusion_bin: dict[int, bytes]
+    duckdb_rows: dict[int, list[tuple]]             # DuckDB's SQL answers
+    datafusion_rows: dict[int, list[tuple]]         # DataFusion's SQL answers
 
     def plan_file(self, name: str) -> Path:
         """``q06.bin`` / ``q06.json`` (DuckDB's plans) or ``df_q06.bin`` as files."""

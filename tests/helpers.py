@@ -8,9 +8,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -33,15 +33,15 @@ def duckdb_substrait_extension() -> str:
 
 def assert_rows_equal(actual: Sequence[Sequence], expected: Sequence[Sequence],
                       columns: Sequence[str], float_rel: float = 1e-9,
-                      tolerance: Optional[Dict[str, float]] = None) -> None:
+                      tolerance: dict[str, float] | None = None) -> None:
     """Row by row, in order. Decimals must be equal exactly (scale aside); a float expected
     value is matched within ``float_rel`` (relative); ``tolerance`` gives an absolute
     tolerance for named columns instead."""
     tolerance = tolerance or {}
     assert len(actual) == len(expected), f"{len(actual)} rows, expected {len(expected)}"
-    for i, (a_row, e_row) in enumerate(zip(actual, expected)):
+    for i, (a_row, e_row) in enumerate(zip(actual, expected, strict=True)):
         assert len(a_row) == len(e_row) == len(columns), (a_row, e_row)
-        for name, a, e in zip(columns, a_row, e_row):
+        for name, a, e in zip(columns, a_row, e_row, strict=True):
             where = f"row {i} column {name}: got {a!r}, expected {e!r}"
             if name in tolerance:
                 assert abs(Decimal(str(a)) - Decimal(str(e))) <= Decimal(str(tolerance[name])), where
@@ -55,7 +55,7 @@ def assert_rows_equal(actual: Sequence[Sequence], expected: Sequence[Sequence],
                 assert a == e, where
 
 
-def clean_env(**extra: str) -> Dict[str, str]:
+def clean_env(**extra: str) -> dict[str, str]:
     """The environment for a fresh Python + Spark driver, free of this run's settings."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("SPARK_HOME", "SPARK_CONF_DIR", "PYTHONPATH", "PYSPARK_SUBMIT_ARGS",
@@ -64,7 +64,7 @@ def clean_env(**extra: str) -> Dict[str, str]:
     return env
 
 
-def package_env(**extra: str) -> Dict[str, str]:
+def package_env(**extra: str) -> dict[str, str]:
     """:func:`clean_env`, but a fresh interpreter imports the spark_substrait this run imported
     and uses the jar this run uses (``python -m spark_substrait`` then runs the code under test,
     whichever checkout or jar the console script on PATH would pick)."""
@@ -90,15 +90,15 @@ def remote_session(url: str):
     return session
 
 
-def run_python(args: List[str], python: str = sys.executable, cwd: Optional[Path] = None,
-               env: Optional[Dict[str, str]] = None, timeout: float = 300
+def run_python(args: list[str], python: str = sys.executable, cwd: Path | None = None,
+               env: dict[str, str] | None = None, timeout: float = 300
                ) -> subprocess.CompletedProcess:
     return subprocess.run([python, *args], cwd=str(cwd) if cwd else None,
                           env=env if env is not None else clean_env(),
                           capture_output=True, text=True, timeout=timeout)
 
 
-def write_spark_defaults(conf_dir: Path, settings: Dict[str, str]) -> Path:
+def write_spark_defaults(conf_dir: Path, settings: dict[str, str]) -> Path:
     conf_dir.mkdir(parents=True, exist_ok=True)
     (conf_dir / "spark-defaults.conf").write_text(
         "".join(f"{k} {v}\n" for k, v in settings.items()), encoding="utf-8")
@@ -170,8 +170,8 @@ def stop_process_group(server: subprocess.Popen) -> None:
             server.wait(timeout=30)
 
 
-def start_connect_server(log: Path, settings: Optional[Dict[str, str]] = None, timeout: float = 180
-                         ) -> Tuple[subprocess.Popen, str]:
+def start_connect_server(log: Path, settings: dict[str, str] | None = None, timeout: float = 180
+                         ) -> tuple[subprocess.Popen, str]:
     """A Spark Connect server on loopback with spark-substrait's plugin, started as users start
     one (pyspark's spark-submit with SparkConnectServer and ``connect_server_conf()``), in its
     own process group (stop it with :func:`stop_process_group`), its output in ``log``, its

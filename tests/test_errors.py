@@ -5,8 +5,7 @@ import json
 import pytest
 
 import spark_substrait
-from spark_substrait import (SubstraitInvalidPlanError, SubstraitPlanError,
-                             SubstraitUnsupportedError)
+from spark_substrait import SubstraitInvalidPlanError, SubstraitPlanError, SubstraitUnsupportedError
 from spark_substrait._errors import from_java
 
 Q6_MEASURE_FUNCTION = ("relations[0].root.input.project.input.aggregate.measures[0].measure"

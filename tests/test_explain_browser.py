@@ -25,7 +25,6 @@ from helpers import REPO, clean_env, duckdb_substrait_extension
 
 sys.path.insert(0, str(REPO / "dev"))
 import explain_screenshots  # noqa: E402
-
 from spark_substrait._explain import svg as explain_svg  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -82,7 +82,8 @@ def _duckdb_rows(rows, flags):
 def test_regexp_replace_equals_duckdb(spark, position, occurrence, flags):
     ours = sorted(spark.read.substrait(_regexp_plan(REPLACEMENTS, position, occurrence)).collect())
     theirs = _duckdb_rows(REPLACEMENTS, flags)
-    assert [r.replaced for r in ours] == theirs, list(zip(REPLACEMENTS, [r.replaced for r in ours], theirs))
+    assert [r.replaced for r in ours] == theirs, list(zip(REPLACEMENTS, [r.replaced for r in ours], theirs,
+                                                          strict=False))
 
 
 def test_regexp_replace_position_equals_duckdb_on_the_rest_of_the_string(spark):
@@ -130,5 +131,5 @@ def test_datafusion_logb_is_read_x_first(spark, tmp_path):
     ours = sorted((r.x, r.l) for r in spark.read.substrait(plan).collect() if r.x is not None)
     theirs = sorted((r["x"], r["l"]) for r in ctx.sql(query).to_pylist() if r["x"] is not None)
     assert len(ours) == 3
-    for (ox, ol), (tx, tl) in zip(ours, theirs):
+    for (ox, ol), (tx, tl) in zip(ours, theirs, strict=True):
         assert ox == tx and ol == pytest.approx(tl, rel=1e-12)

@@ -45,7 +45,7 @@ def feature_tables(spark, tmp_path_factory):
     for name, spec in tables.items():
         con.execute(f"CREATE TABLE {name} ({', '.join(f'{c} {t}' for c, t in spec['columns'])})")
         for row in spec["rows"]:
-            values = ", ".join(_literal(v, t) for v, (_, t) in zip(row, spec["columns"]))
+            values = ", ".join(_literal(v, t) for v, (_, t) in zip(row, spec["columns"], strict=True))
             con.execute(f"INSERT INTO {name} VALUES ({values})")
         con.execute(f"COPY {name} TO '{folder / name}.parquet' (FORMAT PARQUET)")
         spark.read.parquet(str(folder / f"{name}.parquet")).createOrReplaceTempView(name)

@@ -7,7 +7,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import spark_substrait
-from helpers import PARAMETER_PLAN, EXTENSION_CLASS, assert_rows_equal
+from helpers import EXTENSION_CLASS, PARAMETER_PLAN, assert_rows_equal
 
 
 def q6_rows(spark, plan):
@@ -198,7 +198,7 @@ def test_arrow_files_written_by_pyarrow(spark, tmp_path):
     import pyarrow as pa
 
     schema = pa.schema([("id", pa.int32()), ("name", pa.string()), ("at", pa.timestamp("us", tz="UTC"))])
-    at = datetime.datetime(2024, 1, 31, 18, 0, tzinfo=datetime.timezone.utc)
+    at = datetime.datetime(2024, 1, 31, 18, 0, tzinfo=datetime.UTC)
     batches = [pa.record_batch([pa.array([1, None, 1], pa.int32()), pa.array(["a", "b", "a"]), pa.array([at, None, at])], schema=schema),
                pa.record_batch([pa.array([7], pa.int32()), pa.array([None], pa.string()), pa.array([at])], schema=schema)]
     path = tmp_path / "rows.arrow"
@@ -213,7 +213,7 @@ def test_arrow_files_written_by_pyarrow(spark, tmp_path):
         assert df.rdd.getNumPartitions() == 2
         # pyarrow's own rows, instants compared in UTC.
         expected = [tuple(r.values()) for r in pa.Table.from_batches(batches).to_pylist()]
-        got = [(r.id, r.name, r.at.astimezone(datetime.timezone.utc) if r.at else None) for r in df.collect()]
+        got = [(r.id, r.name, r.at.astimezone(datetime.UTC) if r.at else None) for r in df.collect()]
         assert sorted(got, key=repr) == sorted(expected, key=repr)
 
         dictionary = tmp_path / "dictionary.arrow"

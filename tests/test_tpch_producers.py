@@ -63,9 +63,9 @@ def comparable(value):
 def assert_same_rows(actual, expected, where):
     assert len(actual) == len(expected), f"{where}: {len(actual)} rows, DuckDB's SQL gives {len(expected)}"
     key = lambda row: tuple(str(round(v, 2)) if isinstance(v, float) else str(v) for v in row)  # noqa: E731
-    for a, e in zip(sorted(actual, key=key), sorted(expected, key=key)):
+    for a, e in zip(sorted(actual, key=key), sorted(expected, key=key), strict=True):
         assert len(a) == len(e), f"{where}: row {a} vs {e}"
-        for x, y in zip(a, e):
+        for x, y in zip(a, e, strict=True):
             if isinstance(x, float) and isinstance(y, float):
                 assert abs(x - y) <= 1e-9 * max(1.0, abs(y)) + 1e-6, f"{where}: row {a}, DuckDB gives {e}"
             else:

@@ -40,7 +40,7 @@ def assert_quoted(key: str, actual: str) -> None:
     quoted = quotes()[key]
     lines = actual.strip().splitlines()
     assert len(lines) == len(quoted), f"{key}: the message has {len(lines)} lines, the quote {len(quoted)}:\n{actual}"
-    for q, line in zip(quoted, lines):
+    for q, line in zip(quoted, lines, strict=True):
         pattern = ".*?".join(re.escape(part) for part in q.split("…"))
         assert re.fullmatch(pattern, line), f"{key}: docs/troubleshooting.md quotes\n  {q}\nthe code says\n  {line}"
 

@@ -7,8 +7,7 @@ import zipfile
 
 import pytest
 
-from helpers import (EXTENSION_CLASS, READ_PLAN_SCRIPT, REPO, clean_env, run_python,
-                     write_spark_defaults)
+from helpers import EXTENSION_CLASS, READ_PLAN_SCRIPT, REPO, clean_env, run_python, write_spark_defaults
 
 pytestmark = pytest.mark.slow
 

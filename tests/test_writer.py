@@ -91,9 +91,9 @@ def assert_same_rows(actual, expected, what, rel=1e-6):
     a = sorted(actual, key=lambda r: _key(norm(r)))
     e = sorted(expected, key=lambda r: _key(norm(r)))
     assert len(a) == len(e), f"{what}: {len(a)} rows, Spark gives {len(e)}"
-    for x, y in zip(a, e):
+    for x, y in zip(a, e, strict=True):
         assert len(x) == len(y), f"{what}: row {x}, Spark gives {y}"
-        for p, q in zip(x, y):
+        for p, q in zip(x, y, strict=True):
             p2, q2 = _value(p), _value(q)
             if isinstance(p2, float) and isinstance(q2, float):
                 close = math.isclose(p2, q2, rel_tol=rel) or abs(p2 - q2) <= _last_digit(p, q) * (1 + 1e-9)

@@ -3,7 +3,6 @@ group of NULLs, a single row, duplicates, random groups) and an empty input; a w
 runs over each group in row order, in each frame the spec lists."""
 
 import random
-from typing import List, Tuple
 
 import pyarrow as pa
 
@@ -16,7 +15,7 @@ from plans import Call
 FRAMES_SQL = {"unbounded": "UNBOUNDED PRECEDING", "current": "CURRENT ROW"}
 
 
-def groups(call: Call, rows: List[tuple], rng: random.Random, n_edges: int) -> List[Tuple[int, tuple]]:
+def groups(call: Call, rows: list[tuple], rng: random.Random, n_edges: int) -> list[tuple[int, tuple]]:
     """(group, row) pairs: g0 every edge row, g1 NULLs only, g2 one row, g3 a row four times, then random groups."""
     width = len(call.value_types)
     edges, rest = rows[:n_edges], rows[n_edges:]
@@ -83,7 +82,7 @@ def _aggregate(runner, spec, call, pairs, res) -> None:
                                call.out, ["g", "r"])
         if not isinstance(got, list):
             return got
-        by_g = dict(zip(got[0], got[1]))
+        by_g = dict(zip(got[0], got[1], strict=True))
         return [value_outcome(by_g.get(g)) for g in chosen]
     ours = runner._split(run, expected)
     empty_exp = spec.model(call, [])
@@ -116,7 +115,7 @@ def _table(call, pairs, with_id=False):
     return pa.table(cols)
 
 
-def _engine_groups(runner, name, template, call, grouped, keys) -> List[Outcome]:
+def _engine_groups(runner, name, template, call, grouped, keys) -> list[Outcome]:
     engine = runner.engines[name]
     expr = template.format(*[f"c{i}" for i in range(len(call.value_types))])
 
@@ -127,7 +126,7 @@ def _engine_groups(runner, name, template, call, grouped, keys) -> List[Outcome]
             res = engine.query(table, f"SELECT g, {expr} AS r FROM t GROUP BY g ORDER BY g")
         except Exception as e:  # noqa: BLE001
             return engine_error(e)
-        by_g = dict(zip(res.column("g").to_pylist(), to_python(res.column("r"), call.out)))
+        by_g = dict(zip(res.column("g").to_pylist(), to_python(res.column("r"), call.out), strict=True))
         return [value_outcome(by_g.get(g)) for g in chosen]
     return per_row(run, len(keys))
 
@@ -165,7 +164,7 @@ def _window(runner, spec, call, pairs, res) -> None:
                                call.out, ["id", "r"])
         if not isinstance(got, list):
             return got
-        by_id = dict(zip(got[0], got[1]))
+        by_id = dict(zip(got[0], got[1], strict=True))
         vals = [value_outcome(by_id.get(j)) for j in range(len(sub))]
         out, k = [], 0
         for g in chosen:
@@ -176,7 +175,7 @@ def _window(runner, spec, call, pairs, res) -> None:
                      for g in keys]
     per_part = runner._split(run, part_expected)
     ours = []
-    for g, got in zip(keys, per_part):
+    for g, got in zip(keys, per_part, strict=True):
         ours += got if isinstance(got, list) else [got] * len(grouped[g])
     engine_out = {}
     for name in runner.engines:

@@ -4,7 +4,7 @@ value, and the argument rows each call runs on."""
 
 import itertools
 import random
-from typing import Dict, Iterator, List, Sequence, Optional
+from collections.abc import Iterator, Sequence
 
 import values
 from catalog import Impl, YamlFunction, bind, return_type
@@ -18,7 +18,7 @@ DEFAULT_ANY = (SType("i32"), SType("i64"), SType("fp64"), SType("string"), SType
                SType("decimal", 10, 2), SType("boolean"), SType("precision_timestamp", 6))
 
 
-def _candidates(pattern: str, spec: Spec) -> List[SType]:
+def _candidates(pattern: str, spec: Spec) -> list[SType]:
     p = pattern.strip().lower().replace("?", "")
     if p.startswith("any"):
         return list(spec.any_types or DEFAULT_ANY)
@@ -48,7 +48,7 @@ def _candidates(pattern: str, spec: Spec) -> List[SType]:
     return [parse(p)]
 
 
-def _type_lists(impl: Impl, spec: Spec, count: int) -> Iterator[List[SType]]:
+def _type_lists(impl: Impl, spec: Spec, count: int) -> Iterator[list[SType]]:
     """Concrete value-argument types for an overload (``count`` repetitions of a variadic last one)."""
     patterns = [a.type for a in impl.args if a.type is not None and not _is_func(a.type)]
     if impl.variadic and patterns:
@@ -60,7 +60,7 @@ def _type_lists(impl: Impl, spec: Spec, count: int) -> Iterator[List[SType]]:
     if len(decimal_args) == 2:
         # two decimals: each precision with itself, and some mixed pairs
         cands = _candidates(patterns[decimal_args[0]], spec)
-        pairs = [(c, c) for c in cands] + list(zip(cands, cands[1:] + cands[:1]))[:2]
+        pairs = [(c, c) for c in cands] + list(zip(cands, cands[1:] + cands[:1], strict=True))[:2]
         others = [_candidates(p, spec) if i not in decimal_args else [None] for i, p in enumerate(patterns)]
         for pair in pairs:
             for rest in itertools.product(*others):
@@ -85,21 +85,21 @@ def _type_lists(impl: Impl, spec: Spec, count: int) -> Iterator[List[SType]]:
         yield list(combo)
 
 
-def _option_sets(options: Dict[str, List[str]], full: bool) -> List[Dict[str, List[str]]]:
+def _option_sets(options: dict[str, list[str]], full: bool) -> list[dict[str, list[str]]]:
     """Every combination of option values (full), or each value once with the others unset; and no options."""
-    out: List[Dict[str, List[str]]] = [{}]
+    out: list[dict[str, list[str]]] = [{}]
     names = sorted(options)
     if full:
         for n in range(1, len(names) + 1):
             for chosen in itertools.combinations(names, n):
                 for vals in itertools.product(*[options[c] for c in chosen]):
-                    out.append({c: [v] for c, v in zip(chosen, vals)})
+                    out.append({c: [v] for c, v in zip(chosen, vals, strict=True)})
     else:
         out += [{n: [v]} for n in names for v in options[n]]
     return out
 
 
-def calls(spec: Spec, fn: YamlFunction, full: bool) -> List[Call]:
+def calls(spec: Spec, fn: YamlFunction, full: bool) -> list[Call]:
     out = []
     for impl in fn.impls:
         counts = [1]
@@ -113,7 +113,7 @@ def calls(spec: Spec, fn: YamlFunction, full: bool) -> List[Call]:
                 patterns = [a.type for a in impl.args if a.type is not None and not _is_func(a.type)]
                 if impl.variadic and patterns:
                     patterns = patterns[:-1] + [patterns[-1]] * count
-                if not all(bind(p, t, env) for p, t in zip(patterns, types)):
+                if not all(bind(p, t, env) for p, t in zip(patterns, types, strict=True)):
                     continue
                 try:
                     out_type = return_type(impl.ret, env)
@@ -132,8 +132,8 @@ def calls(spec: Spec, fn: YamlFunction, full: bool) -> List[Call]:
                             # a func<…> argument: a placeholder the spec's variants replace by lambdas
                             args.append(Arg(enum=next(eit)) if a.enum is not None else Arg() if _is_func(a.type)
                                         else Arg(type=next(vit)))
-                        call = Call(fn.ext, fn.name, fn.kind, args, out_type, dict(opts))
-                        for call in (spec.variants(call, full) if spec.variants else [call]):
+                        base = Call(fn.ext, fn.name, fn.kind, args, out_type, dict(opts))
+                        for call in (spec.variants(base, full) if spec.variants else [base]):
                             if call.out is None or (spec.skip_call and spec.skip_call(call)) or \
                                     any(a.type is None and a.enum is None and a.lam is None for a in call.args):
                                 continue
@@ -141,7 +141,7 @@ def calls(spec: Spec, fn: YamlFunction, full: bool) -> List[Call]:
     return out if full else _pinned(out)
 
 
-def _pinned(all_calls: List[Call]) -> List[Call]:
+def _pinned(all_calls: list[Call]) -> list[Call]:
     """The CI subset: a few calls covering every overload (argument types), every option value
     and every enumeration value at least once, chosen greedily (each next call the one covering
     most of what is not covered yet; ties to the first in generation order, so the subset is
@@ -166,7 +166,7 @@ def _is_func(pattern: str) -> bool:
     return pattern.strip().lower().startswith("func")
 
 
-def rows(spec: Spec, call: Call, rng: random.Random, n_random: int) -> List[tuple]:
+def rows(spec: Spec, call: Call, rng: random.Random, n_random: int) -> list[tuple]:
     """The argument rows of a call: edge values (every pair for two arguments), then random ones."""
     if spec.rows is not None:
         return spec.rows(call, rng, n_random)
@@ -188,7 +188,7 @@ def rows(spec: Spec, call: Call, rng: random.Random, n_random: int) -> List[tupl
     return out
 
 
-def capped(rows: List[tuple], cap: Optional[int], rng: random.Random) -> List[tuple]:
+def capped(rows: list[tuple], cap: int | None, rng: random.Random) -> list[tuple]:
     """At most ``cap`` rows: every row with a NULL, and a seeded sample of the others, in order."""
     if cap is None or len(rows) <= cap:
         return rows

@@ -5,7 +5,6 @@ import dataclasses
 import os
 import re
 import subprocess
-from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -16,19 +15,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 @dataclasses.dataclass
 class ArgDecl:
-    type: Optional[str] = None            # a value argument's type pattern (decimal<P1,S1>, any1)
-    enum: Optional[List[str]] = None      # an enumeration argument's values
+    type: str | None = None               # a value argument's type pattern (decimal<P1,S1>, any1)
+    enum: list[str] | None = None         # an enumeration argument's values
     name: str = ""
 
 
 @dataclasses.dataclass
 class Impl:
-    args: List[ArgDecl]
-    options: Dict[str, List[str]]
+    args: list[ArgDecl]
+    options: dict[str, list[str]]
     ret: str
-    variadic: Optional[dict] = None
+    variadic: dict | None = None
     nullability: str = "MIRROR"
-    window_type: Optional[str] = None
+    window_type: str | None = None
 
 
 @dataclasses.dataclass
@@ -37,14 +36,14 @@ class YamlFunction:
     name: str
     kind: str                             # scalar | aggregate | window
     description: str
-    impls: List[Impl]
+    impls: list[Impl]
 
 
 def spec_folder() -> str:
     return subprocess.check_output([os.path.join(ROOT, "build", "substrait-spec")], text=True).strip()
 
 
-def load(folder: Optional[str] = None) -> Dict[Tuple[str, str, str], YamlFunction]:
+def load(folder: str | None = None) -> dict[tuple[str, str, str], YamlFunction]:
     folder = folder or os.path.join(spec_folder(), "extensions")
     out = {}
     for f in sorted(os.listdir(folder)):
@@ -75,7 +74,7 @@ def load(folder: Optional[str] = None) -> Dict[Tuple[str, str, str], YamlFunctio
 _PATTERN = re.compile(r"^([A-Za-z_!0-9]+)\??(?:<(.*)>)?\??$")
 
 
-def bind(pattern: str, t: SType, env: Dict[str, object]) -> bool:
+def bind(pattern: str, t: SType, env: dict[str, object]) -> bool:
     """Matches a YAML type pattern against a concrete type, recording its parameters in env."""
     pattern = pattern.strip()
     m = _PATTERN.match(pattern)
@@ -95,7 +94,7 @@ def bind(pattern: str, t: SType, env: Dict[str, object]) -> bool:
     if params:
         names = [x.strip() for x in params.split(",")]
         values = {"decimal": [t.p, t.s]}.get(t.kind, [t.p])
-        for n, v in zip(names, values):
+        for n, v in zip(names, values, strict=True):
             if n.isdigit():
                 if int(n) != v:
                     return False
@@ -111,7 +110,7 @@ def _ternary(expr: str) -> str:
     return f"(({m.group(2)}) if ({m.group(1)}) else ({m.group(3)}))" if m else expr
 
 
-def return_type(ret: str, env: Dict[str, object]) -> SType:
+def return_type(ret: str, env: dict[str, object]) -> SType:
     """The concrete return type of a YAML return (a type, or a small program ending in one)."""
     lines = [x.strip() for x in ret.strip().splitlines() if x.strip()]
     scope = {k: v for k, v in env.items() if not isinstance(v, SType)}

@@ -9,7 +9,7 @@
 
 import decimal
 import re
-from typing import Callable, List, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 import pyarrow as pa
 
@@ -35,7 +35,7 @@ REFUSALS = {"SUBSTRAIT_UNSUPPORTED_FEATURE", "SUBSTRAIT_UNSUPPORTED_FUNCTION_OPT
 INVALID = {"SUBSTRAIT_INVALID_PLAN", "SUBSTRAIT_TYPE_MISMATCH"}
 
 
-def to_python(column: pa.ChunkedArray, t: SType) -> List:
+def to_python(column: pa.ChunkedArray, t: SType) -> list:
     """The values of an Arrow column as the differential run's Python values for type ``t``."""
     arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     typ = arr.type
@@ -71,7 +71,7 @@ def _raw_lists(arr):
     return [None if v is None or not v.is_valid else list(v.values) for v in arr]
 
 
-def _condition(error: BaseException) -> Optional[str]:
+def _condition(error: BaseException) -> str | None:
     from spark_substrait import SubstraitPlanError
     from spark_substrait._errors import from_java
 
@@ -132,15 +132,15 @@ class SparkEngine:
         return [to_python(table.column(c), out) for c in columns]
 
 
-def per_row(run: Callable[[List[int]], object], n: int) -> List[Outcome]:
+def per_row(run: Callable[[list[int]], object], n: int) -> list[Outcome]:
     """Runs rows 0..n-1 with ``run(indices)`` (a list of outcomes, or one outcome when the run
     failed as a whole), splitting a failing run until each failing row stands alone."""
-    results: List[Optional[Outcome]] = [None] * n
+    results: list[Outcome | None] = [None] * n
 
-    def go(idx: List[int]):
+    def go(idx: list[int]):
         got = run(idx)
         if isinstance(got, list):
-            for i, o in zip(idx, got):
+            for i, o in zip(idx, got, strict=True):
                 results[i] = o
             return
         if len(idx) == 1 or isinstance(got, Refused):

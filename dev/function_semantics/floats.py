@@ -4,7 +4,6 @@ not rational (correctly rounded in the directed modes; the nearest value otherwi
 
 import math
 from fractions import Fraction
-from typing import Optional
 
 import gmpy2
 
@@ -13,7 +12,7 @@ FORMATS = {False: (53, -1022, 1.7976931348623157e308), True: (24, -126, 3.402823
 MODES = ("TIE_TO_EVEN", "TIE_AWAY_FROM_ZERO", "TRUNCATE", "CEILING", "FLOOR")
 
 
-def round_fraction(q: Fraction, mode: Optional[str], single: bool, zero_sign: int = 1) -> float:
+def round_fraction(q: Fraction, mode: str | None, single: bool, zero_sign: int = 1) -> float:
     """``q`` rounded to binary64 (binary32 if ``single``) in ``mode`` (default TIE_TO_EVEN).
     An exact zero takes the sign ``zero_sign``; overflow goes to infinity or to the largest
     finite value as the mode says (IEEE 754 §7.4)."""
@@ -50,7 +49,7 @@ _ROUND = {"TIE_TO_EVEN": gmpy2.RoundToNearest, "TIE_AWAY_FROM_ZERO": gmpy2.Round
           "TRUNCATE": gmpy2.RoundToZero, "CEILING": gmpy2.RoundUp, "FLOOR": gmpy2.RoundDown}
 
 
-def mpfr_call(fn, args, mode: Optional[str], single: bool, composite: bool = False) -> float:
+def mpfr_call(fn, args, mode: str | None, single: bool, composite: bool = False) -> float:
     """``fn`` (a gmpy2 function) of the arguments (floats or integers, taken exactly), correctly
     rounded to the format in ``mode``. TIE_AWAY_FROM_ZERO rounds to nearest: these functions
     have no exact ties but at exact results, which no mode rounds. A ``composite`` function

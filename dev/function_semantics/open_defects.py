@@ -6,7 +6,6 @@ with the fix.
 (function, option text or "*", a piece of the case's arguments) -> what is wrong and why it is open.
 """
 
-from typing import Optional
 
 OPEN: dict = {
     # None open: the last three (substring at i32 MIN, repeat('', n > 2^31 - 1), a regex ß under
@@ -14,7 +13,7 @@ OPEN: dict = {
 }
 
 
-def why(function: str, options_text: str, case_text: str) -> Optional[str]:
+def why(function: str, options_text: str, case_text: str) -> str | None:
     for (f, opts, piece), reason in OPEN.items():
         if f == function and (opts == "*" or opts in options_text) and piece in case_text:
             return reason

@@ -10,7 +10,6 @@ import dataclasses
 import decimal
 import math
 import struct
-from typing import Optional
 
 ERROR_KINDS = ("overflow", "division_by_zero", "domain", "log_zero", "invalid", "size")
 
@@ -43,7 +42,7 @@ NULL = Null()
 class Error(Outcome):
     """An error while the query runs; ``kind`` None matches any kind (engines' errors)."""
 
-    kind: Optional[str] = None
+    kind: str | None = None
     detail: str = ""
     label = "error"
 
@@ -129,7 +128,7 @@ def same_value(expected, actual, tolerance_ulps: float = 0, single: bool = False
         return ulps(e, a, single) <= tolerance_ulps
     if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(
-            same_value(x, y, tolerance_ulps, single) for x, y in zip(expected, actual))
+            same_value(x, y, tolerance_ulps, single) for x, y in zip(expected, actual, strict=True))
     if isinstance(expected, decimal.Decimal) or isinstance(actual, decimal.Decimal):
         try:
             return decimal.Decimal(expected) == decimal.Decimal(actual)

@@ -8,9 +8,9 @@
 
 import dataclasses
 import json
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
-from stypes import SType, UNSIGNED, UNSIGNED_ANCHORS
+from stypes import UNSIGNED, UNSIGNED_ANCHORS, SType
 
 I32 = SType("i32")
 
@@ -21,7 +21,7 @@ class Lambda:
     body, a tree of ``("param", i)``, ``("lit", SType, value)`` and
     ``("call", ext, signature, out SType, (args…))`` (a function of another extension)."""
 
-    params: Tuple[SType, ...]
+    params: tuple[SType, ...]
     out: SType
     body: tuple
     text: str = ""
@@ -32,11 +32,11 @@ class Arg:
     """One argument of a call: a value of ``type``, or an enumeration ``enum``; a ``literal``
     value argument is ``value`` in every plan (a time zone, a format) and in no row."""
 
-    type: Optional[SType] = None
-    enum: Optional[str] = None
+    type: SType | None = None
+    enum: str | None = None
     literal: bool = False
     value: object = None
-    lam: Optional[Lambda] = None              # a lambda argument (func<…>), in every plan and in no row
+    lam: Lambda | None = None                 # a lambda argument (func<…>), in every plan and in no row
 
 
 @dataclasses.dataclass
@@ -44,13 +44,13 @@ class Call:
     ext: str                                  # functions_arithmetic
     name: str                                 # divide
     kind: str                                 # scalar | aggregate | window
-    args: List[Arg]
+    args: list[Arg]
     out: SType                                # the declared output type
-    options: Dict[str, List[str]] = dataclasses.field(default_factory=dict)
-    frame: Tuple[str, str] = ("unbounded", "current")   # window frame: ROWS lower, upper
+    options: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    frame: tuple[str, str] = ("unbounded", "current")   # window frame: ROWS lower, upper
 
     @property
-    def value_types(self) -> List[SType]:
+    def value_types(self) -> list[SType]:
         return [a.type for a in self.args if a.type is not None and not a.literal]
 
     def signature(self) -> str:
@@ -62,7 +62,7 @@ def _field(i: int) -> dict:
     return {"selection": {"directReference": {"structField": {"field": i}}, "rootReference": {}}}
 
 
-def _arguments(call: Call, values: Sequence[dict]) -> List[dict]:
+def _arguments(call: Call, values: Sequence[dict]) -> list[dict]:
     """The call's arguments: enums in place, ``values`` (expressions) for the value arguments."""
     it = iter(values)
     return [{"enum": a.enum} if a.enum is not None else {"value": a.type.literal(a.value)} if a.literal
@@ -70,9 +70,9 @@ def _arguments(call: Call, values: Sequence[dict]) -> List[dict]:
             else {"value": next(it)} for a in call.args]
 
 
-def _lambda_functions(call: Call) -> List[Tuple[str, str]]:
+def _lambda_functions(call: Call) -> list[tuple[str, str]]:
     """The functions the call's lambda bodies invoke, (extension, signature), anchored 2, 3, … in this order."""
-    out: List[Tuple[str, str]] = []
+    out: list[tuple[str, str]] = []
 
     def walk(node):
         if node[0] == "call":
@@ -102,14 +102,14 @@ def _lambda(lam: Lambda, call: Call) -> dict:
                        "body": expr(lam.body)}}
 
 
-def _options(call: Call) -> List[dict]:
+def _options(call: Call) -> list[dict]:
     return [{"name": k, "preference": list(v)} for k, v in call.options.items()]
 
 
-def _table(types: List[SType], rows: List[Sequence]) -> dict:
+def _table(types: list[SType], rows: list[Sequence]) -> dict:
     names = [f"c{i}" for i in range(len(types))]
     schema = {"names": names, "struct": {"types": [t.json() for t in types], "nullability": "NULLABILITY_REQUIRED"}}
-    table = {"expressions": [{"fields": [t.literal(v) for t, v in zip(types, row)]} for row in rows]}
+    table = {"expressions": [{"fields": [t.literal(v) for t, v in zip(types, row, strict=True)]} for row in rows]}
     return {"read": {"baseSchema": schema, "virtualTable": table}}
 
 
@@ -137,14 +137,14 @@ def _extensions(call: Call) -> dict:
     return out
 
 
-def _plan(call: Call, root: dict, names: List[str]) -> str:
+def _plan(call: Call, root: dict, names: list[str]) -> str:
     plan = {"version": {"minorNumber": 108, "producer": "spark-substrait function-semantics"}}
     plan.update(_extensions(call))
     plan["relations"] = [{"root": {"input": root, "names": names}}]
     return json.dumps(plan)
 
 
-def scalar_plan(call: Call, rows: List[Sequence]) -> str:
+def scalar_plan(call: Call, rows: list[Sequence]) -> str:
     """Columns id, r: the call over each row (rows hold the value arguments, in order)."""
     types = [I32] + call.value_types
     table = _table(types, [(i,) + tuple(r) for i, r in enumerate(rows)])
@@ -156,11 +156,12 @@ def scalar_plan(call: Call, rows: List[Sequence]) -> str:
     return _plan(call, project, ["id", "r"])
 
 
-def literal_plan(call: Call, rows: List[Sequence]) -> str:
+def literal_plan(call: Call, rows: list[Sequence]) -> str:
     """One row, one column per row of ``rows``: the call with every value argument a literal."""
     table = _table([I32], [(0,)])
     exprs = [{"scalarFunction": {"functionReference": 1, "outputType": call.out.json(),
-                                 "arguments": _arguments(call, [t.literal(v) for t, v in zip(call.value_types, row)]),
+                                 "arguments": _arguments(call, [t.literal(v) for t, v in
+                                                                 zip(call.value_types, row, strict=True)]),
                                  "options": _options(call)}} for row in rows]
     project = {"project": {"common": {"emit": {"outputMapping": list(range(1, len(rows) + 1))}},
                            "input": table, "expressions": exprs}}
@@ -173,7 +174,7 @@ def _aggregate_function(call: Call, n: int, offset: int) -> dict:
             "phase": "AGGREGATION_PHASE_INITIAL_TO_RESULT", "invocation": "AGGREGATION_INVOCATION_ALL"}
 
 
-def aggregate_plan(call: Call, groups: List[Tuple[int, Sequence]], grouped: bool = True) -> str:
+def aggregate_plan(call: Call, groups: list[tuple[int, Sequence]], grouped: bool = True) -> str:
     """Columns g, r (grouped) or r alone: the call over the rows of each group."""
     types = [I32] + call.value_types
     table = _table(types, [(g,) + tuple(r) for g, r in groups])
@@ -195,7 +196,7 @@ def _bound(b: str) -> dict:
     return {kind: {"offset": str(n)}}
 
 
-def window_plan(call: Call, groups: List[Tuple[int, Sequence]], keys: Optional[List[int]] = None) -> str:
+def window_plan(call: Call, groups: list[tuple[int, Sequence]], keys: list[int] | None = None) -> str:
     """Columns id, r: the call over each row's group g, ordered by id, in the call's frame; with
     ``keys`` (one per row, ties allowed: peers), ordered by a last column k holding them instead."""
     types = [I32, I32] + call.value_types + ([I32] if keys is not None else [])

@@ -3,7 +3,6 @@
 A refusal of a pair not listed here fails the differential run: every refusal is a decision, written down.
 """
 
-from typing import Optional
 
 # (function, option, value) -> why; option "(signature)" names an argument-type combination.
 REFUSED = {
@@ -24,11 +23,11 @@ REFUSED_FOR = {
 }
 
 
-def why(function: str, option: str, value: str) -> Optional[str]:
+def why(function: str, option: str, value: str) -> str | None:
     return REFUSED.get((function, option, value)) or REFUSED.get((function, option, "*"))
 
 
-def why_refused(detail: str) -> Optional[str]:
+def why_refused(detail: str) -> str | None:
     """Why a refusal with these words is a decision, if it is one for any function."""
     return next((reason for words, reason in REFUSED_FOR.items() if words in detail), None)
 

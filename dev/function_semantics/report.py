@@ -2,7 +2,6 @@
 
 import collections
 import datetime
-from typing import Dict, List
 
 import refusals
 
@@ -28,7 +27,7 @@ def _pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.1f}%" if b else "-"
 
 
-def write(results: List[dict], meta: dict, path: str) -> None:
+def write(results: list[dict], meta: dict, path: str) -> None:
     lines = [HEADER]
     total = collections.Counter()
     for r in results:
@@ -95,7 +94,7 @@ def write(results: List[dict], meta: dict, path: str) -> None:
     for r in sorted(results, key=lambda r: (r["ext"], r["name"], r["kind"])):
         v = r["verdicts"]
 
-        def eng(name):
+        def eng(name, r=r):
             c = r["engines"].get(name)
             if not c:
                 return "-"
@@ -107,7 +106,7 @@ def write(results: List[dict], meta: dict, path: str) -> None:
         f.write("\n".join(lines) + "\n")
 
 
-def _notes_table(results: List[dict], title: str, column: str, notes: List[str], intro: str = "") -> List[str]:
+def _notes_table(results: list[dict], title: str, column: str, notes: list[str], intro: str = "") -> list[str]:
     """One section: a row per (note kind, function, sentence) with its count of cases; with
     several note kinds (one per engine), the first column names the engine."""
     engines = len(notes) > 1
@@ -128,7 +127,7 @@ def is_unmapped(r: dict) -> bool:
         all("SUBSTRAIT_UNKNOWN_FUNCTION" in d for d in r["refusals"].values())
 
 
-def unexplained_refusals(results: List[dict]) -> Dict[tuple, str]:
+def unexplained_refusals(results: list[dict]) -> dict[tuple, str]:
     """Refused (function, option, value) pairs that refusals.py does not explain (unmapped functions aside)."""
     out = {}
     for r in results:

@@ -8,7 +8,6 @@ import dataclasses
 import random
 import re
 import time
-from typing import Dict, List, Optional
 
 import pyarrow as pa
 
@@ -28,10 +27,10 @@ class Config:
     full: bool = True
     seed: int = 20261126
     random_rows: int = 48
-    max_rows: Optional[int] = None    # the CI subset: at most this many argument rows per call (a seeded sample)
+    max_rows: int | None = None       # the CI subset: at most this many argument rows per call (a seeded sample)
     literal_rows: int = 40
     error_rows: int = 24              # rows expected to fail, each run alone: at most this many per call
-    only: Optional[set] = None
+    only: set | None = None
     engines: tuple = ("duckdb", "datafusion")
 
 
@@ -43,12 +42,12 @@ class FunctionResult:
     calls: int = 0
     cases: int = 0
     verdicts: collections.Counter = dataclasses.field(default_factory=collections.Counter)
-    engines: Dict[str, collections.Counter] = dataclasses.field(default_factory=dict)
-    examples: Dict[str, List[str]] = dataclasses.field(default_factory=lambda: collections.defaultdict(list))
+    engines: dict[str, collections.Counter] = dataclasses.field(default_factory=dict)
+    examples: dict[str, list[str]] = dataclasses.field(default_factory=lambda: collections.defaultdict(list))
     # (option, value) -> verdicts of the calls asking for it; and the reasons of refusals
-    pairs: Dict[tuple, collections.Counter] = dataclasses.field(default_factory=lambda: collections.defaultdict(collections.Counter))
-    refusals: Dict[str, str] = dataclasses.field(default_factory=dict)
-    notes: Dict[str, collections.Counter] = dataclasses.field(default_factory=lambda: collections.defaultdict(collections.Counter))
+    pairs: dict[tuple, collections.Counter] = dataclasses.field(default_factory=lambda: collections.defaultdict(collections.Counter))
+    refusals: dict[str, str] = dataclasses.field(default_factory=dict)
+    notes: dict[str, collections.Counter] = dataclasses.field(default_factory=lambda: collections.defaultdict(collections.Counter))
     seconds: float = 0.0
 
     def example(self, key: str, text: str) -> None:
@@ -63,16 +62,16 @@ class Runner:
         self.engines = {n: SqlEngine(n) for n in cfg.engines}
 
     # ---- one call on each engine -----------------------------------------------------
-    def _ours(self, call: Call, rows: List[tuple], expected: List[Outcome]) -> List[Outcome]:
+    def _ours(self, call: Call, rows: list[tuple], expected: list[Outcome]) -> list[Outcome]:
         def run(idx):
             got = self.spark.run(plans.scalar_plan(call, [rows[i] for i in idx]), call.out, ["id", "r"])
             if not isinstance(got, list):
                 return got
-            by_id = dict(zip(got[0], got[1]))
+            by_id = dict(zip(got[0], got[1], strict=True))
             return [value_outcome(by_id.get(j)) for j in range(len(idx))]
         return self._split(run, expected)
 
-    def _ours_literal(self, call: Call, rows: List[tuple], expected: List[Outcome]) -> List[Outcome]:
+    def _ours_literal(self, call: Call, rows: list[tuple], expected: list[Outcome]) -> list[Outcome]:
         def run(idx):
             got = self.spark.run(plans.literal_plan(call, [rows[i] for i in idx]), call.out,
                                  [f"r{j}" for j in range(len(idx))])
@@ -81,14 +80,14 @@ class Runner:
             return [value_outcome(col[0]) for col in got]
         return self._split(run, expected)
 
-    def _split(self, run, expected: List[Outcome]) -> List[Outcome]:
+    def _split(self, run, expected: list[Outcome]) -> list[Outcome]:
         """Rows expected to fail run one by one (at most ``error_rows`` of them; the others are
         left out, None); the others together, split when a run fails."""
-        out: List[Optional[Outcome]] = [None] * len(expected)
+        out: list[Outcome | None] = [None] * len(expected)
         failing = [i for i, e in enumerate(expected) if isinstance(e, Error)][:self.cfg.error_rows]
         rest = [i for i, e in enumerate(expected) if not isinstance(e, Error)]
         if rest:
-            for i, r in zip(rest, per_row(lambda idx: run([rest[j] for j in idx]), len(rest))):
+            for i, r in zip(rest, per_row(lambda idx: run([rest[j] for j in idx]), len(rest)), strict=True):
                 out[i] = r
         refused = [out[i] for i in rest if isinstance(out[i], Refused)]
         if rest and len(refused) == len(rest):
@@ -101,7 +100,7 @@ class Runner:
             out[i] = r[0] if isinstance(r, list) else r
         return out
 
-    def _engine(self, name: str, sql_expr: str, call: Call, rows: List[tuple]) -> List[Outcome]:
+    def _engine(self, name: str, sql_expr: str, call: Call, rows: list[tuple]) -> list[Outcome]:
         engine = self.engines[name]
         types = call.value_types
         cols = {"id": pa.array(range(len(rows)), pa.int32())}
@@ -141,7 +140,7 @@ class Runner:
     def _judge_engine(self, spec: Spec, name: str, call: Call, row, exp: Outcome, got: Outcome, tol, single):
         if agrees(exp, got, tol, single) or (spec.accept is not None and spec.accept(call, row, exp, got)):
             return "agree", ""
-        for i, note in enumerate(spec.engine_notes):
+        for note in spec.engine_notes:
             if note.engine == name and note.when(call, row, exp, got):
                 return "documented", note.sentence
         for reading in spec.alternatives:
@@ -187,7 +186,7 @@ class Runner:
         single = call.out.kind == "fp32"
         call_verdicts = collections.Counter()
         for path, prow, pexp, pgot in paths:
-            for row, exp, got in zip(prow, pexp, pgot):
+            for row, exp, got in zip(prow, pexp, pgot, strict=True):
                 if got is None:   # an expected failure beyond the cap: not run
                     continue
                 verdict, detail = self._judge_ours(spec, call, row, exp, got, tol, single)
@@ -211,7 +210,7 @@ class Runner:
                 counter["not comparable"] += len(outs)
                 res.notes[f"{name} cannot run"][outs[0].detail[:200] if outs else ""] += 1
                 continue
-            for row, exp, got in zip(rows, expected, outs):
+            for row, exp, got in zip(rows, expected, outs, strict=True):
                 verdict, sentence = self._judge_engine(spec, name, call, row, exp, got, engine_tol, single)
                 counter[verdict] += 1
                 if verdict == "documented":

@@ -7,7 +7,7 @@ extension YAML (or a few related ones).
 """
 
 import dataclasses
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
 
 from outcomes import NULL, Error, Outcome, Undefined, Value
 from plans import Call
@@ -41,33 +41,33 @@ class Spec:
     name: str
     model: Callable
     kind: str = "scalar"
-    duckdb: Optional[Callable[[Call], Optional[str]]] = None
-    datafusion: Optional[Callable[[Call], Optional[str]]] = None
+    duckdb: Callable[[Call], str | None] | None = None
+    datafusion: Callable[[Call], str | None] | None = None
     any_types: Sequence[SType] = ()
-    decimals: Sequence[Tuple[int, int]] = ((10, 2), (38, 10), (5, 0), (38, 0))
-    edges: Optional[Callable[[Call, int, List], List]] = None
-    rows: Optional[Callable[[Call, object, int], List[tuple]]] = None
+    decimals: Sequence[tuple[int, int]] = ((10, 2), (38, 10), (5, 0), (38, 0))
+    edges: Callable[[Call, int, list], list] | None = None
+    rows: Callable[[Call, object, int], list[tuple]] | None = None
     tolerance: Callable[[Call], float] = lambda call: 0
     # ulps allowed to DuckDB's and DataFusion's answers (their libm is within an ulp); default: tolerance
-    engine_tolerance: Optional[Callable[[Call], float]] = None
+    engine_tolerance: Callable[[Call], float] | None = None
     # agreement beyond equality (an approximate function within its error bound): (call, row, expected, got)
-    accept: Optional[Callable[[Call, tuple, Outcome, Outcome], bool]] = None
+    accept: Callable[[Call, tuple, Outcome, Outcome], bool] | None = None
     nulls: str = "mirror"                    # mirror: any NULL value argument gives NULL
-    alternatives: List[Reading] = dataclasses.field(default_factory=list)
-    engine_notes: List[EngineNote] = dataclasses.field(default_factory=list)
-    skip_call: Optional[Callable[[Call], Optional[str]]] = None   # a reason not to run a call
-    frames: Sequence[Tuple[str, str]] = (("unbounded", "current"),)
+    alternatives: list[Reading] = dataclasses.field(default_factory=list)
+    engine_notes: list[EngineNote] = dataclasses.field(default_factory=list)
+    skip_call: Callable[[Call], str | None] | None = None   # a reason not to run a call
+    frames: Sequence[tuple[str, str]] = (("unbounded", "current"),)
     variadic_counts: Sequence[int] = (1, 2, 3)
     # replaces each call by calls with some value arguments literal (Arg.literal): (call, full) -> calls
-    variants: Optional[Callable[[Call, bool], List[Call]]] = None
+    variants: Callable[[Call, bool], list[Call]] | None = None
     # windows: the sort key of each row of a partition, (call, partition rows) -> keys (ties are
     # peers); None: the rows' own order. Window readings and accept get aggregates.WindowRow rows.
-    order_keys: Optional[Callable[[Call, List[tuple]], List[int]]] = None
+    order_keys: Callable[[Call, list[tuple]], list[int]] | None = None
     # aggregates and windows: hand-picked groups (partitions), each a list of rows, run after the others
-    extra_groups: Optional[Callable[[Call], List[List[tuple]]]] = None
+    extra_groups: Callable[[Call], list[list[tuple]]] | None = None
 
     @property
-    def key(self) -> Tuple[str, str, str]:
+    def key(self) -> tuple[str, str, str]:
         return self.ext, self.name, self.kind
 
     def expected(self, call: Call, row: tuple) -> Outcome:
@@ -76,7 +76,7 @@ class Spec:
         return self.model(call, row)
 
 
-SPECS: Dict[Tuple[str, str, str], Spec] = {}
+SPECS: dict[tuple[str, str, str], Spec] = {}
 
 
 def register(*specs: Spec) -> None:
@@ -86,7 +86,7 @@ def register(*specs: Spec) -> None:
         SPECS[s.key] = s
 
 
-def opt(call: Call, name: str, default: Optional[str] = None) -> Optional[str]:
+def opt(call: Call, name: str, default: str | None = None) -> str | None:
     """The option value the call asks for (its first preference), or ``default``."""
     prefs = call.options.get(name)
     return prefs[0].upper() if prefs else default

@@ -12,7 +12,7 @@ import dataclasses
 import decimal
 import math
 import re
-from typing import List, Optional
+from typing import Optional
 
 import pyarrow as pa
 
@@ -31,8 +31,8 @@ class SType:
     """A concrete Substrait type: ``kind`` with its parameters (precision/length, scale, element)."""
 
     kind: str
-    p: Optional[int] = None
-    s: Optional[int] = None
+    p: int | None = None
+    s: int | None = None
     elem: Optional["SType"] = None
 
     # ---- names ----------------------------------------------------------------------
@@ -172,7 +172,7 @@ class SType:
             return pa.list_(self.elem.arrow())
         raise ValueError(f"no Arrow type for {self}")
 
-    def arrow_array(self, values: List) -> pa.Array:
+    def arrow_array(self, values: list) -> pa.Array:
         k = self.kind
         if k == "date":
             return pa.array(values, pa.int32()).cast(pa.date32())

@@ -9,7 +9,6 @@ regular-expression metacharacters.
 import decimal
 import random
 import struct
-from typing import List
 
 from stypes import SType
 
@@ -59,7 +58,7 @@ TIMESTAMP_EDGES = [0, -1, 1, _micros(2000, 2, 29, 12, 30, 15, 123456), _micros(2
 TIME_EDGES = [0, 1, DAY_US - 1, 12 * 3_600_000_000, 3_723_004_005, 45_296_789_012]
 
 
-def decimal_edges(t: SType) -> List[decimal.Decimal]:
+def decimal_edges(t: SType) -> list[decimal.Decimal]:
     p, s = t.p, t.s
     q = decimal.Decimal(1).scaleb(-s)
     largest = decimal.Decimal(10 ** p - 1).scaleb(-s)
@@ -72,7 +71,7 @@ def decimal_edges(t: SType) -> List[decimal.Decimal]:
     return [x for x in dict.fromkeys(out) if abs(x) <= largest]
 
 
-def edges(t: SType) -> List:
+def edges(t: SType) -> list:
     """The edge values of ``t``, NULL first."""
     k = t.kind
     if t.is_integer or k in ("u8", "u16", "u32", "u64"):

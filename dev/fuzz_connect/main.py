@@ -85,6 +85,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from pyspark.sql import SparkSession
+
     import spark_substrait  # noqa: F401  (spark.read.substrait on Connect sessions)
 
     plans = sorted(Path(args.folder).glob("*.bin"))

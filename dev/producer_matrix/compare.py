@@ -7,7 +7,7 @@ import base64
 import datetime
 import decimal
 import math
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 ABS_TOL = 1.01e-6
 REL_TOL = 1e-9
@@ -74,16 +74,16 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def difference(actual: Sequence[Sequence], expected: Sequence[Sequence]) -> Optional[str]:
+def difference(actual: Sequence[Sequence], expected: Sequence[Sequence]) -> str | None:
     """None when the rows are the same multiset, else what differs (first few)."""
     if len(actual) != len(expected):
         return f"{len(actual)} rows, the producer's engine gives {len(expected)}"
     a = sorted((tuple(r) for r in actual), key=lambda r: [_key(v) for v in r])
     e = sorted((tuple(r) for r in expected), key=lambda r: [_key(v) for v in r])
-    for ra, re_ in zip(a, e):
+    for ra, re_ in zip(a, e, strict=True):
         if len(ra) != len(re_):
             return f"{len(ra)} columns, the producer's engine gives {len(re_)}"
-        if not all(_same(x, y) for x, y in zip(ra, re_)):
+        if not all(_same(x, y) for x, y in zip(ra, re_, strict=True)):
             return f"row {_show(ra)}, the producer's engine gives {_show(re_)}"
     return None
 
@@ -92,9 +92,9 @@ def _show(row) -> str:
     return "(" + ", ".join("NULL" if k == "null" else repr(v[0] if k == "d" else v) for k, v in row) + ")"
 
 
-def normal_rows(rows) -> List[Tuple]:
+def normal_rows(rows) -> list[tuple]:
     return [tuple(normal(v) for v in r) for r in rows]
 
 
-def decoded_rows(rows) -> List[Tuple]:
+def decoded_rows(rows) -> list[tuple]:
     return [tuple(decode(v) for v in r) for r in rows]

@@ -3,7 +3,6 @@
 
 import subprocess
 from pathlib import Path
-from typing import List
 
 from install import venv_python
 from releases import Release
@@ -12,7 +11,7 @@ HERE = Path(__file__).resolve().parent
 READER = "duckdb-1.1.3"
 
 
-def read_all(releases: List[Release], cache: Path) -> None:
+def read_all(releases: list[Release], cache: Path) -> None:
     python = venv_python(cache / READER)
     if not python.exists():
         print(f"  {READER} is not installed: no DuckDB consumer column")

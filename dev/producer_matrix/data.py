@@ -38,7 +38,8 @@ def ensure_data(data: Path) -> None:
     for t, cols in FEATURE_TABLES.items():
         con.execute(f"CREATE TABLE {t} ({', '.join(f'{c} {ty}' for c, ty in cols)})")
         for row in FEATURE_ROWS[t]:
-            con.execute(f"INSERT INTO {t} VALUES ({', '.join(_literal(v, ty) for v, (_, ty) in zip(row, cols))})")
+            literals = ", ".join(_literal(v, ty) for v, (_, ty) in zip(row, cols, strict=True))
+            con.execute(f"INSERT INTO {t} VALUES ({literals})")
         con.execute(f"COPY {t} TO '{parquet(data, t)}' (FORMAT PARQUET)")
     ddl = [f"CREATE TABLE {t} ({', '.join(f'{c} {ty} NOT NULL' for c, ty in cols)})" for t, cols in TPCH_TABLES.items()]
     ddl += [f"CREATE TABLE {t} ({', '.join(f'{c} {ty}' for c, ty in cols)})" for t, cols in FEATURE_TABLES.items()]

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import List, Optional
 
 from releases import Release
 
@@ -18,7 +17,7 @@ def venv_python(home: Path) -> Path:
     return home / "venv" / "bin" / "python"
 
 
-def failure_of(home: Path) -> Optional[str]:
+def failure_of(home: Path) -> str | None:
     f = home / "install-failed.txt"
     return f.read_text(encoding="utf-8") if f.exists() else None
 
@@ -69,7 +68,7 @@ def install(release: Release, cache: Path, retry: bool = False) -> str:
         return "did not install: " + str(e).strip().splitlines()[-1]
 
 
-def install_all(releases: List[Release], cache: Path, retry: bool = False, workers: int = 3) -> None:
+def install_all(releases: list[Release], cache: Path, retry: bool = False, workers: int = 3) -> None:
     def one(r: Release) -> None:
         print(f"  {r.id}: {install(r, cache, retry)}", flush=True)
     with ThreadPoolExecutor(workers) as pool:

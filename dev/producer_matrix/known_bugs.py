@@ -3,14 +3,13 @@ the question the plan asks instead of its query, as SQL, so the matrix can check
 answered the plan's question (outcome "as-written") and not something else."""
 
 import re
-from typing import Optional
 
 LIMIT = re.compile(r"\s+LIMIT\s+\d+\s*$", re.I)
 AGG_ORDER = re.compile(r"(STRING_AGG\([^)]*?)\s+ORDER BY [^)]*\)", re.I)
 NOT_LIKE = re.compile(r"(\w+)\s+NOT\s+LIKE\s+('[^']*%[^']*')", re.I)
 
 
-def meant_sql(reading: str, sql: str) -> Optional[str]:
+def meant_sql(reading: str, sql: str) -> str | None:
     """The SQL of what a plan with `reading` asks, or None when the reading is no known bug."""
     if reading == "datafusion-sort-fetch-dropped" and LIMIT.search(sql):
         # The LIMIT merged into the sort is not written: the plan asks for every row.

@@ -6,7 +6,6 @@ its substrait module) leaves writer-failed.txt with its error."""
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import List
 
 import isthmus
 from install import installed, venv_python
@@ -72,7 +71,7 @@ def write_plans(release: Release, cache: Path, retry: bool = False) -> str:
     return f"{plans} plans, {failed} queries without a plan"
 
 
-def write_all(releases: List[Release], cache: Path, retry: bool = False, workers: int = 2) -> None:
+def write_all(releases: list[Release], cache: Path, retry: bool = False, workers: int = 2) -> None:
     def one(r: Release) -> None:
         print(f"  {r.id}: {write_plans(r, cache, retry)}", flush=True)
     with ThreadPoolExecutor(workers) as pool:

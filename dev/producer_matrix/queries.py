@@ -3,12 +3,11 @@ it) and a feature set of our own over three small tables with NULLs, duplicates 
 empty table. Pure Python: every release's writer imports it from its own virtualenv."""
 
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[2]
 TPCH_SQL = REPO / "jvm" / "src" / "test" / "resources" / "tpch"
 
-TPCH_TABLES: Dict[str, List[Tuple[str, str]]] = {
+TPCH_TABLES: dict[str, list[tuple[str, str]]] = {
     "part": [("p_partkey", "BIGINT"), ("p_name", "VARCHAR"), ("p_mfgr", "VARCHAR"), ("p_brand", "VARCHAR"),
              ("p_type", "VARCHAR"), ("p_size", "INTEGER"), ("p_container", "VARCHAR"),
              ("p_retailprice", "DECIMAL(15,2)"), ("p_comment", "VARCHAR")],
@@ -32,7 +31,7 @@ TPCH_TABLES: Dict[str, List[Tuple[str, str]]] = {
 }
 
 # Small tables: NULLs in every column, duplicate rows and keys, and an empty table.
-FEATURE_TABLES: Dict[str, List[Tuple[str, str]]] = {
+FEATURE_TABLES: dict[str, list[tuple[str, str]]] = {
     "emp": [("id", "INTEGER"), ("name", "VARCHAR"), ("dept", "INTEGER"), ("salary", "DECIMAL(10,2)"),
             ("bonus", "DOUBLE"), ("hired", "DATE"), ("active", "BOOLEAN"), ("code", "BIGINT")],
     "dept": [("dept_id", "INTEGER"), ("dname", "VARCHAR"), ("budget", "BIGINT")],
@@ -60,7 +59,7 @@ FEATURE_ROWS = {
     "nothing": [],
 }
 
-FEATURES: Dict[str, str] = {
+FEATURES: dict[str, str] = {
     # projections, filters, NULL handling
     "f01_filter": "SELECT id, name FROM emp WHERE salary > 1000",
     "f02_null_tests": "SELECT id, name IS NULL AS no_name, bonus IS NOT NULL AS has_bonus FROM emp",
@@ -156,7 +155,7 @@ FEATURES: Dict[str, str] = {
 
 # Producer-specific spellings: aggregates the known issue names (DuckDB's median, product,
 # string_agg) and DuckDB's `//`, tried by the producers whose SQL has them.
-DIALECT_FEATURES: Dict[str, str] = {
+DIALECT_FEATURES: dict[str, str] = {
     "f120_median": "SELECT dept, MEDIAN(bonus) AS m FROM emp GROUP BY dept",
     "f121_string_agg": "SELECT dept, STRING_AGG(name, ',' ORDER BY name) AS names FROM emp GROUP BY dept",
     "f122_product": "SELECT dept, PRODUCT(bonus) AS p FROM emp GROUP BY dept",
@@ -165,16 +164,16 @@ DIALECT_FEATURES: Dict[str, str] = {
 }
 
 
-def tpch_queries() -> Dict[str, str]:
+def tpch_queries() -> dict[str, str]:
     return {f"q{n:02d}": (TPCH_SQL / f"q{n:02d}.sql").read_text(encoding="utf-8").strip().rstrip(";")
             for n in range(1, 23)}
 
 
-def all_queries() -> Dict[str, str]:
+def all_queries() -> dict[str, str]:
     return {**tpch_queries(), **FEATURES, **DIALECT_FEATURES}
 
 
-def tables() -> Dict[str, List[Tuple[str, str]]]:
+def tables() -> dict[str, list[tuple[str, str]]]:
     return {**TPCH_TABLES, **FEATURE_TABLES}
 
 

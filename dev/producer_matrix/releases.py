@@ -8,14 +8,13 @@ DataFusion with whatever pyarrow pip picks for it.
 """
 
 from dataclasses import dataclass, field
-from typing import List
 
 
 @dataclass(frozen=True)
 class Release:
     producer: str          # datafusion | duckdb | ibis | isthmus | substrait-builders
     version: str           # the producer's release, as users name it
-    requirements: List[str] = field(default_factory=list)  # pip lines (Python producers)
+    requirements: list[str] = field(default_factory=list)  # pip lines (Python producers)
     # CI's pinned subset: one old and one new release per producer.
     pinned: bool = False
 
@@ -36,11 +35,11 @@ def _duckdb(v: str, duckdb: str, pinned: bool = False) -> Release:
     return Release("duckdb", v, [f"duckdb-extension-substrait=={v}", f"duckdb=={duckdb}", "pyarrow"], pinned)
 
 
-def _ibis(v: str, ibis: str, extra: List[str], pinned: bool = False) -> Release:
+def _ibis(v: str, ibis: str, extra: list[str], pinned: bool = False) -> Release:
     return Release("ibis", v, [f"ibis-substrait=={v}", f"ibis-framework[duckdb]=={ibis}", *extra], pinned)
 
 
-RELEASES: List[Release] = [
+RELEASES: list[Release] = [
     # DataFusion Python: every release its plans changed in, from the oldest that installs.
     *[_datafusion(v, pinned=v in ("31.0.0", "55.0.0")) for v in (
         "31.0.0", "32.0.0", "33.0.0", "34.0.0", "35.0.0", "36.0.0", "37.1.0", "38.0.1", "39.0.0",
@@ -78,7 +77,7 @@ RELEASES: List[Release] = [
 ]
 
 
-def select(names: List[str], pinned_only: bool = False) -> List[Release]:
+def select(names: list[str], pinned_only: bool = False) -> list[Release]:
     """Releases whose id or producer is in `names` (all when empty)."""
     chosen = [r for r in RELEASES if not names or r.id in names or r.producer in names]
     return [r for r in chosen if r.pinned or not pinned_only]

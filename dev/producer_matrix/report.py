@@ -5,7 +5,6 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List
 
 from queries import is_tpch
 from releases import RELEASES
@@ -24,11 +23,11 @@ def _load(path: Path):
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
-def _counts(results: Dict, keep) -> Counter:
+def _counts(results: dict, keep) -> Counter:
     return Counter(e["outcome"] for q, e in results.items() if keep(q))
 
 
-def rows(cache: Path) -> List[str]:
+def rows(cache: Path) -> list[str]:
     out = ["| Producer | Release | TPC-H: equal / refused / wrong / no plan | Features: equal / refused / wrong / no plan | "
            "Features read by DuckDB 1.1.3's consumer | by spark-substrait |",
            "|---|---|---|---|---|---|"]
@@ -50,7 +49,7 @@ def rows(cache: Path) -> List[str]:
             continue
         res = doc["results"]
 
-        def cell(keep):
+        def cell(keep, res=res):
             c = _counts(res, keep)
             if not sum(c.values()):
                 return "–"
@@ -67,7 +66,7 @@ def rows(cache: Path) -> List[str]:
     return out
 
 
-def details(cache: Path) -> List[str]:
+def details(cache: Path) -> list[str]:
     out = ["# Producer matrix: every plan that did not give the producer's rows", ""]
     for r in RELEASES:
         doc = _load(cache / r.id / "results.json")

@@ -24,11 +24,10 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
 
 from compare import decoded_rows, difference, normal_rows
-from known_bugs import meant_sql, normal, plan_bug
 from data import parquet
+from known_bugs import meant_sql, normal, plan_bug
 from queries import tables
 from releases import Release
 
@@ -76,7 +75,7 @@ def _message(e: BaseException) -> str:
 READINGS = re.compile(r"readings=\[([^\]]*)\]")
 
 
-def readings_of(df) -> List[str]:
+def readings_of(df) -> list[str]:
     """The producer readings the plan was read with, from the DataFrame's plan string."""
     m = READINGS.search(df._jdf.queryExecution().logical().toString())
     return [r.strip() for r in m.group(1).split(",")] if m else []
@@ -138,7 +137,7 @@ def duckdb_rows(sql: str, data: Path):
         con.close()
 
 
-def judge(spark, release: Release, qid: str, folder: Path, actual, readings: List[str]) -> Dict:
+def judge(spark, release: Release, qid: str, folder: Path, actual, readings: list[str]) -> dict:
     sql = (folder / f"{qid}.sql").read_text(encoding="utf-8")
     expected, why = reference(spark, release, qid, folder)
     diff = difference(actual, expected) if expected is not None else why
@@ -172,7 +171,7 @@ def fingerprint(jar_path: Path, folder: Path) -> str:
     return h.hexdigest()
 
 
-def rejudge(spark, release: Release, folder: Path, doc: Dict, result_file: Path) -> Dict:
+def rejudge(spark, release: Release, folder: Path, doc: dict, result_file: Path) -> dict:
     """Cached results with wrong rows are judged again (the known bugs and the comparison may have grown since)."""
     changed = False
     for qid, entry in doc["results"].items():
@@ -186,7 +185,7 @@ def rejudge(spark, release: Release, folder: Path, doc: Dict, result_file: Path)
     return doc
 
 
-def run_release(spark, release: Release, cache: Path, jar_path: Path) -> Dict:
+def run_release(spark, release: Release, cache: Path, jar_path: Path) -> dict:
     folder = cache / release.id / "plans"
     result_file = cache / release.id / "results.json"
     key = fingerprint(jar_path, folder)
@@ -215,7 +214,7 @@ def run_release(spark, release: Release, cache: Path, jar_path: Path) -> Dict:
     return doc
 
 
-def run_all(releases: List[Release], cache: Path) -> None:
+def run_all(releases: list[Release], cache: Path) -> None:
     jar_path = jar()
     print(f"  jar: {jar_path.name}", flush=True)
     spark = session(jar_path)
@@ -225,7 +224,7 @@ def run_all(releases: List[Release], cache: Path) -> None:
             continue
         started = time.time()
         doc = run_release(spark, r, cache, jar_path)
-        counts: Dict[str, int] = {}
+        counts: dict[str, int] = {}
         for entry in doc["results"].values():
             counts[entry["outcome"]] = counts.get(entry["outcome"], 0) + 1
         print(f"  {r.id}: {counts} ({time.time() - started:.0f} s)", flush=True)

@@ -50,8 +50,8 @@ def same_rows(actual, expected) -> bool:
     if len(actual) != len(expected):
         return False
     key = lambda row: tuple("" if v is None else (f"{v:.2f}" if isinstance(v, float) else v) for v in row)  # noqa: E731
-    pairs = zip(sorted(actual, key=key), sorted(expected, key=key))
-    return all(len(a) == len(e) and all(same_value(x, y) for x, y in zip(a, e)) for a, e in pairs)
+    pairs = zip(sorted(actual, key=key), sorted(expected, key=key), strict=True)
+    return all(len(a) == len(e) and all(same_value(x, y) for x, y in zip(a, e, strict=True)) for a, e in pairs)
 
 
 def rollup_as_one_grouping(con, sql: str, actual) -> bool:

@@ -3,7 +3,7 @@
 import glob
 import os
 import re
-from typing import Dict, List, Optional
+from typing import Optional
 
 EXTENSION_CLASS = "io.sparksubstrait.SubstraitExtensions"
 RELATION_PLUGIN_CLASS = "io.sparksubstrait.connect.SubstraitRelationPlugin"
@@ -57,7 +57,7 @@ def configure(builder):
     return builder.config("spark.jars", jars).config("spark.sql.extensions", extensions)
 
 
-def connect_server_conf(existing: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+def connect_server_conf(existing: Optional[dict[str, str]] = None) -> dict[str, str]:
     """The settings a Spark Connect server needs so that its clients can call
     ``spark.read.substrait`` (and the SQL functions): the jar in ``spark.jars``, the
     extension in ``spark.sql.extensions`` and the relation plugin in
@@ -76,7 +76,7 @@ def connect_server_conf(existing: Optional[Dict[str, str]] = None) -> Dict[str, 
 
 
 def _append(existing: Optional[str], value: str) -> str:
-    items: List[str] = [s.strip() for s in (existing or "").split(",") if s.strip()]
+    items: list[str] = [s.strip() for s in (existing or "").split(",") if s.strip()]
     if value not in items:
         items.append(value)
     return ",".join(items)
@@ -90,7 +90,7 @@ def _existing(builder, key: str) -> Optional[str]:
     return _spark_defaults().get(key)
 
 
-def _spark_defaults() -> Dict[str, str]:
+def _spark_defaults() -> dict[str, str]:
     conf_dir = os.environ.get("SPARK_CONF_DIR")
     if not conf_dir and os.environ.get("SPARK_HOME"):
         conf_dir = os.path.join(os.environ["SPARK_HOME"], "conf")

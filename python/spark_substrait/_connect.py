@@ -15,7 +15,8 @@ import functools
 import importlib.abc
 import importlib.machinery
 import sys
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from spark_substrait._errors import from_connect
 from spark_substrait._plans import PlanLike, check_root, param_values, plan_payload
@@ -101,7 +102,7 @@ def written_plan(df, analyzed: bool, target, json: bool):
     return _with_plan_errors(lambda: written.collect()[0][0])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _plan_class():
     """The LogicalPlan subclass, made on first use: its base class is in Connect's modules."""
     from pyspark.sql.connect.plan import LogicalPlan

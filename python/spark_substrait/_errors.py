@@ -6,7 +6,8 @@ the same message, error condition and plan location.
 """
 
 import contextlib
-from typing import Dict, Iterator, Optional
+from collections.abc import Iterator
+from typing import Optional
 
 _JVM_BASE = "io.sparksubstrait.errors.SubstraitException"
 _JVM_INVALID = "io.sparksubstrait.errors.SubstraitInvalidPlanException"
@@ -32,7 +33,7 @@ class SubstraitPlanError(Exception):
         message: str,
         condition: Optional[str] = None,
         location: Optional[str] = None,
-        parameters: Optional[Dict[str, str]] = None,
+        parameters: Optional[dict[str, str]] = None,
     ):
         super().__init__(message)
         self.message = message
@@ -48,7 +49,7 @@ class SubstraitPlanError(Exception):
     def getCondition(self) -> Optional[str]:  # noqa: N802 - mirrors PySparkException
         return self.condition
 
-    def getMessageParameters(self) -> Dict[str, str]:  # noqa: N802
+    def getMessageParameters(self) -> dict[str, str]:  # noqa: N802
         return dict(self.parameters)
 
     def __str__(self) -> str:

@@ -10,7 +10,7 @@ mapping set with ``SET``, ``--conf`` or ``spark-defaults.conf`` is the same mapp
 import hashlib
 import os
 import re
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Optional, Union
 
 #: ``spark.substrait.function.<alias>.{urn,name,spark,sql}``: one mapping per alias.
 FUNCTION_PREFIX = "spark.substrait.function."
@@ -29,12 +29,12 @@ def function_alias(urn: str, name: str) -> str:
     """The alias :func:`register_function` files a mapping under: the name with every
     character outside ``[A-Za-z0-9_]`` as ``_``, then ``_`` and the first 8 hex digits of
     ``sha1(urn + "#" + name)`` (the same alias ``SubstraitPlans.registerFunction`` uses)."""
-    digest = hashlib.sha1(f"{urn}#{name}".encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha1(f"{urn}#{name}".encode()).hexdigest()[:8]
     return f"{_NOT_ALIAS_CHAR.sub('_', name)}_{digest}"
 
 
 def register_function(spark, urn: str, name: str, *, spark_function: Any = None,
-                      sql: Optional[str] = None) -> Dict[str, str]:
+                      sql: Optional[str] = None) -> dict[str, str]:
     """Maps the extension function ``name`` of the extension ``urn`` to a Spark function
     or a SQL expression, for the plans this session reads from now on.
 
@@ -163,7 +163,7 @@ def unregister_function(spark, urn: str, name: str) -> bool:
     return bool(aliases)
 
 
-def registered_functions(spark) -> List[Dict[str, str]]:
+def registered_functions(spark) -> list[dict[str, str]]:
     """The function mappings in the session's configuration, by alias: one dict each with
     ``alias``, ``urn``, ``name`` and ``spark`` (a Spark function's name) or ``sql`` (a SQL
     template), e.g. ``{"alias": "my_add_1a2b3c4d", "urn": "extension:org.example:my_functions",
@@ -206,7 +206,7 @@ def register_extension_yaml(spark, yaml: Union[str, bytes, os.PathLike]) -> str:
 
 
 def function_settings(urn: str, name: str, sql: Optional[str] = None,
-                      spark_function: Optional[str] = None) -> List[Tuple[str, str]]:
+                      spark_function: Optional[str] = None) -> list[tuple[str, str]]:
     """The ``(key, value)`` settings of one mapping, as :func:`register_function` sets them
     (for the command line's ``--function``)."""
     alias = function_alias(urn, name)
@@ -221,7 +221,7 @@ def _key(alias: str, field: str) -> str:
     return f"{FUNCTION_PREFIX}{alias}.{field}"
 
 
-def _settings(spark) -> Dict[str, str]:
+def _settings(spark) -> dict[str, str]:
     """The session's settings under spark.substrait.function(s) and extensionYaml."""
     conf = spark.conf
     try:
@@ -236,9 +236,9 @@ def _settings(spark) -> Dict[str, str]:
     return ours
 
 
-def _mappings(settings: Dict[str, str]) -> Dict[str, Dict[str, str]]:
+def _mappings(settings: dict[str, str]) -> dict[str, dict[str, str]]:
     """alias -> {urn, name, spark | sql}, from spark.substrait.function.<alias>.<field>."""
-    mappings: Dict[str, Dict[str, str]] = {}
+    mappings: dict[str, dict[str, str]] = {}
     for key, value in settings.items():
         if not key.startswith(FUNCTION_PREFIX):
             continue
@@ -248,20 +248,20 @@ def _mappings(settings: Dict[str, str]) -> Dict[str, Dict[str, str]]:
     return {alias: {f: m[f] for f in _FIELDS if f in m} for alias, m in mappings.items()}
 
 
-def _aliases_of(settings: Dict[str, str], urn: str, name: str) -> List[str]:
+def _aliases_of(settings: dict[str, str], urn: str, name: str) -> list[str]:
     """The aliases mapping exactly ``urn`` and ``name`` (as the JVM matches: values trimmed,
     the name in any case; ``my_add`` is not ``my_add:i64_i64``)."""
     return [alias for alias, m in _mappings(settings).items()
             if (m.get("urn") or "").strip() == urn and (m.get("name") or "").strip().lower() == name.lower()]
 
 
-def _generated_udf(alias: str, settings: Dict[str, str]) -> Optional[str]:
+def _generated_udf(alias: str, settings: dict[str, str]) -> Optional[str]:
     """``substrait_<alias>`` when the alias's mapping calls the UDF register_function made."""
     generated = UDF_PREFIX + alias
     return generated if settings.get(_key(alias, "spark")) == generated else None
 
 
-def _remove(spark, alias: str, settings: Dict[str, str]) -> None:
+def _remove(spark, alias: str, settings: dict[str, str]) -> None:
     generated = _generated_udf(alias, settings)
     for field in _FIELDS:
         if _key(alias, field) in settings:

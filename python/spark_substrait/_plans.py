@@ -7,7 +7,8 @@ driver JVM: it sends the payload to the server's plugin instead), so none import
 import collections.abc
 import os
 import pathlib
-from typing import Any, List, Mapping, Optional, Tuple, Union
+from collections.abc import Mapping
+from typing import Any, Optional, Union
 
 from spark_substrait._config import EXTENSION_CLASS
 from spark_substrait._errors import SubstraitNotInstalledError, classic_session_required
@@ -25,7 +26,7 @@ def java_params(spark, params: Mapping[int, Any]):
     return jmap
 
 
-def param_values(params: Mapping[int, Any]) -> List[Tuple[int, Any]]:
+def param_values(params: Mapping[int, Any]) -> list[tuple[int, Any]]:
     """``(anchor, value)`` pairs: ints, floats, bools, strs and None as they are; dates,
     datetimes and decimals as their SQL text (cast to the parameter's type by the server)."""
     import datetime
@@ -52,7 +53,7 @@ def check_root(root: Optional[int], caller: str = "spark.read.substrait") -> Non
         raise TypeError(f"{caller}: root must be an int, got {type(root).__name__}")
 
 
-def plan_payload(plan: PlanLike) -> Tuple[str, Union[bytes, str]]:
+def plan_payload(plan: PlanLike) -> tuple[str, Union[bytes, str]]:
     """``("bytes", b"...")`` or ``("json", "{...}")`` for anything ``substrait()`` accepts."""
     if isinstance(plan, (bytes, bytearray, memoryview)):
         return "bytes", bytes(plan)
@@ -83,7 +84,7 @@ def plan_payload(plan: PlanLike) -> Tuple[str, Union[bytes, str]]:
         f"{type(plan).__module__}.{type(plan).__qualname__}")
 
 
-def _read_file(path: pathlib.Path) -> Tuple[str, Union[bytes, str]]:
+def _read_file(path: pathlib.Path) -> tuple[str, Union[bytes, str]]:
     if path.suffix.lower() == ".json":
         return "json", path.read_text(encoding="utf-8")
     return "bytes", path.read_bytes()

@@ -6,7 +6,8 @@ set by :func:`spark_substrait.configure` or by plain configuration (``spark-defa
 ``--conf``, a cluster library).
 """
 
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from pyspark.sql.readwriter import DataFrameReader
 

@@ -4,7 +4,7 @@ UpdateRel; field names as in the pinned spec, 0.108). One ``Plan`` declares the 
 expressions call, so each plan is self-contained."""
 
 import json
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 NULLABLE = "NULLABILITY_NULLABLE"
 REQUIRED = "NULLABILITY_REQUIRED"
@@ -14,7 +14,7 @@ def typ(kind: str, nullable: bool = True) -> dict:
     return {kind: {"nullability": NULLABLE if nullable else REQUIRED}}
 
 
-def schema(columns: Sequence[Tuple[str, str]], nullable: bool = True) -> dict:
+def schema(columns: Sequence[tuple[str, str]], nullable: bool = True) -> dict:
     """A NamedStruct of top-level columns, e.g. ``[("id", "i32"), ("name", "string")]``."""
     return {"names": [n for n, _ in columns],
             "struct": {"nullability": REQUIRED, "types": [typ(k, nullable) for _, k in columns]}}
@@ -35,14 +35,14 @@ def cast(expr: dict, kind: str) -> dict:
     return {"cast": {"type": typ(kind), "input": expr, "failureBehavior": "FAILURE_BEHAVIOR_THROW_EXCEPTION"}}
 
 
-def read(names: Sequence[str], columns: Sequence[Tuple[str, str]], condition: Optional[dict] = None) -> dict:
+def read(names: Sequence[str], columns: Sequence[tuple[str, str]], condition: dict | None = None) -> dict:
     rel = {"baseSchema": schema(columns), "namedTable": {"names": list(names)}}
     if condition is not None:
         rel["filter"] = condition
     return {"read": rel}
 
 
-def virtual(columns: Sequence[Tuple[str, str]], rows: Sequence[Sequence[dict]]) -> dict:
+def virtual(columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[dict]]) -> dict:
     return {"read": {"baseSchema": schema(columns),
                      "virtualTable": {"expressions": [{"fields": list(r)} for r in rows]}}}
 
@@ -58,8 +58,8 @@ def project(rel: dict, width: int, expressions: Sequence[dict]) -> dict:
                         "expressions": list(expressions)}}
 
 
-def write(names: Sequence[str], op: str, rel: dict, table_schema: Optional[dict] = None,
-          create_mode: Optional[str] = None) -> dict:
+def write(names: Sequence[str], op: str, rel: dict, table_schema: dict | None = None,
+          create_mode: str | None = None) -> dict:
     w = {"namedTable": {"names": list(names)}, "op": f"WRITE_OP_{op}", "input": rel,
          "output": "OUTPUT_MODE_NO_OUTPUT"}
     if table_schema is not None:
@@ -69,8 +69,8 @@ def write(names: Sequence[str], op: str, rel: dict, table_schema: Optional[dict]
     return {"write": w}
 
 
-def ddl(names: Sequence[str], obj: str, op: str, table_schema: Optional[dict] = None,
-        view: Optional[dict] = None) -> dict:
+def ddl(names: Sequence[str], obj: str, op: str, table_schema: dict | None = None,
+        view: dict | None = None) -> dict:
     d = {"namedObject": {"names": list(names)}, "object": f"DDL_OBJECT_{obj}", "op": f"DDL_OP_{op}"}
     if table_schema is not None:
         d["tableSchema"] = table_schema
@@ -79,7 +79,7 @@ def ddl(names: Sequence[str], obj: str, op: str, table_schema: Optional[dict] = 
     return {"ddl": d}
 
 
-def update(names: Sequence[str], table_schema: dict, condition: dict, sets: Dict[int, dict]) -> dict:
+def update(names: Sequence[str], table_schema: dict, condition: dict, sets: dict[int, dict]) -> dict:
     return {"update": {"namedTable": {"names": list(names)}, "tableSchema": table_schema, "condition": condition,
                        "transformations": [{"columnTarget": c, "transformation": e} for c, e in sets.items()]}}
 
@@ -88,8 +88,8 @@ class Plan:
     """Declares each function once; ``json(rel, names)`` is the whole plan."""
 
     def __init__(self):
-        self._urns: Dict[str, int] = {}
-        self._functions: Dict[Tuple[str, str], int] = {}
+        self._urns: dict[str, int] = {}
+        self._functions: dict[tuple[str, str], int] = {}
 
     def call(self, extension: str, signature: str, out: str, *args: dict, **options: str) -> dict:
         urn = f"extension:io.substrait:{extension}"
@@ -100,12 +100,12 @@ class Plan:
             call["options"] = [{"name": k, "preference": [v]} for k, v in options.items()]
         return {"scalarFunction": call}
 
-    def cmp(self, name: str, left: dict, right: Optional[dict] = None, kinds: str = "i32_i32") -> dict:
+    def cmp(self, name: str, left: dict, right: dict | None = None, kinds: str = "i32_i32") -> dict:
         if right is None:
             return self.call("functions_comparison", f"{name}:any", "bool", left)
         return self.call("functions_comparison", f"{name}:{kinds}", "bool", left, right)
 
-    def json(self, rel: dict, names: List[str] = ()) -> str:
+    def json(self, rel: dict, names: list[str] = ()) -> str:
         urns = [{"extensionUrnAnchor": a, "urn": u} for u, a in self._urns.items()]
         decls = [{"extensionFunction": {"extensionUrnReference": self._urns[u], "functionAnchor": a, "name": s}}
                  for (u, s), a in self._functions.items()]

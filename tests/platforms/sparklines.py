@@ -19,7 +19,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Dict, Optional
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tests/: helpers
@@ -35,8 +34,8 @@ JARS = REPO / "jvm" / "target" / "jars"
 class SparkLine:
     version: str                # the PySpark release, e.g. 4.1.4
     scala: str                  # 2.12 or 2.13
-    delta: Optional[str]        # the Maven coordinate of the newest Delta Lake built for this line
-    iceberg: Optional[str]      # the same for Iceberg's Spark runtime
+    delta: str | None           # the Maven coordinate of the newest Delta Lake built for this line
+    iceberg: str | None         # the same for Iceberg's Spark runtime
 
     @property
     def minor(self) -> str:
@@ -83,12 +82,12 @@ class SparkLine:
         assert found, f"no jar {pattern} in {JARS}"
         return found[-1]
 
-    def env(self, **extra: str) -> Dict[str, str]:
+    def env(self, **extra: str) -> dict[str, str]:
         """A driver's environment on this line: its Spark, our package on the path, its Python on executors."""
         return clean_env(SPARK_HOME=str(self.spark_home), PYTHONPATH=str(REPO / "python"),
                          PYSPARK_PYTHON=str(self.python), **extra)
 
-    def conf(self, *formats: str, extensions: str = EXTENSION_CLASS) -> Dict[str, str]:
+    def conf(self, *formats: str, extensions: str = EXTENSION_CLASS) -> dict[str, str]:
         """Settings as a cluster's spark-defaults would hold them: the jar, the extensions, and the
         named table formats (``delta``, ``iceberg``) as packages with their session extensions."""
         packages, session_extensions = [], []

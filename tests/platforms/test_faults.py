@@ -27,6 +27,7 @@ GC.run``, ``GC.heap_info``) at the end, clients idle, must be at most 10 % above
 after the warm-up, clients idle too: nothing is kept per plan.
 """
 
+import contextlib
 import json
 import os
 import subprocess
@@ -431,10 +432,8 @@ def test_a_connect_server_under_8_clients_of_mixed_plans_keeps_its_heap(tpch, tm
         alive = all(rows(s.sql("SELECT 1")) == [(1,)] for s in sessions)
     finally:
         for s in sessions:
-            try:
+            with contextlib.suppress(Exception):  # the server may be gone; it is stopped next
                 s.stop()
-            except Exception:  # noqa: BLE001 - the server may be gone; it is stopped next
-                pass
         os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
         stop_process_group(server)
     ops = sum(counts.values())

@@ -9,6 +9,7 @@ import textwrap
 from decimal import Decimal
 
 import pyspark
+
 import spark_substrait
 from helpers import EXTENSION_CLASS, Q1_COLUMNS, assert_rows_equal, clean_env, run_python, write_spark_defaults
 

@@ -18,7 +18,6 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, List
 
 import pytest
 
@@ -33,7 +32,7 @@ FORMATS = {"3.5": ("delta", "iceberg"), "4.1": ("delta", "iceberg"), "4.2": ("de
 COLUMNS = [("id", "i32"), ("name", "string")]
 # NULL ids and names, a duplicated row, a non-ASCII name.
 ROWS_SQL = "(1, 'a'), (2, NULL), (2, NULL), (3, 'c'), (NULL, 'd'), (4, NULL), (5, 'É')"
-WALL: Dict[str, float] = {}
+WALL: dict[str, float] = {}
 
 
 def lines(ci: bool):
@@ -41,7 +40,7 @@ def lines(ci: bool):
     return [pytest.param(v, marks=[pytest.mark.ci] if ci and v == "3.5" else [], id=f"spark{v}") for v in FORMATS]
 
 
-def run_job(line_version: str, job: dict, folder: Path, name: str) -> Dict[str, dict]:
+def run_job(line_version: str, job: dict, folder: Path, name: str) -> dict[str, dict]:
     """Runs the steps in one driver of the line; returns each step's result by id."""
     line = LINES[line_version]
     folder.mkdir(parents=True, exist_ok=True)
@@ -62,25 +61,25 @@ def run_job(line_version: str, job: dict, folder: Path, name: str) -> Dict[str, 
     return results
 
 
-def rows(results: Dict[str, dict], step: str) -> Counter:
+def rows(results: dict[str, dict], step: str) -> Counter:
     """A step's rows as a multiset (duplicates count); the step must have given rows."""
     got = results[step]
     assert "rows" in got, f"{step}: {got.get('error')}"
     return Counter(json.dumps(r) for r in got["rows"])
 
 
-def same(results: Dict[str, dict], plan_step: str, sql_step: str) -> Counter:
+def same(results: dict[str, dict], plan_step: str, sql_step: str) -> Counter:
     got, expected = rows(results, plan_step), rows(results, sql_step)
     assert got == expected, f"{plan_step} vs {sql_step}: {sorted(got.elements())} != {sorted(expected.elements())}"
     return got
 
 
-def failed(results: Dict[str, dict], step: str) -> dict:
+def failed(results: dict[str, dict], step: str) -> dict:
     assert "error" in results[step], f"{step} gave rows: {results[step].get('rows')}"
     return results[step]["error"]
 
 
-def steps(*pairs) -> List[dict]:
+def steps(*pairs) -> list[dict]:
     out = []
     for p in pairs:
         out.extend(p if isinstance(p, list) else [p])
@@ -112,7 +111,7 @@ def hive_conf(line_version: str, base: Path) -> dict:
             "spark.driver.extraJavaOptions": f"-Dderby.system.home={base}"}
 
 
-def hive_first_steps(base: Path) -> List[dict]:
+def hive_first_steps(base: Path) -> list[dict]:
     p = Plan()
     gt = lambda i, v: p.cmp("gt", field(i), lit("i32", v))  # noqa: E731
     out = setup(
@@ -180,7 +179,7 @@ def hive_first_steps(base: Path) -> List[dict]:
     return out
 
 
-def hive_second_steps() -> List[dict]:
+def hive_second_steps() -> list[dict]:
     """A new driver on the same metastore: the plans' tables are there, as the SQL ones."""
     p = Plan()
     out = []
@@ -198,7 +197,7 @@ def hive_second_steps() -> List[dict]:
     return out
 
 
-_hive_cache: Dict[str, tuple] = {}
+_hive_cache: dict[str, tuple] = {}
 
 
 @pytest.fixture(scope="module")
@@ -371,7 +370,7 @@ class Fmt:
         self.name = name
         self.prefix = ["default"] if name == "delta" else ["ice", "db"]
 
-    def names(self, table: str) -> List[str]:
+    def names(self, table: str) -> list[str]:
         return [*self.prefix, f"{self.name[0]}_{table}"]
 
     def sql(self, table: str) -> str:
@@ -390,7 +389,7 @@ class Fmt:
         return sql(step_id, f"SELECT committed_at, operation, snapshot_id FROM {self.sql(table)}.snapshots")
 
 
-def versions(results: Dict[str, dict], step: str, fmt: str) -> List[tuple]:
+def versions(results: dict[str, dict], step: str, fmt: str) -> list[tuple]:
     """(when, operation, id) of each version, oldest first: Delta's history (version, timestamp,
     user id, user name, operation, …) or Iceberg's snapshots (committed_at, operation, snapshot_id)."""
     got = results[step]
@@ -411,7 +410,7 @@ def format_conf(line_version: str, base: Path, fmt: str) -> dict:
     return conf
 
 
-def format_steps(fmt: Fmt, section: str) -> List[dict]:
+def format_steps(fmt: Fmt, section: str) -> list[dict]:
     """The steps of one section: ``rw`` (reads, INSERT, CTAS, UPDATE, CREATE / DROP) or ``delete``."""
     p = Plan()
     f, T = fmt.name[0], fmt.sql
@@ -428,7 +427,7 @@ def format_steps(fmt: Fmt, section: str) -> List[dict]:
     return out + (delete_steps(p, fmt) if section == "delete" else rw_steps(p, fmt))
 
 
-def rw_steps(p: Plan, fmt: Fmt) -> List[dict]:
+def rw_steps(p: Plan, fmt: Fmt) -> list[dict]:
     f, T, N = fmt.name[0], fmt.sql, fmt.names
     using = f"USING {fmt.name}"
     out = setup(f"CREATE TABLE {T(fmt.odd)} (id INT, name STRING) {using}", f"INSERT INTO {T(fmt.odd)} VALUES {ROWS_SQL}")
@@ -481,7 +480,7 @@ def rw_steps(p: Plan, fmt: Fmt) -> List[dict]:
     return out
 
 
-def delete_steps(p: Plan, fmt: Fmt) -> List[dict]:
+def delete_steps(p: Plan, fmt: Fmt) -> list[dict]:
     f, T, N = fmt.name[0], fmt.sql, fmt.names
     is_null = lambda i: p.cmp("is_null", field(i))  # noqa: E731
     cmp = lambda name, i, v: p.cmp(name, field(i), lit("i32", v))  # noqa: E731
@@ -505,7 +504,7 @@ def delete_steps(p: Plan, fmt: Fmt) -> List[dict]:
     return out
 
 
-_format_cache: Dict[tuple, Dict[str, dict]] = {}
+_format_cache: dict[tuple, dict[str, dict]] = {}
 
 
 @pytest.fixture(scope="module")
@@ -601,7 +600,7 @@ def failing_inserts(p: Plan, fmt: Fmt):
     return out
 
 
-def failure_steps(fmt: Fmt) -> List[dict]:
+def failure_steps(fmt: Fmt) -> list[dict]:
     p = Plan()
     f, T, N = fmt.name[0], fmt.sql, fmt.names
     using = f"USING {fmt.name}"

@@ -41,6 +41,7 @@ the mini cluster up in 28-72 s; on Spark 4.3 a client-mode submission 128-134 s,
 """
 
 import ast
+import contextlib
 import datetime
 import fcntl
 import hashlib
@@ -59,13 +60,20 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Dict, List, Optional
 
 import pyspark
 import pytest
 
-from helpers import (EXTENSION_CLASS, Q1_AVG_COLUMNS, Q1_COLUMNS, REPO, assert_rows_equal, clean_env,
-                     stop_process_group, write_spark_defaults)
+from helpers import (
+    EXTENSION_CLASS,
+    Q1_AVG_COLUMNS,
+    Q1_COLUMNS,
+    REPO,
+    assert_rows_equal,
+    clean_env,
+    stop_process_group,
+    write_spark_defaults,
+)
 
 HERE = Path(__file__).resolve().parent
 CLUSTER_DIR = REPO / "dev" / "cluster"
@@ -83,7 +91,7 @@ class Line:
     spark_home: Path
     jar: str
     driver_python: str
-    driver_pythonpath: Optional[str]   # None: the package is installed in driver_python
+    driver_pythonpath: str | None   # None: the package is installed in driver_python
 
 
 def _line(name: str) -> Line:
@@ -158,7 +166,7 @@ class YarnCluster:
     data: str               # the folder of the tables, plans and SQL on HDFS
     start_seconds: float
 
-    def container_logs(self, app_id: str) -> Dict[str, Path]:
+    def container_logs(self, app_id: str) -> dict[str, Path]:
         """The NodeManagers' log folders of the application's containers, by container id
         (log aggregation is off, as a NodeManager's default: they stay on the node)."""
         return {p.name: p for p in self.work.glob(f"target/**/*-logDir-nm-*/{app_id}/container_*")}
@@ -226,10 +234,8 @@ def _kill_leftovers(work: Path) -> None:
         except OSError:
             continue
         if marker in cmdline:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(int(proc.name), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 @pytest.fixture(scope="module")
@@ -334,7 +340,7 @@ def _py_files_zip(target: Path) -> Path:
     return target
 
 
-def _submit(cluster: YarnCluster, line: Line, tmp_path: Path, mode: str, extra: List[str]):
+def _submit(cluster: YarnCluster, line: Line, tmp_path: Path, mode: str, extra: list[str]):
     conf_dir = _spark_defaults(tmp_path / "spark-conf", line, jar_in_defaults="--jars" not in extra)
     env = clean_env(SPARK_HOME=str(line.spark_home), SPARK_CONF_DIR=str(conf_dir),
                     HADOOP_CONF_DIR=str(cluster.hadoop_conf), SPARK_LOCAL_IP="127.0.0.1")

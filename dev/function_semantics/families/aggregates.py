@@ -114,9 +114,10 @@ def fit(call, groups):
     out = []
     for g in groups:
         if any(t.kind == "fp32" and v is not None and math.isfinite(v) and abs(v) > 3.4028234663852886e38
-               for r in g for t, v in zip(types, r)):
+               for r in g for t, v in zip(types, r, strict=True)):
             continue
-        out.append([tuple(f32(v) if t.kind == "fp32" and v is not None else v for t, v in zip(types, r)) for r in g])
+        out.append([tuple(f32(v) if t.kind == "fp32" and v is not None else v for t, v in zip(types, r, strict=True))
+                    for r in g])
     return out
 
 
@@ -729,7 +730,7 @@ def corr_model(call, rows, undefined_null=False):
     xs = [Fraction(x) for x, _ in pairs]
     ys = [Fraction(y) for _, y in pairs]
     mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     sxx = sum((x - mx) ** 2 for x in xs)
     syy = sum((y - my) ** 2 for y in ys)
     if sxx == 0 or syy == 0:
@@ -785,7 +786,7 @@ def _datafusion_corr_nan(c, rows, e, g) -> bool:
 
 def _beyond_one(c, rows, e, g) -> bool:
     from outcomes import ulps
-    return isinstance(e, Value) and isinstance(g, Value) and isinstance(g.v, float) and 1 < abs(g.v) \
+    return isinstance(e, Value) and isinstance(g, Value) and isinstance(g.v, float) and abs(g.v) > 1 \
         and ulps(math.copysign(1.0, g.v), g.v, single(c)) <= 4 and abs(e.v) > 0.999
 
 
@@ -1085,7 +1086,7 @@ def _quantile_close(c, rows, e, g) -> bool:
     n, m = c.args[2].value, len(vals)
     ks = {"NEITHER": range(1, n), "MINIMUM": range(0, n), "MAXIMUM": range(1, n + 1), "BOTH": range(0, n + 1)}[
         c.args[0].enum]
-    for k, want, got in zip(ks, e.v, g.v):
+    for k, want, got in zip(ks, e.v, g.v, strict=True):
         lo = math.floor(Fraction(k * (m - 1), n))
         a, b = vals[lo], vals[min(lo + 1, m - 1)]
         if same_value(want, got) or (isinstance(got, float) and got == 0 and isinstance(want, float)

@@ -26,7 +26,7 @@ def _kleene(fn):
         answers = set()
         for fill in itertools.product((True, False), repeat=len(unknown)):
             vals = list(row)
-            for i, v in zip(unknown, fill):
+            for i, v in zip(unknown, fill, strict=True):
                 vals[i] = v
             answers.add(fn(vals))
         return Value(answers.pop()) if len(answers) == 1 else NULL

@@ -107,10 +107,7 @@ register(Spec(C, "not_equal", _not_equal(ieee_cmp), any_types=ANY_TYPES,
 def _distinct(cmp, negate):
     def model(call, row):
         x, y = row
-        if x is None or y is None:
-            same = x is None and y is None
-        else:
-            same = cmp(x, y) == 0
+        same = (x is None and y is None) if x is None or y is None else cmp(x, y) == 0
         return Value(same != negate)
     return model
 

@@ -19,12 +19,12 @@ result outside it accepts any value, NULL or error (never a foreign error).
 """
 
 import calendar
+import contextlib
 import dataclasses
 import datetime as dt
 import functools
 import itertools
 import re
-from typing import List, Optional
 
 import values as values_mod
 from outcomes import NULL, Error, Undefined, Value
@@ -36,7 +36,7 @@ D = "functions_datetime"
 DAY_US = 86_400_000_000
 EPOCH = dt.datetime(1970, 1, 1)
 EPOCH_DATE = dt.date(1970, 1, 1)
-UTC = dt.timezone.utc
+UTC = dt.UTC
 RANGE = "outside the type class range [1000-01-01 .. 9999-12-31]"
 LO_DAYS = (dt.date(1000, 1, 1) - EPOCH_DATE).days
 HI_DAYS = (dt.date(9999, 12, 31) - EPOCH_DATE).days
@@ -53,8 +53,8 @@ OFFSET_ZONE = "+05:30"
 
 
 # ---- time zones ----------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
-def zone_info(name: Optional[str], lenient: bool = False):
+@functools.cache
+def zone_info(name: str | None, lenient: bool = False):
     """The IANA zone ``name``; None when it is no IANA name (an offset only when ``lenient``)."""
     from zoneinfo import ZoneInfo
     if name is None:
@@ -123,8 +123,8 @@ def from_local_standard(d: dt.datetime, tz) -> int:
     return max(a, b)
 
 
-@functools.lru_cache(maxsize=None)
-def transitions(name: str, years=(2023, 2024)) -> List[tuple]:
+@functools.cache
+def transitions(name: str, years=(2023, 2024)) -> list[tuple]:
     """(instant in µs, offset before, offset after) of the zone's offset changes in ``years``."""
     tz = zone_info(name)
     out = []
@@ -193,7 +193,7 @@ def _range_accept(call, row, exp, got) -> bool:
 
 
 # ---- calls: literal arguments (zones, formats, precisions) ----------------------------------------------------
-def _roles(call: Call) -> List[Optional[str]]:
+def _roles(call: Call) -> list[str | None]:
     """The role of each argument: 'tz', 'format', 'precision', 'text' or None."""
     roles = []
     strings = 0
@@ -218,7 +218,7 @@ def _roles(call: Call) -> List[Optional[str]]:
 
 
 def literal_of(call: Call, role: str, default=None):
-    for a, r in zip(call.args, _roles(call)):
+    for a, r in zip(call.args, _roles(call), strict=True):
         if r == role and a.literal:
             return a.value
     return default
@@ -241,10 +241,10 @@ def _zone_choices(call: Call, full: bool):
 PRECISIONS = (0, 3, 6, 9)
 
 
-def _variants(call: Call, full: bool) -> List[Call]:
+def _variants(call: Call, full: bool) -> list[Call]:
     roles = _roles(call)
     choice_lists = []
-    for a, r in zip(call.args, roles):
+    for r in roles:
         if r == "tz":
             choice_lists.append(_zone_choices(call, full))
         elif r == "format":
@@ -264,7 +264,8 @@ def _variants(call: Call, full: bool) -> List[Call]:
                 continue
             if tz not in (ZONES if full else ZONES_CI)[:4] + (INVALID_ZONE, None, OFFSET_ZONE, "UTC") and p != 6:
                 continue
-        args = [Arg(type=a.type, literal=True, value=v) if v is not Ellipsis else a for a, v in zip(call.args, combo)]
+        args = [Arg(type=a.type, literal=True, value=v) if v is not Ellipsis else a
+                for a, v in zip(call.args, combo, strict=True)]
         c = dataclasses.replace(call, args=args)
         p = literal_of(c, "precision")
         if p is not None:
@@ -283,8 +284,8 @@ def _variants(call: Call, full: bool) -> List[Call]:
 _COLUMN_ZONE_SEEN: set = set()
 
 
-def _value_roles(call: Call) -> List[Optional[str]]:
-    return [r for a, r in zip(call.args, _roles(call)) if a.type is not None and not a.literal]
+def _value_roles(call: Call) -> list[str | None]:
+    return [r for a, r in zip(call.args, _roles(call), strict=True) if a.type is not None and not a.literal]
 
 
 def _tz_arg(call: Call, row=None):
@@ -300,7 +301,7 @@ def _tz_arg(call: Call, row=None):
 
 
 # ---- rows ------------------------------------------------------------------------------------------------------
-def _zone_edges(call: Call, kind: str) -> List[int]:
+def _zone_edges(call: Call, kind: str) -> list[int]:
     """Timestamp edges around the daylight-saving transitions of the call's zone."""
     present, name = _tz_arg(call)
     names = [name] if present and name in ZONES else (["Europe/Berlin", "America/New_York"] if not present else [])
@@ -313,10 +314,8 @@ def _zone_edges(call: Call, kind: str) -> List[int]:
                 # instants whose wall clock lands in the gap / overlap a month or a year later or earlier
                 wall = naive(t + (before + after) // 2)
                 for months in (-1, -12, 1, 12):
-                    try:
+                    with contextlib.suppress(OverflowError):
                         out.append(from_local(add_months(wall, months), tz))
-                    except OverflowError:
-                        pass
             else:   # wall clocks in and at the edges of the gap / overlap
                 l1, l2 = t + before, t + after
                 a, b = min(l1, l2), max(l1, l2)
@@ -324,7 +323,7 @@ def _zone_edges(call: Call, kind: str) -> List[int]:
     return list(dict.fromkeys(out))
 
 
-def _edges(call: Call, i: int, edges: List) -> List:
+def _edges(call: Call, i: int, edges: list) -> list:
     vroles = _value_roles(call)
     t = call.value_types[i]
     if vroles[i] == "tz":
@@ -345,7 +344,7 @@ def _edges(call: Call, i: int, edges: List) -> List:
     return edges
 
 
-def _rows(call: Call, rng, n_random: int) -> List[tuple]:
+def _rows(call: Call, rng, n_random: int) -> list[tuple]:
     types = call.value_types
     present, zone = _tz_arg(call)
     lists = [_edges(call, i, values_mod.edges(t) if t.kind != "string" else [None]) for i, t in enumerate(types)]
@@ -357,13 +356,14 @@ def _rows(call: Call, rng, n_random: int) -> List[tuple]:
             lists[i] = [None, 1, 2, 3, 7, 0, -1]
     if call.name.startswith("round_"):
         n_random = min(n_random, 12)
-    if present and zone is not None and (zone == INVALID_ZONE or zone == OFFSET_ZONE) and all(
-            a.literal for a, r in zip(call.args, _roles(call)) if r == "tz"):
+    if present and zone is not None and zone in (INVALID_ZONE, OFFSET_ZONE) and all(
+            a.literal for a, r in zip(call.args, _roles(call), strict=True) if r == "tz"):
         # every row fails (or all alike): a few suffice
         return [tuple(l[min(k, len(l) - 1)] for l in lists) for k in (1, 2, 3)]
     if "tz" in vroles:
         # the zone as a column: refused at conversion by a reader taking literal zones only; a few rows
-        return [tuple(l[(k * 7 + 1) % len(l)] if r != "tz" else l[k % len(l)] for l, r in zip(lists, vroles))
+        return [tuple(l[(k * 7 + 1) % len(l)] if r != "tz" else l[k % len(l)]
+                      for l, r in zip(lists, vroles, strict=True))
                 for k in range(1, 10)]
     if len(types) == 1:
         out = [(v,) for v in lists[0]]
@@ -467,7 +467,7 @@ def _clock_part(part: str, micros_of_day: int) -> int:
             "MICROSECOND": us % 1000, "NANOSECOND": 0, "PICOSECOND": 0, "SUBSECOND": us}[part]
 
 
-def _enums(call: Call) -> List[str]:
+def _enums(call: Call) -> list[str]:
     return [a.enum for a in call.args if a.enum is not None]
 
 
@@ -520,7 +520,7 @@ def _extract(r: ExtractReading = ExtractReading()):
     return model
 
 
-def _local_sql(engine: str, call: Call) -> Optional[str]:
+def _local_sql(engine: str, call: Call) -> str | None:
     """The wall clock of argument {0} in SQL (None: the engine cannot say it)."""
     kind = call.value_types[0].kind
     present, zone = _tz_arg(call)
@@ -608,8 +608,9 @@ NS_US = 9_223_372_036_854_775     # microseconds a 64-bit nanosecond count holds
 
 
 def _df_nanos(call, row, exp, got) -> bool:
-    stamps = [v for v, t in zip(row, call.value_types) if t.kind.startswith("precision_timestamp") and v is not None]
-    stamps += [v * DAY_US for v, t in zip(row, call.value_types) if t.kind == "date" and v is not None]
+    stamps = [v for v, t in zip(row, call.value_types, strict=True)
+              if t.kind.startswith("precision_timestamp") and v is not None]
+    stamps += [v * DAY_US for v, t in zip(row, call.value_types, strict=True) if t.kind == "date" and v is not None]
     if isinstance(exp, Value) and call.out.kind.startswith("precision_timestamp"):
         stamps.append(exp.v)
     return isinstance(got, Error) and any(abs(v) > NS_US for v in stamps)
@@ -629,7 +630,8 @@ def _df_2038(call, row, exp, got) -> bool:
     present, zone = _tz_arg(call, row)
     if not present or zone not in ZONES or not transitions(zone):
         return False
-    stamps = [v for v, t in zip(row, call.value_types) if t.kind == "precision_timestamp_tz" and v is not None]
+    stamps = [v for v, t in zip(row, call.value_types, strict=True)
+              if t.kind == "precision_timestamp_tz" and v is not None]
     if isinstance(exp, Value) and call.out.kind == "precision_timestamp_tz":
         stamps.append(exp.v)
     return any(v >= Y2038_US for v in stamps)
@@ -662,10 +664,8 @@ def _standard_offset(local_year: int, tz, years: int = 0) -> int:
     for k in range(-12 * years, 12 + 12 * years):
         year, m = local_year + k // 12, k % 12 + 1
         for day in (1, 15):
-            try:
+            with contextlib.suppress(OverflowError, ValueError):
                 offs.add(dt.datetime(year, m, day, 12, tzinfo=tz).utcoffset())
-            except (OverflowError, ValueError):
-                pass
     return min(offs) // dt.timedelta(microseconds=1) if offs else 0
 
 
@@ -734,7 +734,7 @@ register(Spec(D, "extract_boolean", _extract_boolean(), rows=_rows, variants=_va
 @dataclasses.dataclass(frozen=True)
 class ShiftReading:
     carry: bool = False           # days beyond the month's end carried over
-    fold: Optional[int] = None    # an overlap's wall clock read with the earlier (0) / later (1) offset, not x's
+    fold: int | None = None       # an overlap's wall clock read with the earlier (0) / later (1) offset, not x's
     standard: bool = False        # DuckDB's ICU: the standard offset in an overlap
     lenient_zone: bool = False
 
@@ -1006,7 +1006,7 @@ _LIBC = ctypes.CDLL(ctypes.util.find_library("c"))
 
 class _TM(ctypes.Structure):
     _fields_ = [(n, ctypes.c_int) for n in
-                "tm_sec tm_min tm_hour tm_mday tm_mon tm_year tm_wday tm_yday tm_isdst".split()] + \
+                ["tm_sec", "tm_min", "tm_hour", "tm_mday", "tm_mon", "tm_year", "tm_wday", "tm_yday", "tm_isdst"]] + \
                [("tm_gmtoff", ctypes.c_long), ("tm_zone", ctypes.c_char_p)]
 
 
@@ -1049,7 +1049,7 @@ TEXT_EDGES = {
 }
 
 
-def formats_for(call: Call, full: bool) -> List[str]:
+def formats_for(call: Call, full: bool) -> list[str]:
     if call.name == "strftime":
         ci, more = STRFTIME_FORMATS[call.value_types[0].kind if call.value_types else "date"]
     else:
@@ -1077,7 +1077,7 @@ def _c_format(fmt: str, fields, offset: str = "+0530") -> str:
     return buf.raw[:n].decode()
 
 
-def text_edges(call: Call) -> List:
+def text_edges(call: Call) -> list:
     """Texts of the call's format: several date-times written by C's strftime with it (DST gaps and
     overlaps, range ends, an impossible date, hour 24, a leap second), and variations of one: without
     leading zeros, with leading / trailing space and trailing text, lower case; offsets written
@@ -1099,7 +1099,7 @@ def text_edges(call: Call) -> List:
     return [None] + list(dict.fromkeys(out))
 
 
-def _c_strftime(fmt: str, wall: dt.datetime, zone: Optional[tuple]) -> str:
+def _c_strftime(fmt: str, wall: dt.datetime, zone: tuple | None) -> str:
     """C's strftime of a wall clock; ``zone``: (offset seconds, abbreviation, isdst) or None."""
     tt = wall.timetuple()
     if zone is None:
@@ -1225,7 +1225,7 @@ def _strptime(r: ParseReading = ParseReading()):
                 return Undefined("%f is no strptime(3) conversion")
             m = re.search(r"\.(\d{1,9})", text)
             head, _, tail = fmt.partition(".%f")
-            if m is None or not tail == "":
+            if m is None or tail != "":
                 return Error(None, "no fraction")
             digits = m.group(1)
             text = text[:m.start()] + text[m.end():]
@@ -1520,7 +1520,7 @@ _CAL_CI = {("DAY", "MONTH"), ("HOUR", "DAY"), ("MONTH", "YEAR"), ("MINUTE", "HOU
            ("DAY", "US_WEEK"), ("SECOND", "MINUTE"), ("WEEK", "YEAR")}
 
 
-def _round_variants(call: Call, full: bool) -> List[Call]:
+def _round_variants(call: Call, full: bool) -> list[Call]:
     enums = _enums(call)
     if call.name == "round_calendar" and (UNIT_ORDER.index(enums[1]) + 1 > ORIGIN_RANK[enums[2]]
                                           or (enums[1] == "WEEK" and enums[2].endswith("WEEK"))) \

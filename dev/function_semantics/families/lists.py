@@ -148,7 +148,7 @@ def _transform(call, xs):
 
 
 def _filter(call, xs):
-    return Value([x for x, p in zip(xs, _evaluated(call, xs)) if p is True])
+    return Value([x for x, p in zip(xs, _evaluated(call, xs), strict=True) if p is True])
 
 
 def _any_match(call, xs):
@@ -259,7 +259,7 @@ def _same_order(a, b) -> bool:
     """Lists equal, -0.0 and 0.0 interchangeable (they compare equal, so either order is sorted)."""
     if len(a) != len(b):
         return False
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         if isinstance(x, float) and isinstance(y, float) and x == 0 and y == 0:
             continue
         if not same_value(x, y):

@@ -13,7 +13,6 @@ on_log_zero (MINUS_INFINITY when unset). A NaN argument gives NaN.
 
 import math
 from fractions import Fraction
-from typing import Optional
 
 import gmpy2
 
@@ -42,7 +41,7 @@ def _round_wide(wide, mode, single) -> float:
         return float(ctx.plus(wide))
 
 
-def _exact_log(x: Fraction, base: Fraction) -> Optional[Fraction]:
+def _exact_log(x: Fraction, base: Fraction) -> Fraction | None:
     """log_base(x) when it is rational (x**q == base**p for small p, q), else None."""
     if x == 1:
         return Fraction(0)
@@ -61,7 +60,7 @@ def _exact_log(x: Fraction, base: Fraction) -> Optional[Fraction]:
     return None
 
 
-def _log_of(q: Fraction, fn: str, mode, single, base: Optional[Fraction] = None) -> float:
+def _log_of(q: Fraction, fn: str, mode, single, base: Fraction | None = None) -> float:
     """The correctly rounded logarithm of the positive rational q."""
     b = {"ln": None, "log2": Fraction(2), "log10": Fraction(10)}.get(fn, base)
     if fn == "log1p":
@@ -117,7 +116,7 @@ def _unary(fn: str):
             return _domain(call)
         if x == lowest:
             return _log_zero(call)
-        if isinstance(row[0], float) or isinstance(row[0], int):
+        if isinstance(row[0], (float, int)):
             # a float or integer argument is exact in 128 bits: MPFR's own function rounds correctly
             f = {"ln": gmpy2.log, "log2": gmpy2.log2, "log10": gmpy2.log10, "log1p": gmpy2.log1p}[fn]
             return Value(mpfr_call(f, [row[0]], mode, single))

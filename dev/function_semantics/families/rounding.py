@@ -13,7 +13,6 @@ import decimal
 import math
 import struct
 from fractions import Fraction
-from typing import Optional
 
 from families.common import signbit
 from floats import round_fraction
@@ -197,14 +196,14 @@ def _round_variants(call: Call, full: bool):
 
 
 # ---- engines ------------------------------------------------------------------------------------------------
-def _duck_round(call) -> Optional[str]:
+def _duck_round(call) -> str | None:
     if opt(call, "rounding", "TIE_AWAY_FROM_ZERO") != "TIE_AWAY_FROM_ZERO":
         return None
     s = "{1}" if not call.args[1].literal else str(call.args[1].value)
     return f"CAST(round({{0}}, {s}) AS {call.out.sql('duckdb')})"
 
 
-def _df_round(call) -> Optional[str]:
+def _df_round(call) -> str | None:
     if opt(call, "rounding", "TIE_AWAY_FROM_ZERO") != "TIE_AWAY_FROM_ZERO":
         return None
     s = "{1}" if not call.args[1].literal else str(call.args[1].value)

@@ -35,7 +35,7 @@ def _rows(call, rng, n_random):
     t = call.value_types[0]
     edge = values.edges(t)[1:]
     rows = [(None, edge[:3]), (edge[0], None), (None, None), (edge[0], []), (edge[0], [None])]
-    for i, x in enumerate(edge):
+    for x in edge:
         others = [e for e in edge if not (e == x or (_is_nan(e) and _is_nan(x)))]
         rows.append((x, [None] + others[:3] + [x] + others[3:5] + [x]))     # found after a NULL, twice
         rows.append((x, others[:6]))                                      # not found

@@ -23,7 +23,6 @@ reason: any outcome, an error included, agrees (``accept``).
 
 import dataclasses
 import re
-from typing import List, Optional
 
 from outcomes import NULL, Error, Refused, Undefined, Value
 from plans import Arg
@@ -122,7 +121,7 @@ CI_WHY = ("the YAML says only that case_sensitivity applies to the substring (ma
           "(İ becomes i + U+0307, final sigma), DuckDB lower-cases each character one to one")
 
 
-def _transform(call, reading: Optional[str]):
+def _transform(call, reading: str | None):
     """The transform both sides of a comparison go through: the model's (simple folding, or
     A-Z only), or a reading's for CASE_INSENSITIVE."""
     mode = _cs(call)
@@ -641,7 +640,7 @@ def _match_substring_rows(call, rng, n):
     return _regex_rows(call, rng, extra, undefined)
 
 
-def _rx_sql_flags(call) -> Optional[str]:
+def _rx_sql_flags(call) -> str | None:
     mode, multiline, dotall = _regex_flags(call)
     if mode == "CASE_INSENSITIVE_ASCII":
         return None
@@ -1157,8 +1156,8 @@ def _case_spec(name, utf8, ascii_only, alternatives=(), duck=None, df=None, note
         return (lambda c: fn if _char_set(c) == "UTF8" else None) if fn else None
     register(Spec(S, name, model, accept=_accept, edges=lambda c, i, e: _text_edges(c, i, e, CASE_EXTRA),
                   duckdb=sql(duck), datafusion=sql(df), engine_notes=list(notes),
-                  alternatives=[Reading(n, (lambda f: lambda c, r: _fits(c, f(r[0])) if _char_set(c) == "UTF8"
-                                            else model(c, r))(f), why) for n, f, why in alternatives]))
+                  alternatives=[Reading(n, lambda c, r, f=f: _fits(c, f(r[0])) if _char_set(c) == "UTF8"
+                                        else model(c, r), why) for n, f, why in alternatives]))
 
 
 SIMPLE_WHY = ("the YAML says only \"utf8_unicode_ci collations\" (a collation, which defines no case mapping); "
@@ -1300,7 +1299,7 @@ def _string_agg(call, rows):
     return Value(sep.join(vals))
 
 
-def _joined_somehow(got: str, vals: List[str], sep: str) -> bool:
+def _joined_somehow(got: str, vals: list[str], sep: str) -> bool:
     """Whether ``got`` is the values in some order joined by ``sep`` (no sort fields: any order)."""
     if len(got) != sum(map(len, vals)) + len(sep) * (len(vals) - 1):
         return False

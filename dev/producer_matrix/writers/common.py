@@ -70,7 +70,7 @@ def write_query(out: Path, qid: str, sql: str, make_plan, engine_rows) -> None:
 
 def arrow_rows(table):
     """(columns, rows) of a pyarrow Table, by position (names may repeat)."""
-    return table.column_names, list(zip(*[c.to_pylist() for c in table.columns]))
+    return table.column_names, list(zip(*[c.to_pylist() for c in table.columns], strict=True))
 
 
 def args():

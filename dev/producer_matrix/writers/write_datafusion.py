@@ -1,9 +1,9 @@
 """DataFusion Python: plans from datafusion.substrait's serde; rows from DataFusion's SQL."""
 
-from common import all_queries, args, arrow_rows, tables, write_query
-
 import pyarrow as pa
 from datafusion import SessionContext
+
+from common import all_queries, args, arrow_rows, tables, write_query
 
 
 def serializer():
@@ -24,8 +24,8 @@ def main():
         ctx.register_parquet(t, str(data / "parquet" / f"{t}.parquet"))
     serialize = serializer()
     for qid, sql in all_queries().items():
-        write_query(out, qid, sql, lambda: bytes(serialize(sql, ctx)),
-                    lambda: arrow_rows(pa.Table.from_batches(ctx.sql(sql).collect())))
+        write_query(out, qid, sql, lambda sql=sql: bytes(serialize(sql, ctx)),
+                    lambda sql=sql: arrow_rows(pa.Table.from_batches(ctx.sql(sql).collect())))
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def main():
         return [d[0] for d in cur.description], cur.fetchall()
 
     for qid, sql in all_queries().items():
-        write_query(out, qid, sql, lambda: plan(sql), lambda: rows(sql))
+        write_query(out, qid, sql, lambda sql=sql: plan(sql), lambda sql=sql: rows(sql))
 
 
 if __name__ == "__main__":

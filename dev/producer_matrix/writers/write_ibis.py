@@ -4,10 +4,9 @@ queries become expressions through ibis.parse_sql where the release's ibis has i
 ibis-only expressions below (i..) are built with the API every ibis since 3.x has."""
 
 import ibis
+from ibis_substrait.compiler.core import SubstraitCompiler
 
 from common import all_queries, args, tables, write_query
-
-from ibis_substrait.compiler.core import SubstraitCompiler
 
 TYPES = {"INTEGER": "int32", "BIGINT": "int64", "VARCHAR": "string", "DOUBLE": "float64",
          "DATE": "date", "BOOLEAN": "boolean"}

@@ -2,20 +2,19 @@
 built by hand over the feature tables; rows from DuckDB's SQL for the same question."""
 
 import duckdb
-
-from common import args, write_query
-
 import substrait.builders.plan as pb
 import substrait.builders.type as tb
-from substrait.builders.extended_expression import column, literal, scalar_function, aggregate_function
+from substrait.builders.extended_expression import aggregate_function, column, literal, scalar_function
 from substrait.extension_registry import ExtensionRegistry
+
+from common import args, write_query
 
 try:
     import substrait.gen.proto.type_pb2 as stt  # noqa: F401 (older layout)
     from substrait.gen.proto import algebra_pb2 as stalg  # noqa: F401
 except ImportError:  # newer layout
-    import substrait.type_pb2 as stt  # noqa: F401
     import substrait.algebra_pb2 as stalg  # noqa: F401
+    import substrait.type_pb2 as stt  # noqa: F401
 
 ARITH = "functions_arithmetic.yaml"
 COMPARISON = "functions_comparison.yaml"
@@ -84,7 +83,7 @@ def main():
         return [d[0] for d in cur.description], cur.fetchall()
 
     for qid, sql, build in plans(registry):
-        write_query(out, qid, sql, lambda: build()(registry).SerializeToString(), lambda: rows(sql))
+        write_query(out, qid, sql, lambda build=build: build()(registry).SerializeToString(), lambda sql=sql: rows(sql))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ on (``io.sparksubstrait.SubstraitPlans.explain``) and returns the explain docume
 
 import json
 import os
-from typing import Any, Dict, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from spark_substrait._errors import java_errors_as_plan_errors
 from spark_substrait._explain.html import render_html, render_html_fragment
@@ -28,7 +29,7 @@ class PlanExplanation:
 
     def __init__(self, document: str):
         self._json = document
-        self.data: Dict[str, Any] = json.loads(document)
+        self.data: dict[str, Any] = json.loads(document)
 
     def to_text(self) -> str:
         return render_text(self.data)

@@ -11,7 +11,7 @@ dash pattern of its own beyond. Producer readings are flagged on the relations t
 and listed under the graph."""
 
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 from xml.sax.saxutils import escape
 
 from spark_substrait._explain.text import function_mappings, operator_list
@@ -45,7 +45,7 @@ def dash(relation_id: int) -> str:
     return DASHES[(relation_id // len(PALETTE)) % len(DASHES)]
 
 
-def wrap(text: str, limit: int, breaks: str = " ,") -> List[str]:
+def wrap(text: str, limit: int, breaks: str = " ,") -> list[str]:
     """``text`` in rows of at most ``limit`` characters whose concatenation is ``text``:
     broken after one of ``breaks`` where one is near the end of a row, else at the limit
     (the breaking character stays at the end of the row before)."""
@@ -62,7 +62,7 @@ def wrap(text: str, limit: int, breaks: str = " ,") -> List[str]:
 class _Box:
     """One node: where it is, its lines (first in bold) wrapped into rows, its colour and its tooltip."""
 
-    def __init__(self, key: Tuple[str, int], depth: int, lines: List[Tuple[str, str]], colour: str, title: str):
+    def __init__(self, key: tuple[str, int], depth: int, lines: list[tuple[str, str]], colour: str, title: str):
         self.key, self.depth, self.colour, self.title = key, depth, colour, title
         self.lines = [(text, kind, wrap(text, int(WRAP_PX / CHAR_W[STYLES[kind][0]]), "." if kind == "path" else " ,"))
                       for text, kind in lines]
@@ -72,7 +72,7 @@ class _Box:
         self.parent: Any = None
 
 
-def _relations_at(doc: Dict[str, Any], where: str) -> List[int]:
+def _relations_at(doc: dict[str, Any], where: str) -> list[int]:
     """The relations a reading's place names. A place is a plan location (the relation with
     the longest path that starts it), or what the reading found, in its words: a relation
     message (``ProjectRel of 1 expressions …``: the project relations, those with that many
@@ -102,9 +102,9 @@ def _relations_at(doc: Dict[str, Any], where: str) -> List[int]:
     return sorted(rid for rid in calls if rid is not None)
 
 
-def readings_by_relation(doc: Dict[str, Any]) -> Dict[int, List[Dict[str, Any]]]:
+def readings_by_relation(doc: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
     """Each relation's producer readings: those with a place (``where``) in it."""
-    found: Dict[int, List[Dict[str, Any]]] = {}
+    found: dict[int, list[dict[str, Any]]] = {}
     for reading in doc.get("readings", []):
         for where in reading["where"]:
             for rid in _relations_at(doc, where):
@@ -113,10 +113,10 @@ def readings_by_relation(doc: Dict[str, Any]) -> Dict[int, List[Dict[str, Any]]]
     return found
 
 
-def _relation_boxes(doc: Dict[str, Any]) -> List[_Box]:
+def _relation_boxes(doc: dict[str, Any]) -> list[_Box]:
     relations, functions = doc["relations"], doc["functions"]
     readings = readings_by_relation(doc)
-    boxes: List[_Box] = []
+    boxes: list[_Box] = []
 
     def walk(rid: int, depth: int, via: str, parent: Any) -> None:
         r = relations[rid]
@@ -146,9 +146,9 @@ def _relation_boxes(doc: Dict[str, Any]) -> List[_Box]:
     return boxes
 
 
-def _catalyst_boxes(doc: Dict[str, Any]) -> List[_Box]:
+def _catalyst_boxes(doc: dict[str, Any]) -> list[_Box]:
     nodes = doc["catalyst"]["nodes"]
-    boxes: List[_Box] = []
+    boxes: list[_Box] = []
     seen = set()
 
     def walk(nid: int, depth: int, parent: Any, subquery: bool) -> None:
@@ -174,7 +174,7 @@ def _catalyst_boxes(doc: Dict[str, Any]) -> List[_Box]:
     return boxes
 
 
-def _place(boxes: List[_Box], x0: float) -> Tuple[float, float]:
+def _place(boxes: list[_Box], x0: float) -> tuple[float, float]:
     """Indented rows from HEADER down; returns the column's right edge and bottom."""
     y = MARGIN + HEADER
     right = x0
@@ -185,7 +185,7 @@ def _place(boxes: List[_Box], x0: float) -> Tuple[float, float]:
     return right, y - GAP_Y
 
 
-def _text_svg(x: float, y: float, text: str, kind: str, rows: List[str]) -> str:
+def _text_svg(x: float, y: float, text: str, kind: str, rows: list[str]) -> str:
     """One line of the document: a <text> whose rows are <tspan>s (its text content is the line)."""
     style = STYLES[kind][1]
     if len(rows) == 1:
@@ -195,7 +195,7 @@ def _text_svg(x: float, y: float, text: str, kind: str, rows: List[str]) -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}" {style}>{spans}</text>'
 
 
-def _box_svg(b: _Box) -> List[str]:
+def _box_svg(b: _Box) -> list[str]:
     out = [f'<g><title>{escape(b.title)}</title>',
            f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.width:.1f}" height="{b.height:.1f}" rx="4" '
            f'fill="{b.colour}" fill-opacity="0.10" stroke="{b.colour}" stroke-width="1.5"/>']
@@ -207,7 +207,7 @@ def _box_svg(b: _Box) -> List[str]:
     return out
 
 
-def _tree_edges(boxes: List[_Box]) -> List[str]:
+def _tree_edges(boxes: list[_Box]) -> list[str]:
     out = []
     for b in boxes:
         if b.parent is not None:
@@ -217,7 +217,7 @@ def _tree_edges(boxes: List[_Box]) -> List[str]:
     return out
 
 
-def _legend(doc: Dict[str, Any], width_chars: int) -> List[Tuple[str, str, List[str]]]:
+def _legend(doc: dict[str, Any], width_chars: int) -> list[tuple[str, str, list[str]]]:
     """The producer readings that applied, one line each, under the graph."""
     lines = []
     for r in doc.get("readings", []):
@@ -227,7 +227,7 @@ def _legend(doc: Dict[str, Any], width_chars: int) -> List[Tuple[str, str, List[
     return lines
 
 
-def render_svg(doc: Dict[str, Any]) -> str:
+def render_svg(doc: dict[str, Any]) -> str:
     left, right = _relation_boxes(doc), _catalyst_boxes(doc)
     left_edge, left_bottom = _place(left, MARGIN)
     x1 = left_edge + GAP_COLUMNS

@@ -3,18 +3,18 @@ Catalyst operators it became and its function mappings), the converted Catalyst 
 node with its relation), the producer spellings read, and Spark's analyzed and optimized
 plans."""
 
-from typing import Any, Dict, List
+from typing import Any
 
 
-def relation_label(r: Dict[str, Any]) -> str:
+def relation_label(r: dict[str, Any]) -> str:
     return f"[{r['id']}] {r['kind']}"
 
 
-def function_mappings(doc: Dict[str, Any], relation: Dict[str, Any]) -> List[str]:
+def function_mappings(doc: dict[str, Any], relation: dict[str, Any]) -> list[str]:
     """One line per distinct mapping in a relation (``name (extension) -> Spark``, how many
     calls, the alias read): nested calls repeat mappings, and each call's location and
     Spark SQL are in the JSON form."""
-    counts: Dict[str, int] = {}
+    counts: dict[str, int] = {}
     for fid in relation["functions"]:
         f = doc["functions"][fid]
         alias = f"  [alias {f['alias']}]" if f.get("alias") else ""
@@ -23,7 +23,7 @@ def function_mappings(doc: Dict[str, Any], relation: Dict[str, Any]) -> List[str
     return [line + (f"  x{n}" if n > 1 else "") for line, n in counts.items()]
 
 
-def operator_list(r: Dict[str, Any]) -> str:
+def operator_list(r: dict[str, Any]) -> str:
     if not r["operators"]:
         return "(no operator of its own: passes its input on)"
     ids = r["catalyst"]
@@ -31,9 +31,9 @@ def operator_list(r: Dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _relation_tree(doc: Dict[str, Any]) -> List[str]:
+def _relation_tree(doc: dict[str, Any]) -> list[str]:
     relations = doc["relations"]
-    lines: List[str] = []
+    lines: list[str] = []
 
     def walk(rid: int, via: str, prefix: str, last: bool, top: bool) -> None:
         r = relations[rid]
@@ -63,9 +63,9 @@ def _shortened(text: str, limit: int = 240) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _catalyst_tree(doc: Dict[str, Any]) -> List[str]:
+def _catalyst_tree(doc: dict[str, Any]) -> list[str]:
     nodes, relations = doc["catalyst"]["nodes"], doc["relations"]
-    lines: List[str] = []
+    lines: list[str] = []
 
     def walk(nid: int, prefix: str, branch: str, seen: set) -> None:
         n = nodes[nid]
@@ -84,19 +84,19 @@ def _catalyst_tree(doc: Dict[str, Any]) -> List[str]:
     return lines
 
 
-def _reading(r: Dict[str, Any]) -> str:
+def _reading(r: dict[str, Any]) -> str:
     """One producer reading that lifted the plan (or, for a known producer bug, ran it as written)."""
     head = "producer bug, run as written" if r["warning"] else "producer reading"
     return f"{head}: {r['name']} ({r['releases']}): {r['meaning']}; at {'; '.join(r['where'])}"
 
 
-def _spellings(doc: Dict[str, Any]) -> List[str]:
+def _spellings(doc: dict[str, Any]) -> list[str]:
     """The producer readings in force, then each alias and function note once, with the
     functions and relations it applied to (the locations of the calls are in the JSON)."""
     lines = [_reading(r) for r in doc.get("readings", [])] or ["producer readings: none"]
     lines += [f"plan shape: {s['name']}: {s['meaning']}" for s in doc.get("shapes", [])]
     lines += [f"user function mapping: {m}" for m in doc.get("userFunctions", [])]
-    found: Dict[str, Dict[str, Dict[Any, int]]] = {}
+    found: dict[str, dict[str, dict[Any, int]]] = {}
     for f in doc["functions"]:
         for what in ([f"alias {f['alias']}"] if f.get("alias") else []) + list(f["notes"]):
             entry = found.setdefault(what, {"names": {}, "relations": {}})
@@ -109,7 +109,7 @@ def _spellings(doc: Dict[str, Any]) -> List[str]:
     return lines
 
 
-def render_text(doc: Dict[str, Any]) -> str:
+def render_text(doc: dict[str, Any]) -> str:
     sections = [
         (f"Substrait plan (producer: {doc['producer'] or 'unnamed'}) -> Catalyst operators", _relation_tree(doc)),
         ("Catalyst plan (converted; <- the relation that made each node)", _catalyst_tree(doc)),
@@ -117,7 +117,7 @@ def render_text(doc: Dict[str, Any]) -> str:
         ("Analyzed Logical Plan", doc["analyzed"].rstrip("\n").splitlines()),
         ("Optimized Logical Plan", doc["optimized"].rstrip("\n").splitlines()),
     ]
-    out: List[str] = []
+    out: list[str] = []
     for title, lines in sections:
         out.append(f"== {title} ==")
         out.extend(lines)

@@ -21,10 +21,15 @@ import os
 import re
 import sys
 import traceback
-from typing import List, Optional
+from typing import Optional
 
-from spark_substrait.cli import (explain as cli_explain, run as cli_run, session as cli_session, version as cli_version,
-                                 write as cli_write)
+from spark_substrait.cli import (
+    explain as cli_explain,
+    run as cli_run,
+    session as cli_session,
+    version as cli_version,
+    write as cli_write,
+)
 from spark_substrait.cli.output import UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_UNSUPPORTED = 0, 1, 2, 3
@@ -45,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "remote"):

@@ -7,7 +7,7 @@ decoder's to say, with the plan path of what is wrong.
 """
 
 import json
-from typing import Optional, Tuple, Union
+from typing import Optional, Union
 
 from spark_substrait._errors import malformed_plan
 
@@ -63,7 +63,7 @@ def wire_format_error(data: bytes) -> Optional[str]:
     return None
 
 
-def _varint(data: bytes, i: int) -> Tuple[Optional[int], int]:
+def _varint(data: bytes, i: int) -> tuple[Optional[int], int]:
     value, shift = 0, 0
     while i < len(data) and shift < 64:
         byte = data[i]

@@ -15,7 +15,7 @@ import argparse
 import os
 import re
 import sys
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Optional, Union
 
 from spark_substrait.cli import check as cli_check, output as cli_output, session as cli_session
 from spark_substrait.cli.output import UsageError
@@ -26,7 +26,7 @@ _BY_EXTENSION = {".parquet": "parquet", ".orc": "orc", ".csv": "csv", ".json": "
                  ".avro": "avro"}
 
 
-def table_arg(text: str) -> Tuple[str, str, Optional[str]]:
+def table_arg(text: str) -> tuple[str, str, Optional[str]]:
     """NAME=PATH or NAME=PATH:FORMAT (a trailing :FORMAT only when it names a format, so
     that URLs and Windows paths keep their colons)."""
     name, sep, rest = text.partition("=")
@@ -39,7 +39,7 @@ def table_arg(text: str) -> Tuple[str, str, Optional[str]]:
     return name.strip(), path, fmt
 
 
-def _param_arg(text: str) -> Tuple[int, str]:
+def _param_arg(text: str) -> tuple[int, str]:
     anchor, sep, value = text.partition("=")
     if not sep or not re.fullmatch(r"\d+", anchor.strip()):
         raise argparse.ArgumentTypeError(f"expected ANCHOR=VALUE with a whole-number anchor, got {text!r}")
@@ -109,7 +109,7 @@ def read_plan(source: str) -> Union[bytes, str]:
     return plan
 
 
-def table_sources(tables: List[Tuple[str, str, Optional[str]]]) -> List[Tuple[str, str, str]]:
+def table_sources(tables: list[tuple[str, str, Optional[str]]]) -> list[tuple[str, str, str]]:
     """``(name, path, format)`` of each ``--table``, its format told; a local path that does
     not exist is an error here, before Spark starts."""
     sources = []
@@ -128,7 +128,7 @@ def table_sources(tables: List[Tuple[str, str, Optional[str]]]) -> List[Tuple[st
     return sources
 
 
-def register_tables(spark, tables: List[Tuple[str, str, Optional[str]]], status: Optional[Status] = None) -> None:
+def register_tables(spark, tables: list[tuple[str, str, Optional[str]]], status: Optional[Status] = None) -> None:
     """Each ``--table`` as a temp view of the session (reading a file's schema is a job)."""
     sources = table_sources(tables)
     if not sources:
@@ -145,8 +145,8 @@ def _register(spark, name: str, path: str, fmt: str) -> None:
     reader.load(path).createOrReplaceTempView(name)
 
 
-def params(args: argparse.Namespace) -> Optional[Dict[int, Optional[str]]]:
-    values: Dict[int, Optional[str]] = {}
+def params(args: argparse.Namespace) -> Optional[dict[int, Optional[str]]]:
+    values: dict[int, Optional[str]] = {}
     for anchor, value in args.param:
         values[anchor] = value
     for anchor in args.null_param:

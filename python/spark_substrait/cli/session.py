@@ -13,11 +13,12 @@ standard output is a terminal, and a status line while the driver starts when st
 
 import argparse
 import atexit
+import contextlib
 import os
 import shlex
 import sys
 import threading
-from typing import List, Optional, Tuple
+from typing import Optional
 
 from spark_substrait import _functions
 from spark_substrait.cli.status import Status
@@ -64,14 +65,14 @@ class ConnectClientMissing(Exception):
     """``--remote`` without PySpark's Connect client packages: the message names the extra."""
 
 
-def _conf_arg(text: str) -> Tuple[str, str]:
+def _conf_arg(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
     return key.strip(), value
 
 
-def _function_arg(text: str) -> Tuple[str, str, str]:
+def _function_arg(text: str) -> tuple[str, str, str]:
     """URN#NAME=SQL: the plan's function NAME of the extension URN as a SQL expression over $1..$n."""
     spec, sep, sql = text.partition("=")
     urn, hash_sign, name = spec.rpartition("#")
@@ -113,7 +114,7 @@ def check_session_options(args: argparse.Namespace, parser: argparse.ArgumentPar
         parser.error("choose one of -v and --log-file")
 
 
-def settings(args: argparse.Namespace) -> List[Tuple[str, str]]:
+def settings(args: argparse.Namespace) -> list[tuple[str, str]]:
     """``--conf`` with what other options stand for: ``--function`` is the settings of a
     function mapping (spark.substrait.function.<alias>.*, as register_function sets them);
     ``--allow-path`` (run and explain) is spark.substrait.localFiles.allowedPrefixes, appended
@@ -224,43 +225,41 @@ class _JvmStderr:
 
     @staticmethod
     def _forward(read_end: int, terminal: int, log_file: Optional[str]) -> None:
-        log = open(log_file, "ab") if log_file else None
-        pending = b""
-        while True:
-            chunk = os.read(read_end, 65536)
-            if not chunk:
-                break
-            pending += chunk
-            lines = pending.split(b"\n")
-            # The progress line redraws itself with carriage returns and no newline: it goes on at once.
-            pending = lines.pop()
-            if b"[Stage " in pending or pending.startswith(b"\r"):
-                lines.append(pending)
-                pending = b""
-            else:
-                lines.append(None)
-            for line in lines:
-                if line is None:
-                    continue
-                if b"[Stage " in line or (line.startswith(b"\r") and not line.strip()):
-                    os.write(terminal, line)
-                    continue
-                text = line + b"\n"
-                _JvmStderr._recent += text
-                del _JvmStderr._recent[:-8192]
+        with open(log_file, "ab") if log_file else contextlib.nullcontext() as log:
+            pending = b""
+            while True:
+                chunk = os.read(read_end, 65536)
+                if not chunk:
+                    break
+                pending += chunk
+                lines = pending.split(b"\n")
+                # The progress line redraws itself with carriage returns and no newline: it goes on at once.
+                pending = lines.pop()
+                if b"[Stage " in pending or pending.startswith(b"\r"):
+                    lines.append(pending)
+                    pending = b""
+                else:
+                    lines.append(None)
+                for line in lines:
+                    if line is None:
+                        continue
+                    if b"[Stage " in line or (line.startswith(b"\r") and not line.strip()):
+                        os.write(terminal, line)
+                        continue
+                    text = line + b"\n"
+                    _JvmStderr._recent += text
+                    del _JvmStderr._recent[:-8192]
+                    if log:
+                        log.write(text)
+                        log.flush()
+            if pending:
+                _JvmStderr._recent += pending
                 if log:
-                    log.write(text)
-                    log.flush()
-        if pending:
-            _JvmStderr._recent += pending
-            if log:
-                log.write(pending)
-        if log:
-            log.close()
+                    log.write(pending)
 
 
 def _submit_args(args: argparse.Namespace) -> str:
-    parts: List[str] = []
+    parts: list[str] = []
     if args.driver_memory:
         parts += ["--driver-memory", args.driver_memory]
     for key, value in args.conf:

@@ -16,7 +16,8 @@ import contextlib
 import os
 import sys
 import time
-from typing import IO, Iterator, Optional
+from collections.abc import Iterator
+from typing import IO, Optional
 
 
 class Status:
