@@ -316,7 +316,7 @@ def metastore_service(line_version: str, base: Path):
         stop_process_group(server)
 
 
-def shared_metastore_steps(own: str, other: str) -> List[dict]:
+def shared_metastore_steps(own: str, other: str) -> list[dict]:
     """One of two drivers running at once on one metastore service: it creates its database's
     tables by plans (DdlRel, WriteRel) and their SQL twins, marks them done, waits for the other
     driver's, and reads those by a plan and by SQL."""
