@@ -4,7 +4,7 @@ import java.util.regex.Pattern
 
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.sparksubstrait.convert.types.UuidType
+import io.sparksubstrait.foundation.UuidType
 
 /** Holds the static forwarders of [[UuidText$]] that generated code calls. */
 final class UuidText private ()

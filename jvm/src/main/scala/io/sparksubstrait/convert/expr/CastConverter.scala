@@ -7,9 +7,9 @@ import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types.{DataType, NullType, StringType}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter, UuidType}
+import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
+import io.sparksubstrait.foundation.{PlanPath, UuidType}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
 
 /**
  * Cast. The failure behaviour maps to Spark's evaluation modes: RETURN_NULL is Spark's
