@@ -92,7 +92,7 @@ private object ArchitectureSuite {
 
   /**
    * Under every stage: plan paths, the spec release, extension URNs, introduced attributes,
-   * the types runtime and convert share; the error factory and its public exceptions; small
+   * a uuid's bytes (runtime and convert share them); the error factory and its public exceptions; small
    * utilities; the pinned spec's message classes (generated).
    */
   val FoundationPackages: Seq[String] = Seq("io.sparksubstrait.foundation..", "io.sparksubstrait.errors..",

@@ -7,8 +7,8 @@ import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke
 import org.apache.spark.sql.types.{DataType, NullType, StringType}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
-import io.sparksubstrait.foundation.{PlanPath, UuidType}
+import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter, UuidType}
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
 
 /**

@@ -13,9 +13,8 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String}
 
-import io.sparksubstrait.convert.types.{HandledUserType, TypeConverter, TypeEnv, UnsignedTypes}
-
-import io.sparksubstrait.foundation.{PlanPath, UuidType}
+import io.sparksubstrait.convert.types.{HandledUserType, TypeConverter, TypeEnv, UnsignedTypes, UuidType}
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
 
 /** Substrait literals to Catalyst literals, value for value. */

@@ -2,7 +2,6 @@ package io.sparksubstrait.convert.types
 
 import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
-import io.sparksubstrait.foundation.UuidType
 
 /** Spark types written with Substrait's short names, for error messages and signatures. */
 private[sparksubstrait] object SparkTypeNames {
