@@ -140,6 +140,8 @@ lazy val jvm = (project in file("jvm"))
       ("com.google.protobuf" % "protoc" % protocVersion % ProtocTool)
         .artifacts(Artifact("protoc", "exe", "exe", protocClassifier)),
       "org.scalatest" %% "scalatest" % "3.2.19" % Test,
+      // The architecture tests (ArchitectureSuite): the stages' direction, on the compiled classes.
+      "com.tngtech.archunit" % "archunit" % "1.5.1" % Test,
       ("io.substrait" % "isthmus" % isthmusVersion % Test)
         .exclude("org.slf4j", "slf4j-api")
         .exclude("org.slf4j", "slf4j-simple")

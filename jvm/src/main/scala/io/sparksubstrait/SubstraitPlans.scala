@@ -16,7 +16,8 @@ import io.sparksubstrait.catalyst.{ResolveSubstraitPlans, UnresolvedSubstraitPla
 import io.sparksubstrait.connect.SubstraitRelationPayload
 import io.sparksubstrait.convert.PlanConverter
 import io.sparksubstrait.explain.SubstraitExplain
-import io.sparksubstrait.extending.{UserFunctionMapping, UserFunctionRegistration}
+import io.sparksubstrait.convert.functions.{UserFunctionMapping, UserFunctionRegistration}
+import io.sparksubstrait.read.ReadPipeline
 import io.sparksubstrait.decode.{DecodedPlan, PlanDecoder, PlanLimits}
 import io.sparksubstrait.write.{PlanWriter, WriteTarget}
 
@@ -174,7 +175,7 @@ object SubstraitPlans {
    */
   private def logicalPlan(session: SparkSession, plan: DecodedPlan, root: Option[Int]): LogicalPlan =
     if (extensionEnabled(session) && !plan.sharesSubtrees) UnresolvedSubstraitPlan(plan, root)
-    else PlanConverter.convert(session, plan, root)
+    else ReadPipeline.read(session, plan, root)
 
   private def toDataFrame(session: SparkSession, plan: DecodedPlan, root: Option[Int]): DataFrame =
     SparkShim.ofRows(session, logicalPlan(session, plan, root))

@@ -9,7 +9,7 @@ import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.SubstraitPlans
-import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.read.ReadPipeline
 import io.sparksubstrait.explain.SubstraitExplain
 import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
@@ -145,7 +145,7 @@ object ConversionBreakdown {
         def time(i: Int)(f: => Any): Unit = { val t0 = System.nanoTime(); f; t(i) += (System.nanoTime() - t0) / 1e6 }
         for (_ <- 0 until iters) {
           time(0)(PlanDecoder.fromBytes(bytes, PlanLimits.active))
-          time(1)(PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
+          time(1)(ReadPipeline.readWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)))
           time(2)(SubstraitPlans.read(spark, bytes))
           time(3)(spark.sql(sql))
           time(4)(io.sparksubstrait.proto.Plan.parseFrom(bytes))
@@ -155,7 +155,7 @@ object ConversionBreakdown {
         val anchored = anchor.fold("")(_ => f"\t${m(5)}%.3f\t${m(2) / m(5)}%.2f")
         // Whether the converted plan is marked analyzed (shape/SkippedAnalysis) or left to Spark's analyzer.
         val analysis =
-          if (PlanConverter.convertWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed)
+          if (ReadPipeline.readWithoutAnalysis(spark, PlanDecoder.fromBytes(bytes, PlanLimits.active)).analyzed)
             "skipped"
           else "spark"
         // The plan shapes (shape/) that rewrote the plan, as explain names them.

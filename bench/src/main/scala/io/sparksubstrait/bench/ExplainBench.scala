@@ -4,7 +4,7 @@ import java.io.PrintWriter
 import java.nio.file.{Files, Paths}
 
 import io.sparksubstrait.SubstraitPlans
-import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.read.ReadPipeline
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.TpchSchema
@@ -29,9 +29,9 @@ object ExplainBench {
       TpchSchema.QueryNumbers.flatMap(n => TpchSchema.isthmus(TpchSchema.query(n)).toOption.map(n -> _.toByteArray))
         .filter { case (_, bytes) => scala.util.Try(SubstraitPlans.explain(spark, bytes, null, null)).isSuccess }
     val variants: Seq[(String, Array[Byte] => Any)] = Seq(
-      "convert" -> (b => PlanConverter.convert(spark, PlanDecoder.fromBytes(b, PlanLimits.active))),
+      "convert" -> (b => ReadPipeline.read(spark, PlanDecoder.fromBytes(b, PlanLimits.active))),
       "convert+trace" ->
-        (b => PlanConverter.convert(spark, PlanDecoder.fromBytes(b, PlanLimits.active), None, new ExplainTrace)),
+        (b => ReadPipeline.read(spark, PlanDecoder.fromBytes(b, PlanLimits.active), None, new ExplainTrace)),
       "explain" -> (b => SubstraitPlans.explain(spark, b, null, null)))
     val times = scala.collection.mutable.Map.empty[(Int, String), Seq[Double]].withDefaultValue(Nil)
     (0 until reps + 1).foreach { round =>

@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters._
 import io.sparksubstrait.proto.{Plan, PlanRel, ReferenceRel, Rel, SetRel}
 
 import io.sparksubstrait.SubstraitPlans
-import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.read.ReadPipeline
 import io.sparksubstrait.testing.PlanBuilder
 import io.sparksubstrait.testing.PlanBuilder._
 
@@ -71,7 +71,7 @@ object ScalingBench {
             if (outcome != "ok") (Double.NaN, "") else onLargeStack(measure(reps)(decode(spark, plan)))
           val (convertMs, _) = if (outcome != "ok") (Double.NaN, "")
           else
-            onLargeStack(measure(reps)(PlanConverter.convertWithoutAnalysis(spark, decode(spark, plan))))
+            onLargeStack(measure(reps)(ReadPipeline.readWithoutAnalysis(spark, decode(spark, plan))))
           tsv.println(f"$name\t$n\t$ms%.3f\t$outcome\t$decodeMs%.3f\t$convertMs%.3f")
           tsv.flush()
           println(f"$name N=$n: $ms%.2f ms ($outcome)")

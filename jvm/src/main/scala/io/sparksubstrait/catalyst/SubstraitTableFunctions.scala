@@ -8,7 +8,8 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.{PlanDecoder, PlanLimits, PlanPath}
+import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * SQL entry points: `SELECT * FROM substrait(X'…' [, root])` for binary plans and

@@ -7,7 +7,7 @@ import com.google.protobuf.{Any => ProtoAny, Descriptors, InvalidProtocolBufferE
 
 import io.sparksubstrait.connect.proto.{SubstraitRelation, SubstraitWrite}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The messages a Spark Connect client wraps in `Relation.extension` (a `google.protobuf.Any`):

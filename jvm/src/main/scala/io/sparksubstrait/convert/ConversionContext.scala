@@ -7,9 +7,8 @@ import org.apache.spark.sql.internal.SQLConf
 import io.sparksubstrait.convert.rel.{CatalogTables, SharedSubtrees}
 import io.sparksubstrait.convert.types.TypeEnv
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.convert.functions.ExtensionRegistry
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.{PlanPath, SpecRelease}
 import io.sparksubstrait.extending.{ExtensionRelations, UserDefinedTypes}
 
 /**
@@ -27,13 +26,13 @@ private[sparksubstrait] final class ConversionContext(
   /** The plan's dynamic parameter bindings (literals) and the API's values, which win. */
   val parameterBindings: Map[Int, io.sparksubstrait.proto.Expression.Literal] = Map.empty,
   val parameterValues: Map[Int, Any] = Map.empty,
-  /** The explain recorder, or null (a plain read): only the dispatch points notify it. */
-  val trace: ExplainTrace = null,
+  /** Who watches the conversion (explain's recorder), or null (a plain read): only the dispatch points notify it. */
+  val listener: ConversionListener = null,
   /** How often execution context variables (current_date, …) are evaluated. */
   val executionBehavior: io.sparksubstrait.proto.ExecutionBehavior =
     io.sparksubstrait.proto.ExecutionBehavior.getDefaultInstance,
   /** The spec release the plan says it was written against (all zeros: not stamped). */
-  val specVersion: io.sparksubstrait.proto.Version = io.sparksubstrait.proto.Version.getDefaultInstance) {
+  val specRelease: SpecRelease = SpecRelease.Unstamped) {
 
   /** The overflow / division-by-zero behaviour Spark SQL would use here when a plan leaves it open. */
   def defaultEvalMode: EvalMode.Value = EvalMode.fromSQLConf(conf)
@@ -42,8 +41,8 @@ private[sparksubstrait] final class ConversionContext(
    * The session's user function mappings (docs/extending.md), read only when a plan calls a
    * function the standard table lacks.
    */
-  lazy val userFunctions: io.sparksubstrait.extending.UserFunctions =
-    io.sparksubstrait.extending.UserFunctions.of(conf)
+  lazy val userFunctions: io.sparksubstrait.convert.functions.UserFunctions =
+    io.sparksubstrait.convert.functions.UserFunctions.of(conf)
 
   /** Each user mapping analysed once per argument types in this conversion, however often the plan calls it. */
   val userFunctionMemo: scala.collection.mutable.HashMap[Any, Any] = scala.collection.mutable.HashMap.empty

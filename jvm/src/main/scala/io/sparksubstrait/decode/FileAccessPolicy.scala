@@ -7,6 +7,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Which files a plan may read. A plan may come from a third party, so LocalFiles reads are

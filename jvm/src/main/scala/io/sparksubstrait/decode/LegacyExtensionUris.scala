@@ -7,7 +7,7 @@ import io.sparksubstrait.proto.{Plan, SimpleExtensionDeclaration, SimpleExtensio
 /**
  * Extension URIs, the form before URNs (`Plan.extension_uris`, and each declaration's
  * `extension_uri_reference`), become URNs whose text is the URI: the function resolver reads
- * either spelling ([[io.sparksubstrait.convert.functions.ExtensionRegistry.canonical]]).
+ * either spelling ([[io.sparksubstrait.foundation.ExtensionUrns.canonical]]).
  *
  * A declaration that names a declared URN keeps it (plans of the transition write both); one
  * that names a declared URI gets a new URN anchor for it. A reference to neither stays as it

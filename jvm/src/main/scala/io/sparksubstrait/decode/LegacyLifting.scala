@@ -5,6 +5,7 @@ import scala.jdk.CollectionConverters._
 import com.google.protobuf.Descriptors
 
 import io.sparksubstrait.proto._
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Lifts fields that older spec releases wrote, and the pinned release removed or deprecated,

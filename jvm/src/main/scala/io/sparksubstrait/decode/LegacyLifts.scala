@@ -8,6 +8,7 @@ import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto._
 import io.sparksubstrait.proto.Expression.{Literal, ScalarFunction, WindowFunction}
 import io.sparksubstrait.proto.Expression.WindowFunction.Bound
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The rewrite of one message whose legacy fields are set into the pinned spec's form (see

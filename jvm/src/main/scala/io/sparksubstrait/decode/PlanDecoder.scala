@@ -7,8 +7,9 @@ import com.google.protobuf.util.JsonParsers
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.decode.readings.ProducerReadings
-import io.sparksubstrait.proto.{Plan, SpecVersion}
+import io.sparksubstrait.proto.Plan
 import io.sparksubstrait.util.Options
+import io.sparksubstrait.foundation.SpecRelease
 
 /**
  * Turns plan bytes or plan JSON into a [[DecodedPlan]] of the pinned spec's messages.
@@ -111,7 +112,7 @@ private[sparksubstrait] object PlanDecoder {
     Option(e.getMessage).exists(m => m.contains("too many levels of nesting") || m.contains("recursion limit"))
 
   /** The spec version of the protos this consumer is built with. */
-  val SupportedVersion: String = SpecVersion.VERSION
+  val SupportedVersion: String = SpecRelease.Pinned.toString
 
   /** The plan's spec version when it is newer than [[SupportedVersion]]. */
   private[decode] def newerVersion(plan: Plan): Option[String] = {

@@ -9,6 +9,7 @@ import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor}
 import io.sparksubstrait.proto.{Expression, NamedStruct, Plan, ReadRel, Rel, Type}
 
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * One walk over a decoded plan's whole message tree, with an explicit stack (never the

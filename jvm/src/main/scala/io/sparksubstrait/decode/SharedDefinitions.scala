@@ -7,6 +7,7 @@ import com.google.protobuf.{Descriptors, Message}
 
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.proto.{Expression, Plan, PlanRel, Rel}
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Definitions a plan writes once and uses by number, inlined at decode time so that

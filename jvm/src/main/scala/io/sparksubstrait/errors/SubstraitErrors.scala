@@ -2,7 +2,7 @@ package io.sparksubstrait.errors
 
 import org.apache.spark.ErrorClassesJsonReader
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The one error factory: every failure of spark-substrait is raised through here, so that

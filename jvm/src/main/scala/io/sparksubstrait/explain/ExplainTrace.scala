@@ -12,20 +12,22 @@ import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 
 import io.sparksubstrait.convert.functions.{DeclaredFunction, FunctionAliases, FunctionCatalog}
 import io.sparksubstrait.convert.rel.{DeclaredColumnTypes, ExtensionRelConverter}
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.decode.readings.AppliedReading
+import io.sparksubstrait.read.ReadListener
 
 /**
  * What one conversion did, recorded for `explain`: each relation with the Catalyst
  * operators it became, each function call with the mapping chosen, and the producer
- * readings that lifted the plan into the spec's shape. The converters never see it: the dispatch points notify it when a
- * [[io.sparksubstrait.convert.ConversionContext]] carries one (it is null otherwise, so a
+ * readings that lifted the plan into the spec's shape. The converters never see it: it listens
+ * to the read through [[ReadListener]] (the dispatch points notify it when a
+ * [[io.sparksubstrait.convert.ConversionContext]] carries one; it is null otherwise, so a
  * plain read pays one null check per node).
  *
  * Relations and calls complete children first, so a relation claims the records not yet
  * claimed whose location lies inside its own: its inputs (and subqueries), and its calls.
  */
-private[sparksubstrait] final class ExplainTrace {
+private[sparksubstrait] final class ExplainTrace extends ReadListener {
   import ExplainTrace._
 
   private val relationRecords = ArrayBuffer.empty[RelationRecord]
@@ -51,7 +53,7 @@ private[sparksubstrait] final class ExplainTrace {
 
   /** The plan shapes (shape/) that rewrote the converted plan: name and meaning. */
   def shapes: Seq[(String, String)] = appliedShapes
-  def shapes(applied: Seq[(String, String)]): Unit = appliedShapes = applied
+  override def shapes(applied: Seq[(String, String)]): Unit = appliedShapes = applied
   private var appliedShapes: Seq[(String, String)] = Nil
 
   /**
@@ -62,7 +64,7 @@ private[sparksubstrait] final class ExplainTrace {
    * of the nearest tagged node above it; a relation whose nodes a shape merged into another
    * relation's keeps no operator of its own.
    */
-  def reshaped(before: LogicalPlan, after: LogicalPlan): Unit = {
+  override def reshaped(before: LogicalPlan, after: LogicalPlan): Unit = {
     val inBefore = scala.collection.mutable.Set.empty[Int]
     def nodes(p: LogicalPlan): Seq[LogicalPlan] = p +:
       (p.children ++ p.innerChildren.collect { case q: LogicalPlan => q }).flatMap(nodes)
@@ -81,14 +83,14 @@ private[sparksubstrait] final class ExplainTrace {
   /** The producer readings that applied to this plan (readings.ProducerReadings). */
   def readings: Seq[AppliedReading] = appliedReadings
 
-  def plan(producer: String, readings: Seq[AppliedReading], beforePostJoinFilterClarified: Boolean = false): Unit = {
+  override def plan(producer: String, readings: Seq[AppliedReading], beforePostJoinFilterClarified: Boolean): Unit = {
     producerName = producer
     appliedReadings = readings
     this.beforePostJoinFilterClarified = beforePostJoinFilterClarified
   }
 
   /** Relation `rel` at `at` converted to `plan`. */
-  def relation(rel: Rel, at: PlanPath, plan: LogicalPlan): Unit = {
+  override def relation(rel: Rel, at: PlanPath, plan: LogicalPlan): Unit = {
     val kind = rel.getRelTypeCase.name.toLowerCase
     record(s"$at.$kind", kind, RelationDetails.of(rel), postJoinFilterNote(rel).toSeq, plan)
   }
@@ -112,14 +114,15 @@ private[sparksubstrait] final class ExplainTrace {
   }
 
   /** The root relation at `at`, named `names`, became the whole `plan`. */
-  def root(at: PlanPath, names: Seq[String], plan: LogicalPlan): Unit =
+  override def root(at: PlanPath, names: Seq[String], plan: LogicalPlan): Unit =
     record(at.toString, "root", Seq(s"names: ${names.mkString(", ")}"), Nil, plan)
 
   /**
    * A call of `fn` at `at` mapped through catalog entry `entry` to `result`; `declared` is
    * the plan's output_type, when given.
    */
-  def function(fn: DeclaredFunction, entry: Any, declared: Option[Type], at: PlanPath, result: Expression): Unit = {
+  override def function(fn: DeclaredFunction, entry: Any, declared: Option[Type], at: PlanPath, result: Expression)
+    : Unit = {
     val (kind, catalogName) = entry match {
       case e: FunctionCatalog.ScalarEntry => ("scalar", e.name)
       case e: FunctionCatalog.AggregateEntry => ("aggregate", e.name)

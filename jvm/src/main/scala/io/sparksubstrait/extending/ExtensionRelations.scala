@@ -2,7 +2,7 @@ package io.sparksubstrait.extending
 
 import org.apache.spark.sql.internal.SQLConf
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
 
 /**

@@ -6,7 +6,7 @@ import scala.util.control.NonFatal
 
 import org.apache.spark.sql.internal.SQLConf
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.{SubstraitErrors, SubstraitException}
 
 /**

@@ -2,14 +2,13 @@ package io.sparksubstrait.extending
 
 import org.apache.spark.sql.internal.SQLConf
 
-import io.sparksubstrait.convert.functions.ExtensionRegistry
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.{ExtensionUrns, PlanPath}
 import io.sparksubstrait.errors.SubstraitErrors
 
 /**
  * The user-defined type handlers a session registers ([[UserDefinedTypes.Key]]), by the
  * extension and name of the type each holds (the extension canonical, as the plan's
- * declarations are: [[ExtensionRegistry.canonical]]).
+ * declarations are: [[ExtensionUrns.canonical]]).
  */
 private[sparksubstrait] final class UserDefinedTypes private (
   byType: Map[(Option[String], String), UserDefinedTypeHandler]) {
@@ -29,7 +28,7 @@ private[sparksubstrait] object UserDefinedTypes {
   def fromConf(conf: SQLConf, at: PlanPath): UserDefinedTypes = {
     val handlers = HandlerClasses.load(conf, Key, classOf[UserDefinedTypeHandler], Some(at))
     val keyed = handlers.map { h =>
-      HandlerClasses.call(h, "naming its type", at.toString)((ExtensionRegistry.canonical(h.urn), h.name)) -> h
+      HandlerClasses.call(h, "naming its type", at.toString)((ExtensionUrns.canonical(h.urn), h.name)) -> h
     }
     keyed.groupBy(_._1).collectFirst { case (t, hs) if hs.size > 1 => t -> hs.map(_._2) }.foreach { case (t, hs) =>
       throw SubstraitErrors.invalidSetting(Key, conf.getConfString(Key, ""),

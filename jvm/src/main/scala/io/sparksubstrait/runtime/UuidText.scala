@@ -4,7 +4,7 @@ import java.util.regex.Pattern
 
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.sparksubstrait.convert.types.UuidType
+import io.sparksubstrait.foundation.UuidBytes
 
 /** Holds the static forwarders of [[UuidText$]] that generated code calls. */
 final class UuidText private ()
@@ -19,12 +19,12 @@ object UuidText {
 
   /** Takes Object: StaticInvoke looks a uuid argument up by its user-defined type's class, Object (the value is its bytes). */
   def toText(bytes: AnyRef): UTF8String =
-    UTF8String.fromString(UuidType.fromBytes(bytes.asInstanceOf[Array[Byte]]).toString)
+    UTF8String.fromString(UuidBytes.uuid(bytes.asInstanceOf[Array[Byte]]).toString)
 
   /** The uuid's 16 bytes; text of another form is NULL when `orNull`, else an error. */
   def parse(text: UTF8String, orNull: Boolean): Array[Byte] = {
     val s = text.toString
-    if (Canonical.matcher(s).matches()) UuidType.bytes(java.util.UUID.fromString(s))
+    if (Canonical.matcher(s).matches()) UuidBytes.of(java.util.UUID.fromString(s))
     else if (orNull) null
     else throw new IllegalArgumentException(
       s"cannot cast '$s' to uuid: expected the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (hexadecimal digits)")

@@ -5,7 +5,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, ExprId, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.sparksubstrait.convert.IntroducedAttributes
+import io.sparksubstrait.foundation.IntroducedAttributes
 
 /**
  * A copy of a subplan in which every attribute the subplan introduces (a leaf's columns, an

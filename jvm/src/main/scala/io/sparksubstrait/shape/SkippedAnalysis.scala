@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.TIME_ZONE_AWARE_EXPRESSIO
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
-import io.sparksubstrait.convert.IntroducedAttributes
+import io.sparksubstrait.foundation.IntroducedAttributes
 
 /**
  * A converted plan is resolved as it comes out of the converter, yet Spark analyses it again
@@ -52,7 +52,7 @@ private[sparksubstrait] object SkippedAnalysis {
     if (zoned.analyzed || !zoned.resolved || !leftNothingToTheAnalyzer(zoned)) return zoned
     if (conf.getConfString(VerifyKey, "false").toBoolean) verify(session, zoned)
     // An AnalysisException here is Spark's own check failing on the converted plan: left
-    // unmarked, PlanConverter analyses it and refuses it with the project's error, naming Spark's reason.
+    // unmarked, the read (ReadPipeline) analyses it and refuses it with the project's error, naming Spark's reason.
     try SparkShim.checkAndMarkAnalyzed(session, zoned)
     catch { case _: AnalysisException => }
     zoned

@@ -9,6 +9,7 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 import io.sparksubstrait.errors.{SubstraitErrors, SubstraitException}
+import io.sparksubstrait.foundation.SpecRelease
 import io.sparksubstrait.proto.{Plan, PlanRel, RelRoot, Version}
 import io.sparksubstrait.write.rel.RelWriter
 import io.sparksubstrait.write.types.TypeWriter
@@ -22,9 +23,6 @@ import io.sparksubstrait.write.types.TypeWriter
  */
 private[sparksubstrait] object PlanWriter {
   val Producer = "spark-substrait"
-
-  /** The pinned spec release written (build/substrait-spec.version). */
-  val SpecMinor = 108
 
   def write(df: DataFrame, optimized: Boolean = true, target: WriteTarget = WriteTarget.Current): Plan = {
     val qe = df.queryExecution
@@ -45,7 +43,9 @@ private[sparksubstrait] object PlanWriter {
     TypeWriter.nestedNames(plan.schema).foreach(root.addNames)
     val b = Plan.newBuilder()
       .setVersion(
-        Version.newBuilder().setMajorNumber(0).setMinorNumber(SpecMinor).setPatchNumber(0).setProducer(Producer))
+        // The pinned spec release (build/substrait-spec.version), the one the message classes come from.
+        Version.newBuilder().setMajorNumber(SpecRelease.Pinned.major).setMinorNumber(SpecRelease.Pinned.minor)
+          .setPatchNumber(SpecRelease.Pinned.patch).setProducer(Producer))
       .addRelations(PlanRel.newBuilder().setRoot(root))
     ctx.declare(b)
     b.build()

@@ -46,8 +46,8 @@ private[sparksubstrait] final class WriteContext(val session: SparkSession, val 
   }
 
   /** The session's user function mappings: a UDF one of them names is written as its function. */
-  lazy val userFunctions: io.sparksubstrait.extending.UserFunctions =
-    io.sparksubstrait.extending.UserFunctions.of(org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(session))
+  lazy val userFunctions: io.sparksubstrait.convert.functions.UserFunctions =
+    io.sparksubstrait.convert.functions.UserFunctions.of(org.apache.spark.sql.sparksubstrait.SparkShim.sqlConf(session))
 
   /** The records of the relations enclosing the subqueries being written, innermost first. */
   private var outer: List[InputRecord] = Nil

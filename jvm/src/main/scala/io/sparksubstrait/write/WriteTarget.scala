@@ -1,6 +1,7 @@
 package io.sparksubstrait.write
 
 import io.sparksubstrait.errors.SubstraitErrors
+import io.sparksubstrait.foundation.SpecRelease
 
 /**
  * The encoding a written plan uses, keyed on the consumer release that needs it. The default
@@ -33,7 +34,10 @@ private[sparksubstrait] final case class WriteTarget(name: String, extensionUris
   outerByName: Boolean = false)
 
 private[sparksubstrait] object WriteTarget {
-  val Current: WriteTarget = WriteTarget("substrait-0.108", extensionUris = false, legacyFetch = false,
+
+  /** The pinned spec release's own encoding, named after it (`substrait-0.108`). */
+  val Current: WriteTarget = WriteTarget(s"substrait-${SpecRelease.Pinned.major}.${SpecRelease.Pinned.minor}",
+    extensionUris = false, legacyFetch = false,
     legacyGroupings = false, legacyValues = false, localPaths = false)
 
   /** DuckDB 1.1's substrait extension reads extension URIs, FetchRel's integer bounds, inline groupings, `values`

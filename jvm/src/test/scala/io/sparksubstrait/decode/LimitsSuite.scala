@@ -8,7 +8,7 @@ import com.google.protobuf.util.JsonFormat
 import io.sparksubstrait.proto.Plan
 import org.apache.spark.sql.Row
 
-import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.read.ReadPipeline
 import io.sparksubstrait.errors.SubstraitException
 import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.testing.{PlanBuilder, SparkSuite, SubstraitAssertions}
@@ -177,7 +177,7 @@ class LimitsSuite extends SparkSuite with SubstraitAssertions {
       val decoded = onStack(64 * 1024)(PlanDecoder.fromBytes(filters(5000).toByteArray,
           PlanLimits(100000,
             Long.MaxValue))).fold(e => throw e, identity)
-      assertTooLarge(onStack(256)(PlanConverter.convert(spark, decoded)), "thread's stack")
+      assertTooLarge(onStack(256)(ReadPipeline.read(spark, decoded)), "thread's stack")
     }
   }
 }

@@ -10,7 +10,7 @@ import io.sparksubstrait.proto.SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
-import io.sparksubstrait.convert.PlanConverter
+import io.sparksubstrait.read.ReadPipeline
 import io.sparksubstrait.explain.ExplainTrace
 import io.sparksubstrait.decode.{PlanDecoder, PlanLimits}
 import io.sparksubstrait.errors.SubstraitException
@@ -142,7 +142,7 @@ class ExplainSuite extends SparkSuite with SubstraitAssertions {
   test("explaining converts to the plan a read gives: same rows as a read and as Spark SQL") {
     val plan = everyKind()
     val decoded = PlanDecoder.fromBytes(plan.toByteArray, PlanLimits.active)
-    val traced = SparkShim.ofRows(spark, PlanConverter.convert(spark, decoded, None, new ExplainTrace))
+    val traced = SparkShim.ofRows(spark, ReadPipeline.read(spark, decoded, None, new ExplainTrace))
     val expected = Seq(Row("a", 1L, 10L, 11L), Row("b", 2L, 40L, 41L), Row("c", 2L, 40L, 41L))
     assertRows(traced, expected, ordered = true)
     assertRows(run(plan), expected, ordered = true)

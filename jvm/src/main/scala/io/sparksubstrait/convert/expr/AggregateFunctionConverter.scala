@@ -2,9 +2,8 @@ package io.sparksubstrait.convert.expr
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.AggregateFunction
+import io.sparksubstrait.proto.{AggregateFunction, AggregationPhase}
 import io.sparksubstrait.proto.AggregateFunction.AggregationInvocation
-import io.sparksubstrait.proto.AggregationPhase
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Complete}
 
@@ -12,7 +11,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.convert.functions.{FunctionCatalog, UserFunctionCalls}
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /** One aggregate measure: function, DISTINCT, filter, sort fields; the result typed as the plan declares. */

@@ -8,8 +8,8 @@ import org.apache.spark.sql.types.{DataType, NullType, StringType}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter, UuidType}
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
 
 /**
  * Cast. The failure behaviour maps to Spark's evaluation modes: RETURN_NULL is Spark's

@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Execution context variables (spec 0.100+): current_timestamp, current_timezone and

@@ -9,7 +9,7 @@ import org.apache.spark.sql.types.{Decimal, NullType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * A dynamic parameter becomes a literal of its declared type: the value given through the

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpr
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /** Dispatches each expression kind to its converter. Holds no conversion logic itself. */
 private[sparksubstrait] object ExpressionConverter {

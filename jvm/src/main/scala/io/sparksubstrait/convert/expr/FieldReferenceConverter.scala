@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.{ArrayType, MapType, StructType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -14,7 +14,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.{SparkTypeNames, TypeConverter}
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.convert.functions.{DeclaredFunction, FunctionCall, OptionDomains}
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /** What scalar and aggregate function invocations share: arguments, options, output type. */
 private[sparksubstrait] object FunctionArguments {
@@ -77,7 +77,7 @@ private[sparksubstrait] object FunctionArguments {
     }
     val result = withOutputType(checkResolved(built, args, fn, at), outputType, fn, at)
     // The one place function mappings are reported to explain (null: not explaining).
-    if (ctx.trace != null) ctx.trace.function(fn, found, outputType, at, result)
+    if (ctx.listener != null) ctx.listener.function(fn, found, outputType, at, result)
     result
   }
 

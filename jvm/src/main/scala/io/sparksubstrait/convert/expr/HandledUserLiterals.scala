@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.catalyst.expressions.{Expression => CExpression, Literal}
 
 import io.sparksubstrait.convert.types.{HandledUserType, TypeEnv}
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.extending.HandlerClasses
 

@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * A lambda (the function argument of list functions such as transform): its parameters

@@ -14,8 +14,8 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String}
 
 import io.sparksubstrait.convert.types.{HandledUserType, TypeConverter, TypeEnv, UnsignedTypes, UuidType}
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
 
 /** Substrait literals to Catalyst literals, value for value. */
 private[sparksubstrait] object LiteralConverter {

@@ -14,7 +14,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, Str
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Masked references (`MaskExpression`): the referenced value with parts removed. The meaning

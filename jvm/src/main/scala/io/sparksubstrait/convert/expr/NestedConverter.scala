@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /** Struct, list and map constructors. Struct fields get positional names (f0, f1, …), as struct types do. */
 private[sparksubstrait] object NestedConverter {

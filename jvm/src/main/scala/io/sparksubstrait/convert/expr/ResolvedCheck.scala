@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.{Expression => CExpression}
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Every converted expression must be resolved once its children are: Catalyst's input-type

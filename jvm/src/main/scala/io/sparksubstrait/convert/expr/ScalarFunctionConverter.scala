@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression => CExpr
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.functions.{FunctionCatalog, UserFunctionCalls}
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /** Scalar function invocations, through the one [[FunctionCatalog]]. */

@@ -8,7 +8,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types.BooleanType
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * `x op ANY (S)` / `x op ALL (S)` for the comparisons Spark has no subquery form of, and

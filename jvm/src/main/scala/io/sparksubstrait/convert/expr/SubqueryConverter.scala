@@ -12,7 +12,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.RelConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Subqueries as Catalyst subquery expressions: scalar, IN (one or several needles),

@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.{
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * A window function's frame: lower defaults to the partition's start, upper to its end (the

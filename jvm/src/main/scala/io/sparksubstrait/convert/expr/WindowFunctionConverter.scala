@@ -17,7 +17,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.rel.SortConverter
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.convert.functions.{FunctionCatalog, UserFunctionCalls}
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -6,7 +6,8 @@ import io.sparksubstrait.proto.SimpleExtensionDeclaration.MappingTypeCase
 
 import io.sparksubstrait.convert.types.UserType
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.{DecodedPlan, PlanPath}
+import io.sparksubstrait.decode.DecodedPlan
+import io.sparksubstrait.foundation.{ExtensionUrns, PlanPath}
 
 /**
  * A function as the plan declares it: the extension it comes from (when the plan says)
@@ -32,12 +33,11 @@ private[sparksubstrait] final class ExtensionRegistry private (functions: Map[In
 }
 
 private[sparksubstrait] object ExtensionRegistry {
-  private val UrnPrefix = "extension:io.substrait:"
-
   def apply(plan: DecodedPlan): ExtensionRegistry = {
     val proto = plan.proto
     // Each URN's standard extension, found once (a plan declares many functions per URN).
-    val urns = proto.getExtensionUrnsList.asScala.map(u => u.getExtensionUrnAnchor -> canonical(u.getUrn)).toMap
+    val urns =
+      proto.getExtensionUrnsList.asScala.map(u => u.getExtensionUrnAnchor -> ExtensionUrns.canonical(u.getUrn)).toMap
     val functions = proto.getExtensionsList.asScala.zipWithIndex.collect {
       case (decl, i) if decl.getMappingTypeCase == MappingTypeCase.EXTENSION_FUNCTION =>
         val f = decl.getExtensionFunction
@@ -61,22 +61,5 @@ private[sparksubstrait] object ExtensionRegistry {
         t.getTypeAnchor -> UserType(extension, t.getName)
     }.toMap
     new ExtensionRegistry(functions.toMap, types)
-  }
-
-  /**
-   * The standard extension a URN or URI stands for. URIs are matched by their file name
-   * because producers write many prefixes (GitHub URLs, `/functions_x.yaml`, …). A URI
-   * naming a folder rather than a file (DuckDB) identifies nothing: None.
-   */
-  def canonical(urnOrUri: String): Option[String] = {
-    val trimmed = urnOrUri.trim
-    if (trimmed.isEmpty) None
-    else if (trimmed.startsWith(UrnPrefix)) Some(trimmed.stripPrefix(UrnPrefix))
-    else if (trimmed.startsWith("extension:")) Some(trimmed)
-    else {
-      val file = trimmed.reverse.takeWhile(_ != '/').reverse
-      if (file.endsWith(".yaml") || file.endsWith(".yml")) Some(file.substring(0, file.lastIndexOf('.')))
-      else None
-    }
   }
 }

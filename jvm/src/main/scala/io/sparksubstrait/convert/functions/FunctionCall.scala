@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.DataType
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * One function invocation, as a catalog entry's builder sees it: converted arguments,

@@ -11,8 +11,7 @@ import org.apache.spark.sql.types.StringType
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.extending.UserFunctionMapping
-import io.sparksubstrait.extending.UserFunctionMapping.{SparkFunction, SqlTemplate}
+import io.sparksubstrait.convert.functions.UserFunctionMapping.{SparkFunction, SqlTemplate}
 
 /**
  * The user's function mappings as catalog entries: a call of a function the standard table

@@ -2,7 +2,6 @@ package io.sparksubstrait.convert.functions
 
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.extending.{UserExtensionYaml, UserFunctionMapping}
 
 /**
  * A call of a user-mapped function checked against the user's extension YAML, as the

@@ -10,7 +10,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.{AggregateFunctionConverter, ExpressionConverter}
 import io.sparksubstrait.convert.rel.FilterConverter.condition
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -7,14 +7,12 @@ import io.sparksubstrait.proto.DdlRel.{DdlObject, DdlOp}
 import org.apache.spark.sql.catalyst.expressions.Literal
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.types.StructType
-
-import io.sparksubstrait.catalyst.CreateSubstraitTempView
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.LiteralConverter
 import io.sparksubstrait.convert.rel.WriteRelConverter.{command, identifier, quote, using, withSchema}
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * DdlRel at a plan's root:

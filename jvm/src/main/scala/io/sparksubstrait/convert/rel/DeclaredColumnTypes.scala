@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.convert.types.SparkTypeNames
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.runtime.CheckedNarrowing
 
 /**

@@ -10,7 +10,7 @@ import org.apache.spark.sql.execution.datasources.text.TextFileFormat
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Delimiter-separated text with an escape character (other than the quote): the spec's escape

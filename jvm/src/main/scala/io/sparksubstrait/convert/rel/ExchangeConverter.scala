@@ -13,7 +13,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.{ExpressionConverter, FieldReferenceConverter}
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * ExchangeRel: redistributes rows without changing them. Scatter by fields is Spark's

@@ -12,7 +12,7 @@ import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.convert.functions.NumericCoercion
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * ExpandRel: each input row becomes n rows, n being the number of duplicates of the

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.extending.{ExtensionRelation, ExtensionRelations, HandlerClasses}
 

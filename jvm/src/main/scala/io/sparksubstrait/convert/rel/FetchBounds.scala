@@ -8,7 +8,7 @@ import org.apache.spark.sql.types.{ByteType, IntegerType, LongType, ShortType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The offset and count that FetchRel and TopNRel share: constant integer expressions; an

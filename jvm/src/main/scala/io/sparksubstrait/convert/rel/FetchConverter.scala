@@ -4,7 +4,7 @@ import io.sparksubstrait.proto.FetchRel
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

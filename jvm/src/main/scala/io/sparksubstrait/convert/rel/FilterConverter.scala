@@ -9,7 +9,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /** FilterRel: keeps the rows whose condition is true (not false, not NULL), as SQL WHERE. */
 private[sparksubstrait] object FilterConverter {

@@ -15,7 +15,8 @@ import org.apache.spark.sql.types.{StringType, StructType}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.{FileAccessPolicy, PlanPath}
+import io.sparksubstrait.decode.FileAccessPolicy
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

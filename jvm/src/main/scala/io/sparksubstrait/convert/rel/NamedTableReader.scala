@@ -12,7 +12,7 @@ import org.apache.spark.sql.types._
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * A named table, resolved through the session catalog (temp views, catalog tables,

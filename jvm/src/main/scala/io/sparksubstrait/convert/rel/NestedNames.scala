@@ -3,7 +3,7 @@ package io.sparksubstrait.convert.rel
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Substrait names the fields of a struct — and of every struct nested in it, through lists

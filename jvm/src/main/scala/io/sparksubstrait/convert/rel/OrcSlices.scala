@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The rows of a byte slice [start, start + length) of one ORC file. A stripe is indivisible:

@@ -11,7 +11,7 @@ import org.apache.spark.sql.functions.col
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The rows of a byte slice [start, start + length) of one Parquet file. A row group is

@@ -11,7 +11,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.FieldReferenceConverter
 import io.sparksubstrait.convert.rel.JoinConverter._
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

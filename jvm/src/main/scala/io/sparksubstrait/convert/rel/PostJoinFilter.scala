@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.{And, Expression => CExpression
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 
 import io.sparksubstrait.convert.ConversionContext
-import io.sparksubstrait.decode.{PlanPath, SpecRelease}
+import io.sparksubstrait.foundation.{PlanPath, SpecRelease}
 
 /**
  * What a join's `post_join_filter` means, which the spec changed in release 0.91
@@ -32,13 +32,10 @@ private[sparksubstrait] object PostJoinFilter {
 
   /** Whether this plan's post-join filter is a match predicate (pre-0.91 joins that keep one side, and physical joins). */
   def isMatchPredicate(keepsOneSide: Boolean, physical: Boolean)(implicit ctx: ConversionContext): Boolean =
-    (keepsOneSide || physical) && writtenBefore(ctx.specVersion)
+    (keepsOneSide || physical) && writtenBefore(ctx.specRelease)
 
   /** Whether a plan stamped `version` predates the clarification (an unstamped plan does not). */
-  def writtenBefore(version: io.sparksubstrait.proto.Version): Boolean = {
-    val release = SpecRelease.of(version)
-    !release.isUnstamped && release < ClarifiedIn
-  }
+  def writtenBefore(release: SpecRelease): Boolean = !release.isUnstamped && release < ClarifiedIn
 
   /** The filter over the join's output, its references over that output. */
   def above(join: LogicalPlan, filter: Expression, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan =

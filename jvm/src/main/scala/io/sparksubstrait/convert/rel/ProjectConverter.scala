@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /** ProjectRel: the input's columns followed by one column per expression. */
 private[sparksubstrait] object ProjectConverter {

@@ -12,7 +12,7 @@ import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.{FieldReferenceConverter, MaskConverter}
 import io.sparksubstrait.convert.types.TypeConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -3,14 +3,13 @@ package io.sparksubstrait.convert.rel
 import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
-import io.sparksubstrait.proto.RelCommon
-import io.sparksubstrait.proto.AdvancedExtension
+import io.sparksubstrait.proto.{AdvancedExtension, RelCommon}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
 
 /**

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Dispatches each relation kind to its converter, then applies what all relations share
@@ -49,7 +49,7 @@ private[sparksubstrait] object RelConverter {
           "a relation kind listed in docs/supported.md")
     }
     // The one place relations are reported to explain (null: not explaining).
-    if (ctx.trace != null) ctx.trace.relation(rel, at, plan)
+    if (ctx.listener != null) ctx.listener.relation(rel, at, plan)
     plan
   }
 

@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Distinct, Except, Intersect,
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * SetRel over a primary input and one or more secondary ones, with the spec's record counts

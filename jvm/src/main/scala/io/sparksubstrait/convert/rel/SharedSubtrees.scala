@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, CTERelationR
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Subtrees defined once in `Plan.relations` and referenced by ReferenceRel. Each becomes

@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Sort}
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.ExpressionConverter
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /** SortRel: an order by the sort fields, in the four direction / null orderings, or clustered. */
 private[sparksubstrait] object SortConverter {

@@ -14,7 +14,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Delimiter-separated text of one file, from a byte slice and/or after more than one header

@@ -10,7 +10,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.expr.{ExpressionConverter, WindowFunctionConverter}
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * ConsistentPartitionWindowRel: window functions sharing one partitioning and order; the

@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.StructType
 import io.sparksubstrait.convert.ConversionContext
 import io.sparksubstrait.convert.types.SparkTypeNames
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * A root that writes: WriteRel (INSERT, CTAS, DELETE), UpdateRel and DdlRel ([[DdlConverter]])

@@ -8,7 +8,7 @@ import org.apache.spark.sql.sparksubstrait.SparkShim
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.extending.{HandlerClasses, UserDefinedTypes}
 
 /**

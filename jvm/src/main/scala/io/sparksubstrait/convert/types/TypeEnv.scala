@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.types
 
 import org.apache.spark.sql.types.{DataType, DecimalType, IntegerType, LongType, ShortType}
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.extending.{UserDefinedTypeHandler, UserDefinedTypes}
 
 /**

@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.sparksubstrait.proto.{Expression, FunctionArgument, Plan, Rel, Type}
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * A walk over the expressions of filters, projections and join conditions, each seen with

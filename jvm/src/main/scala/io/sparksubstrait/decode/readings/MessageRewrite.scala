@@ -5,7 +5,9 @@ import scala.jdk.CollectionConverters._
 import com.google.protobuf.Descriptors.{Descriptor, FieldDescriptor}
 import com.google.protobuf.Message
 
-import io.sparksubstrait.decode.{MessageFields, PlanPath}
+import io.sparksubstrait.decode.MessageFields
+
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.proto.{Expression, NamedStruct, Type}
 
 /**

@@ -6,13 +6,13 @@ import io.sparksubstrait.proto.{NamedStruct, Plan, ReadRel, Type}
 import org.apache.spark.sql.types._
 
 import io.sparksubstrait.errors.SubstraitErrors
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * Older DataFusion writes a named table's base_schema with its column names only (no
  * struct): the table's own types are meant. Lifted into the spec's shape with the catalog
  * table's column types (the same names, in the same order, or the plan's error), so it
- * needs the session: PlanConverter lifts it before converting (`withCatalog`).
+ * needs the session: the read (ReadPipeline) lifts it before converting (`withCatalog`).
  */
 private[sparksubstrait] object NamesOnlySchema extends Reading {
   val name = "datafusion-names-only-schema"

@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import com.google.protobuf.Message
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.proto.{Expression, Plan}
 
 /**

@@ -6,7 +6,7 @@ import com.google.protobuf.Descriptors.Descriptor
 import io.sparksubstrait.proto.Plan
 import org.apache.spark.sql.types.StructType
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 
 /**
  * The one place where real producers' readings live (docs/producers.md lists each with its

@@ -1,6 +1,6 @@
 package io.sparksubstrait.decode.readings
 
-import io.sparksubstrait.decode.SpecRelease
+import io.sparksubstrait.foundation.SpecRelease
 import io.sparksubstrait.proto.Plan
 
 /**

@@ -2,7 +2,7 @@ package io.sparksubstrait.decode.readings
 
 import com.google.protobuf.Message
 
-import io.sparksubstrait.decode.PlanPath
+import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.proto.{Plan, SortField}
 
 /**

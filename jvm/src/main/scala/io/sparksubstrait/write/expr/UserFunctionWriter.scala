@@ -2,7 +2,7 @@ package io.sparksubstrait.write.expr
 
 import org.apache.spark.sql.catalyst.expressions.{Expression, PythonUDF, ScalaUDF}
 
-import io.sparksubstrait.extending.UserFunctionMapping
+import io.sparksubstrait.convert.functions.UserFunctionMapping
 import io.sparksubstrait.proto.{Expression => SExpression, FunctionArgument}
 import io.sparksubstrait.write.{CatalystPath, WriteContext}
 import io.sparksubstrait.write.types.TypeWriter
