@@ -21,7 +21,7 @@ with its SUBSTRAIT_* condition, the session still usable after), a function mapp
 then refused, and writes (DdlRel DROP, WriteRel CTAS and INSERT into a table of the client's
 own, with ``spark.substrait.allowWrites=true``, then read back by a plan). The warm-up ends
 when every client has run every kind once; the load goes on for ``SUBSTRAIT_SOAK_SECONDS``
-from its start (default 90, as dev/cluster-test --ci sets it; its full run sets 600), and
+from its start (default 90; dev/cluster-test --ci sets 60, its full run 600), and
 until every client has run every kind at least twice. The server's heap after full GCs (``jcmd
 GC.run``, ``GC.heap_info``) at the end, clients idle, must be at most 10 % above where it was
 after the warm-up, clients idle too: nothing is kept per plan.
