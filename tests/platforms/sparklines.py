@@ -67,7 +67,7 @@ class SparkLine:
                               check=True, capture_output=True, text=True, timeout=120)
         return Path(site.stdout.strip())
 
-    @property
+    @cached_property  # the staleness check walks the sources: once per process, not per driver
     def jar(self) -> Path:
         """The project's jar for this line, built the first time (``SPARK_VERSION=… build/sbt jvm/assembly``)."""
         pattern = f"spark-substrait-spark{self.minor.replace('.', '')}_{self.scala}-*.jar"
