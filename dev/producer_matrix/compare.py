@@ -17,6 +17,8 @@ def decode(value):
     """The JSON form written by writers/common.py back to a comparable value."""
     if isinstance(value, dict):
         (kind, text), = value.items()
+        if kind in ("list", "struct"):
+            return (kind, tuple(decode(v) for v in text))
         if kind == "float":
             return ("n", float(text))
         if kind == "decimal":
@@ -35,6 +37,11 @@ def normal(value):
         return ("null", None)
     if isinstance(value, bool):
         return ("b", value)
+    # A struct: a Spark Row (a tuple with fields), a DuckDB or pyarrow dict; by field order.
+    if hasattr(value, "asDict") or isinstance(value, dict):
+        return ("struct", tuple(normal(v) for v in (value.values() if isinstance(value, dict) else value)))
+    if isinstance(value, (list, tuple)):
+        return ("list", tuple(normal(v) for v in value))
     if isinstance(value, decimal.Decimal) and value.is_finite() and value.as_tuple().exponent < 0:
         # A decimal's declared scale is the plan's contract (isthmus declares AVG of a
         # DECIMAL(15,2) as DECIMAL(15,2)): equal when the reference rounds to it.
@@ -54,6 +61,8 @@ def normal(value):
 
 def _key(v):
     kind, x = v
+    if kind in ("list", "struct"):
+        return (kind, tuple(_key(e) for e in x))
     if kind == "d":
         kind, x = "n", x[0]
     if kind == "n":
@@ -62,6 +71,8 @@ def _key(v):
 
 
 def _same(a, b) -> bool:
+    if a[0] in ("list", "struct") or b[0] in ("list", "struct"):
+        return a[0] == b[0] and len(a[1]) == len(b[1]) and all(_same(x, y) for x, y in zip(a[1], b[1], strict=True))
     if "d" in (a[0], b[0]) and {a[0], b[0]} <= {"d", "n"}:
         x, tol = a[1] if a[0] == "d" else (a[1], 0.0)
         y, tol2 = b[1] if b[0] == "d" else (b[1], 0.0)

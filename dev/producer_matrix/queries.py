@@ -151,6 +151,15 @@ FEATURES: dict[str, str] = {
     "f135_rollup_joined": "SELECT d.dname, t.n FROM dept d JOIN (SELECT dept, COUNT(*) AS n FROM emp GROUP BY ROLLUP (dept)) t "
                           "ON t.dept = d.dept_id",
     "f136_select_constants": "SELECT 1 AS a, 'x' AS s, 2.5 AS d",
+    # issue 62: what peers' plans showed. A typeless NULL as a UNION branch's column (DuckDB's TPC-DS q27) and
+    # in IS NOT DISTINCT FROM; branches of INTEGER and BIGINT (DataFusion writes no cast); a subquery in a
+    # subquery that references the outermost query (DataFusion: steps_out 2)
+    "f140_union_null_column": "SELECT id, name FROM emp UNION ALL SELECT dept_id, NULL FROM dept",
+    "f141_not_distinct_null": "SELECT id FROM emp WHERE dept IS NOT DISTINCT FROM NULL",
+    "f142_not_distinct_join": "SELECT e.id, d.dname FROM emp e JOIN dept d ON e.dept IS NOT DISTINCT FROM d.dept_id",
+    "f143_union_int_bigint": "SELECT dept FROM emp UNION ALL SELECT budget FROM dept",
+    "f144_nested_correlation": "SELECT d.dname FROM dept d WHERE EXISTS (SELECT 1 FROM emp e WHERE e.dept = d.dept_id "
+                               "AND EXISTS (SELECT 1 FROM emp x WHERE x.id = e.id AND x.code * 50 > d.budget))",
 }
 
 # Producer-specific spellings: aggregates the known issue names (DuckDB's median, product,
@@ -161,6 +170,16 @@ DIALECT_FEATURES: dict[str, str] = {
     "f122_product": "SELECT dept, PRODUCT(bonus) AS p FROM emp GROUP BY dept",
     # DuckDB's integer division: NULL by zero (id 3, twice), NULL inputs, negative quotients truncated.
     "f123_integer_division": "SELECT id, code // (id - 3) AS q FROM emp",
+    # issue 62: an order-insensitive aggregate with a sort (DataFusion keeps it), MEDIAN of decimals, struct
+    # outputs whose root names DuckDB gives only at the top level, list literals with a NULL or no element,
+    # DuckDB's decimal division and modulus by zero (NULL there)
+    "f124_count_ordered": "SELECT dept, COUNT(name ORDER BY name) AS n FROM emp GROUP BY dept",
+    "f125_median_decimal": "SELECT dept, MEDIAN(salary) AS m FROM emp GROUP BY dept",
+    "f126_struct_output": "SELECT id, {'a': dept, 'b': name} AS s FROM emp",
+    "f127_named_struct": "SELECT id, named_struct('a', dept, 'b', name) AS s FROM emp",
+    "f128_list_literals": "SELECT id, [1, NULL, 3] AS l, [] AS e FROM emp WHERE id < 3",
+    "f129_decimal_by_zero": "SELECT id, salary / CAST(code - code AS DECIMAL(10,2)) AS q, "
+                            "salary % CAST(code - code AS DECIMAL(10,2)) AS r, code % (code - code) AS m FROM emp",
 }
 
 

@@ -40,6 +40,10 @@ def encode(value):
         return {"interval_s": value.total_seconds()}
     if isinstance(value, (bytes, bytearray, memoryview)):
         return {"binary": base64.b64encode(bytes(value)).decode()}
+    if isinstance(value, (list, tuple)):
+        return {"list": [encode(v) for v in value]}
+    if isinstance(value, dict):  # a struct (DuckDB, pyarrow): its fields in order
+        return {"struct": [encode(v) for v in value.values()]}
     if hasattr(value, "item"):  # numpy scalars
         return encode(value.item())
     return {"repr": repr(value)}
