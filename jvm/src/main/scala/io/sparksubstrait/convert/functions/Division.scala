@@ -158,7 +158,15 @@ private[functions] object Division {
       else FunctionErrors.divisionByZero(c, "the divisor is 0", t)
       return CaseWhen(Seq(anyNull(l, r) -> Literal(null, t), zero(r) -> zeroValue), Some(quotient))
     }
-    SparkShim.divide(l, r, modes.headOption.getOrElse(c.ctx.defaultEvalMode), c.ctx.conf)
+    val mode = modes.headOption.getOrElse(c.ctx.defaultEvalMode)
+    val quotient = SparkShim.divide(l, r, mode, c.ctx.conf)
+    if (mode != EvalMode.ANSI) return quotient
+    // A plan that declares no output type (DataFusion 31-54) reaches here: Spark's ANSI
+    // quotient would raise its own DIVIDE_BY_ZERO, so the zero divisor is answered first,
+    // with this consumer's error naming the place in the plan.
+    val t = quotient.dataType
+    CaseWhen(Seq(anyNull(l, r) -> Literal(null, t), zero(r) -> FunctionErrors.divisionByZero(c, "the divisor is 0", t)),
+      Some(quotient))
   }
 
   /**

@@ -22,14 +22,18 @@ class DecimalQuotientSuite extends SparkSuite with SubstraitAssertions {
 
   /** x / y per row of a virtual table of DECIMAL(px,sx) and DECIMAL(py,sy) columns, declared `out`. */
   private def quotients(px: Int, sx: Int, py: Int, sy: Int, out: Type, rows: Seq[(String, String)],
-    options: Seq[(String, Seq[String])] = Nil): Plan = {
+    options: Seq[(String, Seq[String])] = Nil): Plan = quotientsDeclaring(px, sx, py, sy, Some(out), rows, options)
+
+  /** The same, with the output type `out` declared or (None, as DataFusion 31-54 writes) left out. */
+  private def quotientsDeclaring(px: Int, sx: Int, py: Int, sy: Int, out: Option[Type], rows: Seq[(String, String)],
+    options: Seq[(String, Seq[String])]): Plan = {
     val pb = new PlanBuilder()
     def lit(v: String, p: Int, s: Int): Expression =
       if (v == null) litNull(decimal(p, s)) else litDecimal(dec(v), p, s)
     val table = readVirtual(schema("x" -> decimal(px, sx), "y" -> decimal(py, sy)),
       rows.map { case (x, y) => Seq(lit(x, px, sx), lit(y, py, sy)) })
     val call =
-      pb.callWith(pb.fn("functions_arithmetic_decimal", "divide:dec_dec"), options, Some(out), field(0), field(1))
+      pb.callWith(pb.fn("functions_arithmetic_decimal", "divide:dec_dec"), options, out, field(0), field(1))
     pb.plan(emit(project(table, call), 2), "q")
   }
 
@@ -74,6 +78,27 @@ class DecimalQuotientSuite extends SparkSuite with SubstraitAssertions {
         case f: SubstraitFunctionException => f.getCondition == "SUBSTRAIT_ARITHMETIC_OVERFLOW"
         case _ => false
       }, o)
+  }
+
+  test("no declared output type: Spark's quotient, and a zero divisor answered as on_division_by_zero says, by our error") {
+    val rows = Seq("7.50" -> "2.50", "7.50" -> "2.50", "-1.00" -> "3.00", (null: String) -> "0.00", "1.00" -> null)
+    val spark2 = spark.sql("SELECT CAST(7.50 AS DECIMAL(10,2)) / CAST(2.50 AS DECIMAL(10,2)), " +
+      "CAST(-1.00 AS DECIMAL(10,2)) / CAST(3.00 AS DECIMAL(10,2))").collect().head
+    val expected = Seq(spark2.getDecimal(0), spark2.getDecimal(0), spark2.getDecimal(1), null, null)
+    for (choice <- Seq("ERROR", "NULL")) {
+      val got = column(quotientsDeclaring(10, 2, 10, 2, None, rows, Seq("on_division_by_zero" -> Seq(choice))))
+      assert(got == expected, s"$choice: $got")
+    }
+    val byZero = Seq("1.00" -> "0.00", "0.00" -> "0.00")
+    assert(column(quotientsDeclaring(10, 2, 10, 2, None, byZero, Seq("on_division_by_zero" -> Seq("NULL")))) ==
+      Seq(null, null))
+    // Before, Spark's own DIVIDE_BY_ZERO (no place in the plan) came out of the ANSI quotient.
+    val e = intercept[Exception](
+      column(quotientsDeclaring(10, 2, 10, 2, None, byZero, Seq("on_division_by_zero" -> Seq("ERROR")))))
+    assert(causes(e).exists {
+        case f: SubstraitFunctionException => f.getCondition == "SUBSTRAIT_DIVISION_BY_ZERO"
+        case _ => false
+      }, e)
   }
 
   test("the long-division fast path is BigDecimal's quotient, on random operands, scales and signs") {
