@@ -34,9 +34,9 @@ class TypelessNullSuite extends SparkSuite with SubstraitAssertions {
 
   override def beforeAll(): Unit = { super.beforeAll(); tables(empty = false) }
 
-  /** A plan DuckDB 1.1.3 wrote (`get_substrait_json`), stamped "DuckDB", spec 0.53. */
-  private def written(name: String): Plan = {
-    val src = Source.fromResource(s"producers/duckdb-1.1.3/typeless_null_$name.json")
+  /** A plan DuckDB wrote (`get_substrait_json`; 1.1.3 stamps "DuckDB" and spec 0.53, 1.0.3 spec 0.48). */
+  private def written(name: String, release: String = "1.1.3"): Plan = {
+    val src = Source.fromResource(s"producers/duckdb-$release/typeless_null_$name.json")
     val b = Plan.newBuilder()
     try JsonFormat.parser().merge(src.mkString, b)
     finally src.close()
@@ -78,6 +78,13 @@ class TypelessNullSuite extends SparkSuite with SubstraitAssertions {
     assertSameRows(df, spark.sql("SELECT id, name FROM emp UNION ALL SELECT dept_id, NULL FROM dept"))
     withEmptyTables(assertRows(run(plan), Nil))
     refusedUnlessDuckDb(plan, "relations[0].root.input.set.inputs[1].project.expressions[1].literal.null")
+    // The plan explorer names the reading and the place.
+    val explained = SubstraitPlans.explain(spark, plan.toByteArray, null, java.util.Collections.emptyMap())
+    assert(explained.contains(reading) && explained.contains("NULL column 1 of"), explained)
+    // DuckDB 1.0.3 writes the same plan (spec 0.48).
+    val older = written("union_null", "1.0.3")
+    assert(readingsOf(older).contains(reading))
+    assertSameRows(run(older), df)
   }
 
   test("DuckDB: a NULL element of a list has the other elements' type") {
@@ -100,6 +107,11 @@ class TypelessNullSuite extends SparkSuite with SubstraitAssertions {
     withEmptyTables(assertRows(run(plan), Nil))
     refusedUnlessDuckDb(plan,
       "relations[0].root.input.project.input.filter.condition.scalar_function.arguments[1].value.literal.null")
+    // DuckDB 1.0.3's plan of `dept IS NOT DISTINCT FROM NULL`: Gus' row (dept NULL), by hand and in Spark SQL.
+    val older = written("indf", "1.0.3")
+    assert(readingsOf(older).contains(reading))
+    assertRows(run(older), Seq(Row(null)))
+    assertSameRows(run(older), spark.sql("SELECT id FROM emp WHERE dept <=> NULL"))
   }
 
   private val untypedNull: Expression = litNull(Type.newBuilder().build())
