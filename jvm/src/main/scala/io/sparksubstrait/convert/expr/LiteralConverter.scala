@@ -104,6 +104,12 @@ private[sparksubstrait] object LiteralConverter {
         Literal(ArrayBasedMapData(Array.empty[Any], Array.empty[Any]),
           TypeConverter.convert(
             io.sparksubstrait.proto.Type.newBuilder().setMap(lit.getEmptyMap).build(), at / "empty_map").dataType)
+      case LiteralTypeCase.NULL if lit.getNull.getKindCase == io.sparksubstrait.proto.Type.KindCase.KIND_NOT_SET =>
+        // The spec's null literal carries its type; a typeless one is typed only by a producer's reading
+        // (decode/readings: DuckDB's, where a cast, a set's other branches, a list's other elements or a
+        // comparison's other argument fix it), so what is left names no type.
+        throw SubstraitErrors.missingField(at / "null", "kind",
+          "the NULL's type (a null literal carries its type; a cast around it would give one)")
       case LiteralTypeCase.NULL =>
         Literal(null, TypeConverter.convert(lit.getNull, at / "null").dataType)
       case LiteralTypeCase.LITERALTYPE_NOT_SET =>

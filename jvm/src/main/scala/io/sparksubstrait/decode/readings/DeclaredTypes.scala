@@ -111,4 +111,26 @@ private[sparksubstrait] object DeclaredTypes {
       if (mapping.exists(i => i < 0 || i >= columns.size)) None else Some(mapping.map(columns))
     case _ => Some(columns)
   }
+
+  /** The type with its kind's nullability set (every kind with a nullability; else as it is). */
+  def withNullability(t: Type, n: Type.Nullability): Type = {
+    val kind = t.getDescriptorForType.findFieldByNumber(t.getKindCase.getNumber)
+    if (kind == null) t
+    else {
+      val inner = t.getField(kind).asInstanceOf[com.google.protobuf.Message]
+      Option(inner.getDescriptorForType.findFieldByName("nullability"))
+        .fold(t)(field =>
+          t.toBuilder.setField(kind, inner.toBuilder.setField(field, n.getValueDescriptor).build()).build())
+    }
+  }
+
+  /** A null literal whose type has no kind (DuckDB's SQL NULL): the plan does not say its type. */
+  def isTypelessNull(e: Expression): Boolean =
+    e.hasLiteral && isTypelessNull(e.getLiteral)
+
+  def isTypelessNull(l: Expression.Literal): Boolean =
+    l.hasNull && l.getNull.getKindCase == Type.KindCase.KIND_NOT_SET
+
+  /** A typed kind (a type the plan states, not a typeless NULL's empty one). */
+  def typed(t: Option[Type]): Option[Type] = t.filter(_.getKindCase != Type.KindCase.KIND_NOT_SET)
 }

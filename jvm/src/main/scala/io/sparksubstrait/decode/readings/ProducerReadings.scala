@@ -40,7 +40,8 @@ private[sparksubstrait] object ProducerReadings {
     StringAggOrderDropped,
     NotLikeAsNotEqual,
     // DuckDB 1.0 to 1.1.3; DataFusion 43 on
-    TypelessNullInCast, DivisionByZeroNull, RoundingCast.duckDb, DatePlusDays, ConstantOrNull, CompoundIntervalParts,
+    TypelessNullInCast, TypelessNullByContext, DivisionByZeroNull, RoundingCast.duckDb, DatePlusDays, ConstantOrNull,
+    CompoundIntervalParts,
     // ibis-substrait (2.29.1 on: the releases that stamp a producer)
     ZeroBasedSubstring,
     DateStringComparison,

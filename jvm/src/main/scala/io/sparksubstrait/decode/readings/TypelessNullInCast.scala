@@ -7,7 +7,8 @@ import io.sparksubstrait.proto.{Expression, Plan, Type}
  * type "NULL" has no Substrait name); its NULLIF and CASE write it as the input of a cast to
  * the branch's type. A cast of NULL to T is NULL of T whatever the NULL's type, so the
  * literal is read as NULL of T. A typeless NULL anywhere else (`SELECT NULL`, a folded
- * `x + NULL`) names no type the plan fixes, so it stays the plan's error.
+ * `x + NULL`) is TypelessNullByContext's where the plan fixes its type elsewhere (a set's
+ * other branches, a list's other elements, a comparison's other argument), else the plan's error.
  */
 private[sparksubstrait] object TypelessNullInCast extends ReadingOf(Releases.DuckDb) {
   val name = "duckdb-typeless-null-in-cast"
@@ -16,8 +17,7 @@ private[sparksubstrait] object TypelessNullInCast extends ReadingOf(Releases.Duc
 
   def lift(plan: Plan, found: String => Unit): Plan = MessageRewrite.skippingLeaves(plan) {
     case c: Expression.Cast
-        if c.getInput.hasLiteral && c.getInput.getLiteral.hasNull &&
-          c.getInput.getLiteral.getNull.getKindCase == Type.KindCase.KIND_NOT_SET &&
+        if DeclaredTypes.isTypelessNull(c.getInput) &&
           c.getType.getKindCase != Type.KindCase.KIND_NOT_SET =>
       found(s"NULL cast to ${c.getType.getKindCase.name.toLowerCase}")
       val typed = c.getInput.getLiteral.toBuilder.setNull(c.getType)

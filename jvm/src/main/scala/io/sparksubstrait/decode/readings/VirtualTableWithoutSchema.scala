@@ -63,15 +63,6 @@ private[sparksubstrait] object VirtualTableWithoutSchema extends Reading with Li
     }
   }
 
-  private def required(t: Type): Type = withNullability(t, Type.Nullability.NULLABILITY_REQUIRED)
-  private def nullableOf(t: Type): Type = withNullability(t, Type.Nullability.NULLABILITY_NULLABLE)
-
-  /** The type with its kind's nullability set (every kind DeclaredTypes gives a literal has one; else as it is). */
-  private def withNullability(t: Type, n: Type.Nullability): Type = {
-    val kind = t.getDescriptorForType.findFieldByNumber(t.getKindCase.getNumber)
-    val inner = t.getField(kind).asInstanceOf[Message]
-    Option(inner.getDescriptorForType.findFieldByName("nullability"))
-      .fold(t)(field =>
-        t.toBuilder.setField(kind, inner.toBuilder.setField(field, n.getValueDescriptor).build()).build())
-  }
+  private def required(t: Type): Type = DeclaredTypes.withNullability(t, Type.Nullability.NULLABILITY_REQUIRED)
+  private def nullableOf(t: Type): Type = DeclaredTypes.withNullability(t, Type.Nullability.NULLABILITY_NULLABLE)
 }
