@@ -121,7 +121,8 @@ class SpecRequirementsSuite extends SparkSuite with SubstraitAssertions {
       "a literal of type varchar<3>", "a value of type string")
     refused(b.plan(readVirtual(schema("x" -> i64()), Seq(Seq(litI64(1)), Seq(litI32(7)))), "x"), at,
       "a literal of type i32", "a value of type i64")
-    refused(b.plan(readVirtual(schema("d" -> decimal(5, 2)), Seq(Seq(litNull(decimal(5, 2))),
+    refused(b.plan(readVirtual(schema("d" -> decimal(5, 2)),
+          Seq(Seq(litNull(decimal(5, 2))),
             Seq(litDecimal(new java.math.BigDecimal("1.5"), 4, 1)))), "d"), at,
       "a literal of type decimal<4,1>", "a value of type decimal<5,2>")
     // A nullable literal in a required column, even one holding a value.
@@ -131,7 +132,8 @@ class SpecRequirementsSuite extends SparkSuite with SubstraitAssertions {
     // The twins: each literal of its column's type; a required literal in a nullable column is a value it holds.
     assertRows(run(b.plan(readVirtual(schema("s" -> varchar(3)), varcharRows(litVarchar("abc", 3))), "s")),
       Seq(Row(null), Row("abc")))
-    assertRows(run(b.plan(readVirtual(schema("s" -> string()), rows(litString("abc"))), "s")), Seq(Row(null), Row("abc")))
+    assertRows(run(b.plan(readVirtual(schema("s" -> string()), rows(litString("abc"))), "s")),
+      Seq(Row(null), Row("abc")))
     assertRows(run(b.plan(readVirtual(schema("x" -> i64()), Seq(Seq(litI64(1)), Seq(litI64(7)), Seq(litI64(7)))), "x")),
       Seq(Row(1L), Row(7L), Row(7L)))
     assertRows(run(b.plan(readVirtual(schema("x" -> i32()), Seq(Seq(litI32(3)), Seq(nullableThree))), "x")),
@@ -148,26 +150,34 @@ class SpecRequirementsSuite extends SparkSuite with SubstraitAssertions {
         "SUBSTRAIT_MISSING_FIELD", s"$Root.top_n"),
       ("filter: the condition", b.plan(Rel.newBuilder().setFilter(FilterRel.newBuilder().setInput(t)).build(), "a"),
         "SUBSTRAIT_MISSING_FIELD", s"$Root.filter"),
-      ("sort field: its expression", b.plan(Rel.newBuilder().setSort(SortRel.newBuilder().setInput(t)
-          .addSorts(SortField.newBuilder().setDirection(SORT_DIRECTION_ASC_NULLS_FIRST))).build(), "a"),
+      ("sort field: its expression",
+        b.plan(
+          Rel.newBuilder().setSort(SortRel.newBuilder().setInput(t)
+              .addSorts(SortField.newBuilder().setDirection(SORT_DIRECTION_ASC_NULLS_FIRST))).build(), "a"),
         "SUBSTRAIT_MISSING_FIELD", s"$Root.sort.sorts[0]"),
-      ("hash join: one or more keys", b.plan(Rel.newBuilder().setHashJoin(HashJoinRel.newBuilder().setLeft(t)
-          .setRight(t).setType(HashJoinRel.JoinType.JOIN_TYPE_INNER)).build(), "a", "b"),
+      ("hash join: one or more keys",
+        b.plan(Rel.newBuilder().setHashJoin(HashJoinRel.newBuilder().setLeft(t)
+              .setRight(t).setType(HashJoinRel.JoinType.JOIN_TYPE_INNER)).build(), "a", "b"),
         "SUBSTRAIT_MISSING_FIELD", s"$Root.hash_join"),
-      ("merge join: one or more keys", b.plan(Rel.newBuilder().setMergeJoin(MergeJoinRel.newBuilder().setLeft(t)
-          .setRight(t).setType(MergeJoinRel.JoinType.JOIN_TYPE_INNER)).build(), "a", "b"),
+      ("merge join: one or more keys",
+        b.plan(Rel.newBuilder().setMergeJoin(MergeJoinRel.newBuilder().setLeft(t)
+              .setRight(t).setType(MergeJoinRel.JoinType.JOIN_TYPE_INNER)).build(), "a", "b"),
         "SUBSTRAIT_MISSING_FIELD", s"$Root.merge_join"),
-      ("window: one or more window functions", b.plan(Rel.newBuilder().setWindow(
-          ConsistentPartitionWindowRel.newBuilder().setInput(t)).build(), "a"),
+      ("window: one or more window functions",
+        b.plan(Rel.newBuilder().setWindow(
+            ConsistentPartitionWindowRel.newBuilder().setInput(t)).build(), "a"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.window.window_functions"),
-      ("expand: a switching field has one or more duplicates", b.plan(Rel.newBuilder().setExpand(ExpandRel.newBuilder()
-          .setInput(t).addFields(ExpandRel.ExpandField.newBuilder().setSwitchingField(
-            ExpandRel.SwitchingField.newBuilder()))).build(), "x"),
+      ("expand: a switching field has one or more duplicates",
+        b.plan(
+          Rel.newBuilder().setExpand(ExpandRel.newBuilder()
+              .setInput(t).addFields(ExpandRel.ExpandField.newBuilder().setSwitchingField(
+                  ExpandRel.SwitchingField.newBuilder()))).build(), "x"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.expand.fields[0].switching_field"),
       ("named table: at least one name", b.plan(readNamed(aSchema), "a"), "SUBSTRAIT_INVALID_PLAN",
         s"$Root.read.named_table.names"),
-      ("local files: one or more items", b.plan(Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(aSchema)
-          .setLocalFiles(ReadRel.LocalFiles.newBuilder())).build(), "a"),
+      ("local files: one or more items",
+        b.plan(Rel.newBuilder().setRead(ReadRel.newBuilder().setBaseSchema(aSchema)
+              .setLocalFiles(ReadRel.LocalFiles.newBuilder())).build(), "a"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.read.local_files.items"),
       ("if-then: one or more clauses", b.plan(project(t, ifThen(Nil, Some(litI32(5)))), "a", "b"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.project.expressions[0].if_then.ifs"),
@@ -175,11 +185,15 @@ class SpecRequirementsSuite extends SparkSuite with SubstraitAssertions {
         "SUBSTRAIT_INVALID_PLAN", s"$Root.project.expressions[0].switch_expression.ifs"),
       ("nested list: one or more values", b.plan(project(t, listOf()), "a", "b"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.project.expressions[0].nested.list"),
-      ("list literal: one or more values", b.plan(project(t, Expression.newBuilder().setLiteral(
-          Expression.Literal.newBuilder().setList(Expression.Literal.List.newBuilder())).build()), "a", "b"),
+      ("list literal: one or more values",
+        b.plan(project(t,
+            Expression.newBuilder().setLiteral(
+              Expression.Literal.newBuilder().setList(Expression.Literal.List.newBuilder())).build()), "a", "b"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.project.expressions[0].literal.list"),
-      ("map literal: one or more pairs", b.plan(project(t, Expression.newBuilder().setLiteral(
-          Expression.Literal.newBuilder().setMap(Expression.Literal.Map.newBuilder())).build()), "a", "b"),
+      ("map literal: one or more pairs",
+        b.plan(project(t,
+            Expression.newBuilder().setLiteral(
+              Expression.Literal.newBuilder().setMap(Expression.Literal.Map.newBuilder())).build()), "a", "b"),
         "SUBSTRAIT_INVALID_PLAN", s"$Root.project.expressions[0].literal.map"))
     cases.foreach { case (rule, plan, condition, at) =>
       withClue(rule)(assertPlanError(condition, at)(run(plan)))
