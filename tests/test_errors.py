@@ -159,3 +159,26 @@ def test_several_roots_need_a_root_index(spark, tpch, lineitem_view):
         assert [tuple(r) for r in spark.read.substrait(two_roots, root=root).collect()] == expected
     with pytest.raises(TypeError):
         spark.read.substrait(two_roots, root="1")
+
+
+def test_join_without_its_expression_is_refused_at_conversion(spark):
+    """A JoinRel without its expression (ran as a cross join before): refused at conversion with the spec's rule;
+    the same join on the literal true gives every pair."""
+    def read(name, values):
+        fields = [{"literal": {"i32": v}} if v is not None
+                  else {"literal": {"null": {"i32": {"nullability": "NULLABILITY_NULLABLE"}}}} for v in values]
+        return {"read": {
+            "baseSchema": {"names": [name], "struct": {
+                "types": [{"i32": {"nullability": "NULLABILITY_NULLABLE"}}], "nullability": "NULLABILITY_REQUIRED"}},
+            "virtualTable": {"expressions": [{"fields": [f]} for f in fields]}}}
+
+    join = {"left": read("a", [1, 2, 2]), "right": read("b", [None, 3]), "type": "JOIN_TYPE_INNER"}
+    plan = {"version": {"minorNumber": 87, "producer": "tests"},
+            "relations": [{"root": {"input": {"join": join}, "names": ["a", "b"]}}]}
+    error = expect_error(spark, json.dumps(plan), SubstraitInvalidPlanError, "SUBSTRAIT_INVALID_PLAN",
+                         "relations[0].root.input.join.expression")
+    assert "Can be the literal True" in error.message
+    assert "a cross join is a CrossRel" in error.message
+    join["expression"] = {"literal": {"boolean": True}}
+    rows = sorted(tuple(r) for r in spark.read.substrait(json.dumps(plan)).collect())
+    assert rows == sorted((a, b) for a in [1, 2, 2] for b in [None, 3])

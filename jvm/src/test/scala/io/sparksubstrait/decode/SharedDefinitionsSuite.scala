@@ -35,7 +35,7 @@ class SharedDefinitionsSuite extends SparkSuite with SubstraitAssertions {
     // rel 0: people with score > expr 0 (1.0); rel 1 joins rel 0 with itself on id.
     val scored = filter(people, detachedExpr(0))
     val selfJoin = join(detachedRel(0), detachedRel(0), JOIN_TYPE_INNER, Some(b.call(eq, field(0), field(4))))
-    val plan = detaching(b.plan(emit(project(detachedRel(1)), 0, 1, 6), "id", "name", "score2"),
+    val plan = detaching(b.plan(emit(project(detachedRel(1), field(0)), 0, 1, 6), "id", "name", "score2"),
       Seq(scored, selfJoin), Seq(b.call(gt, field(2), litFp64(1.0))))
     assertSameRows(run(plan),
       spark.sql("""SELECT a.id, a.name, b.score FROM people a JOIN people b ON a.id = b.id

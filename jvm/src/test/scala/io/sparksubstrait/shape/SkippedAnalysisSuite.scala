@@ -87,7 +87,8 @@ class SkippedAnalysisSuite extends SparkSuite with SubstraitAssertions {
     assertRows(run(plan), Seq(Row(null, 2, 2)))
     assertRows(run(b.plan(join(readNamed(tsSchema, "zoned0"),
             aggregate(readNamed(tsSchema, "zoned0"), Nil,
-              Seq(b.measure(b.fn("functions_arithmetic", "max:i32"), Seq(field(1))))), JOIN_TYPE_INNER), "ts", "k",
+              Seq(b.measure(b.fn("functions_arithmetic", "max:i32"), Seq(field(1))))), JOIN_TYPE_INNER,
+            Some(litBool(true))), "ts", "k",
           "m")), Nil)
   }
 

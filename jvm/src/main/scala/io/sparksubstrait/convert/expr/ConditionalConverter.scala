@@ -54,11 +54,16 @@ private[sparksubstrait] object ConditionalConverter {
   def singularOrList(e: SingularOrList, input: Seq[Attribute], at: PlanPath)(
     implicit ctx: ConversionContext): CExpression = {
     if (!e.hasValue) throw SubstraitErrors.missingField(at, "value", "the value to look for")
+    // Read as false until now; an empty list is no list the spec writes (SQL has no `x IN ()`).
+    if (e.getOptionsCount == 0) {
+      throw SubstraitErrors.invalidPlan(at / "options", "a SingularOrList without options",
+        "one or more options: the spec's SingularOrList is `value IN (options)`, and no SQL list is empty " +
+          "(spec: algebra.proto, Expression.SingularOrList)")
+    }
     val value = ExpressionConverter.convert(e.getValue, input, at / "value")
     val options = e.getOptionsList.asScala.toSeq.zipWithIndex.map { case (o, i) =>
       ExpressionConverter.convert(o, input, at.at("options", i))
     }
-    if (options.isEmpty) return Literal.FalseLiteral
     val all = unify(value +: options, at / "options")
     inList(all.head, all.tail)
   }

@@ -26,9 +26,17 @@ import io.sparksubstrait.util.Options
  */
 private[sparksubstrait] object AggregateConverter {
   def convert(rel: AggregateRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    // Nothing to fold by and nothing to compute: the spec gives such a relation no meaning (a
+    // single empty grouping set, `GROUP BY ()`, is a grouping set and stays valid).
+    if (rel.getGroupingsCount == 0 && rel.getMeasuresCount == 0) {
+      throw SubstraitErrors.invalidPlan(at, "an AggregateRel with no grouping set and no measure",
+        "at least one grouping set (the empty set counts) or one measure (spec: logical relations, Aggregate: " +
+          "grouping sets are 'required if no measures', measures 'required if no grouping sets')")
+    }
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     val input = child.output.toIndexedSeq // indexed by field references: constant time per reference
     val sets = groupingSets(rel, at)
+    checkReferenced(rel, at)
     // Distinct grouping expressions, by first appearance, each converted once.
     val distinct: Seq[(Expression, PlanPath)] = sets.flatten.foldLeft(Seq.empty[(Expression, PlanPath)]) {
       case (seen, e) => if (seen.exists(_._1 == e._1)) seen else seen :+ e
@@ -71,6 +79,21 @@ private[sparksubstrait] object AggregateConverter {
         shared(r.toInt) -> at.at("grouping_expressions", r.toInt)
       }
       byReference
+    }
+  }
+
+  /** The spec asks every grouping expression to be used by some grouping set: one that is not groups by nothing. */
+  private def checkReferenced(rel: AggregateRel, at: PlanPath): Unit = {
+    val referenced = new java.util.BitSet(rel.getGroupingExpressionsCount)
+    rel.getGroupingsList.asScala.foreach(_.getExpressionReferencesList.asScala.foreach { r =>
+      if (r >= 0 && r < rel.getGroupingExpressionsCount) referenced.set(r.toInt)
+    })
+    val unused = referenced.nextClearBit(0)
+    if (unused < rel.getGroupingExpressionsCount) {
+      throw SubstraitErrors.invalidPlan(at.at("grouping_expressions", unused),
+        "a grouping expression no grouping set refers to",
+        "each grouping expression referred to by at least one grouping's expression_references " +
+          "(spec: algebra.proto, AggregateRel.grouping_expressions)")
     }
   }
 }

@@ -50,6 +50,12 @@ private[sparksubstrait] object JoinConverter {
     JoinKind(LeftOuter, swapped, Some((at / "type", found)))
 
   def convert(rel: JoinRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    // Read as a cross join until now; the spec has CrossRel for that, and a JoinRel's condition is not optional.
+    if (!rel.hasExpression) {
+      throw SubstraitErrors.invalidPlan(at / "expression", "a JoinRel without its expression",
+        "a join condition, the literal true for every pair (spec: logical relations, Join: the join expression is " +
+          "'Required. Can be the literal True'; a cross join is a CrossRel)")
+    }
     rel.getType match {
       case JoinType.JOIN_TYPE_LEFT_MARK => return mark(rel, markLeft = true, at)
       case JoinType.JOIN_TYPE_RIGHT_MARK => return mark(rel, markLeft = false, at)
@@ -71,8 +77,10 @@ private[sparksubstrait] object JoinConverter {
     }
     val (left, right) = sides(rel.hasLeft, rel.getLeft, rel.hasRight, rel.getRight, at)
     val both = left.output ++ right.output
-    val expression =
-      Options.when(rel.hasExpression)(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+    // The literal true, the spec's condition of every pair, is Catalyst's join without a condition (which Spark
+    // 3.5's single join rewrite takes, where it cannot take a condition).
+    val expression = Some(FilterConverter.condition(rel.getExpression, both, at / "expression"))
+      .filterNot(_ == Literal.TrueLiteral)
     val postAt = at / "post_join_filter"
     if (rel.hasPostJoinFilter && PostJoinFilter.isMatchPredicate(kind.keepsOneSide, physical = false)) {
       val predicate = FilterConverter.condition(rel.getPostJoinFilter, both, postAt)

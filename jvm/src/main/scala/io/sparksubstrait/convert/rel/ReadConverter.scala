@@ -2,7 +2,7 @@ package io.sparksubstrait.convert.rel
 
 import scala.jdk.CollectionConverters._
 
-import io.sparksubstrait.proto.{NamedStruct, ReadRel}
+import io.sparksubstrait.proto.{NamedStruct, ReadRel, Type}
 import io.sparksubstrait.proto.ReadRel.ReadTypeCase
 import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
@@ -23,6 +23,13 @@ import io.sparksubstrait.util.Options
 private[sparksubstrait] object ReadConverter {
   def convert(rel: ReadRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
     if (!rel.hasBaseSchema) throw SubstraitErrors.missingField(at, "base_schema", "the schema of the data read")
+    // A relation's rows are never NULL as a whole: a nullable outer struct says they may be. Unset (what DataFusion
+    // 31 to 43 write) is not nullable and is read as required.
+    if (rel.getBaseSchema.getStruct.getNullability == Type.Nullability.NULLABILITY_NULLABLE) {
+      throw SubstraitErrors.invalidPlan(at / "base_schema" / "struct" / "nullability", "a nullable outer struct",
+        "NULLABILITY_REQUIRED (spec: type.proto, NamedStruct: 'when used to represent a relation schema, the " +
+          "outermost struct's nullability should be NULLABILITY_REQUIRED')")
+    }
     val schema = baseSchema(rel.getBaseSchema, at / "base_schema")
     // The unsigned integers are held in signed Spark types (u8 in a short): a column declared
     // so is read only from a column of that same Spark type, never narrowed or widened into it.
@@ -32,7 +39,8 @@ private[sparksubstrait] object ReadConverter {
     val base = rel.getReadTypeCase match {
       case ReadTypeCase.NAMED_TABLE =>
         NamedTableReader.read(rel.getNamedTable, schema, exactOnly, at / "named_table")
-      case ReadTypeCase.VIRTUAL_TABLE => VirtualTableReader.read(rel.getVirtualTable, schema, at / "virtual_table")
+      case ReadTypeCase.VIRTUAL_TABLE => VirtualTableReader.read(rel.getVirtualTable, schema,
+          rel.getBaseSchema.getStruct.getTypesList.asScala.toIndexedSeq, at / "virtual_table")
       case ReadTypeCase.LOCAL_FILES => LocalFilesReader.read(rel.getLocalFiles, schema, exactOnly, at / "local_files")
       case ReadTypeCase.READTYPE_NOT_SET =>
         throw SubstraitErrors.missingField(at, "read_type", "a named or virtual table")
@@ -65,7 +73,12 @@ private[sparksubstrait] object ReadConverter {
    */
   private def project(plan: LogicalPlan, mask: io.sparksubstrait.proto.Expression.MaskExpression, at: PlanPath)
     : LogicalPlan = {
-    if (!mask.hasSelect) return plan
+    // Read as "every column" until now: a mask without its select names no columns, and the spec's mask is its select.
+    if (!mask.hasSelect) {
+      throw SubstraitErrors.invalidPlan(at / "select", "a projection without its select",
+        "the struct select listing the columns the read keeps (spec: algebra.proto, MaskExpression.select; " +
+          "field references, Masked Complex Expression)")
+    }
     val output = plan.output
     val items = mask.getSelect.getStructItemsList.asScala.toSeq
     val selected: Seq[NamedExpression] = items.zipWithIndex.map { case (item, i) =>

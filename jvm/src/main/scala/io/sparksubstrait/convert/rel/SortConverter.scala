@@ -15,11 +15,14 @@ import io.sparksubstrait.foundation.PlanPath
 /** SortRel: an order by the sort fields, in the four direction / null orderings, or clustered. */
 private[sparksubstrait] object SortConverter {
   def convert(rel: SortRel, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+    if (rel.getSortsCount == 0) {
+      throw SubstraitErrors.invalidPlan(at / "sorts", "a SortRel with no sort fields",
+        "one or more sort fields (spec: logical relations, Sort: 'One sort field required')")
+    }
     val child = RelConverter.input(rel.hasInput, rel.getInput, at)
     val orders = rel.getSortsList.asScala.zipWithIndex.map { case (f, i) =>
       order(f, child.output, at.at("sorts", i))
     }.toSeq
-    if (orders.isEmpty) return child
     val (keys, below) = WindowsBelow(orders, child)
     WindowsBelow.keepingOutput(Sort(keys.map(_.asInstanceOf[SortOrder]), global = true, below), child, below)
   }

@@ -3,6 +3,7 @@ package io.sparksubstrait.convert.rel
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.sparksubstrait.proto.Type
 import io.sparksubstrait.proto.ReadRel.VirtualTable
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression => CExpression, TimeZoneAwareExpression}
@@ -22,11 +23,15 @@ import io.sparksubstrait.foundation.PlanPath
  * once in the driver into a LocalRelation.
  */
 private[sparksubstrait] object VirtualTableReader {
-  def read(vt: VirtualTable, schema: StructType, at: PlanPath)(implicit ctx: ConversionContext): LogicalPlan = {
+  def read(vt: VirtualTable, schema: StructType, columnTypes: IndexedSeq[Type], at: PlanPath)(
+    implicit ctx: ConversionContext): LogicalPlan = {
     val rows: Seq[(Seq[CExpression], PlanPath)] =
       vt.getExpressionsList.asScala.toSeq.zipWithIndex.map { case (row, i) =>
         val rowAt = at.at("expressions", i)
         row.getFieldsList.asScala.toSeq.zipWithIndex.map { case (f, k) =>
+          if (k < columnTypes.size && k < schema.size) {
+            VirtualTableTypes.check(f, columnTypes(k), schema(k).name, schema(k).nullable, rowAt.at("fields", k))
+          }
           ExpressionConverter.convert(f, Nil, rowAt.at("fields", k))
         } -> rowAt
       }

@@ -32,7 +32,9 @@ private[sparksubstrait] object AggregateWriter {
     val record = InputRecord(child.output)
     val b = AggregateRel.newBuilder().setInput(input)
     val written = keys.zipWithIndex.map { case (k, i) => ExpressionWriter.write(k, record, at / s"grouping key $i") }
-    if (keys.nonEmpty) {
+    // No keys and no aggregate (`SELECT 1 FROM t GROUP BY ()`): one empty grouping set, the spec's
+    // form of one group of every row (an AggregateRel with neither a grouping set nor a measure is invalid).
+    if (keys.nonEmpty || calls.isEmpty) {
       val g = AggregateRel.Grouping.newBuilder()
       if (ctx.target.legacyGroupings) written.foreach(g.addGroupingExpressions)
       else {

@@ -1,6 +1,6 @@
 package io.sparksubstrait.write.rel
 
-import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{Expression, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.Project
 
 import io.sparksubstrait.proto.{ProjectRel, Rel}
@@ -24,6 +24,9 @@ private[sparksubstrait] object ProjectWriter {
       val name = e match { case n: NamedExpression => n.name; case _ => s"#$i" }
       b.addExpressions(ExpressionWriter.write(e, record, at / s"column $name"))
     }
+    // No columns (Catalyst's `Project []` under a count(*)): a ProjectRel needs at least one
+    // expression, so one constant is computed and the (empty) emit drops it.
+    if (columns.isEmpty) b.addExpressions(ExpressionWriter.write(Literal.TrueLiteral, record, at / "no column"))
     Rel.newBuilder().setProject(b).build()
   }
 }
