@@ -155,13 +155,13 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
       val b = new PlanBuilder()
       val f = b.fn("functions_boolean", "logb:fp32_fp32")
       val rows = Seq(Seq(litFp32(1.0f), litFp32(10.0f)), Seq(litFp32(100.0f), litFp32(10.0f)))
-      val plan = b.plan(project(readVirtual(schema("x" -> fp32(false), "base" -> fp32(false)), rows),
+      val plan = b.plan(project(readVirtual(schema("x" -> fp32(), "base" -> fp32()), rows),
           outputs(b, f, bool(false), field(0), field(1))), "x", "base", "result")
       producer.fold(plan)(stamped(plan, _, 85))
     }
     Seq(Some("datafusion"), None).foreach { p =>
       val e = intercept[SubstraitException](run(logb(p)))
-      assert(e.getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION", e.getMessage)
+      assert(e.getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION" && e.getMessage.contains("logb"), e.getMessage)
     }
   }
 
@@ -367,9 +367,8 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     // DuckDB's plan of the same (declared DECIMAL(38,2)): the same exact answer.
     assertRows(run(decimalMedian("DuckDB", 53, "dm38", precision = 38)), expected)
     // Another producer names no rounding: refused, never rounded by a guess.
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.aggregate.measures[0].measure") {
-      run(decimalMedian("someone", 53, "dm38", precision = 38))
-    }
+    val other = intercept[SubstraitException](run(decimalMedian("someone", 53, "dm38", precision = 38)))
+    assert(other.getLocation.startsWith("relations[0].root.input.aggregate.measures[0].measure"), other.getMessage)
   }
 
   test(
