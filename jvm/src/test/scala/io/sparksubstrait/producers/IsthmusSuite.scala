@@ -124,14 +124,9 @@ class IsthmusSuite extends SparkSuite with SubstraitAssertions {
     assertRows(run(summed("pay_none")), Nil)
     // A sum of integers: no reading.
     assert(readingsOf(Isthmus.plan("SELECT SUM(n) AS s FROM ints", "CREATE TABLE ints (n INTEGER)")).isEmpty)
-    // The same plan stamped by another producer: the narrower declared type is refused at
-    // conversion, naming both types, before any work (not an overflow at collect time).
+    // The same plan stamped by another producer: not read so (its declared type is run as written).
     val other = summed("pay").toBuilder
     other.getVersionBuilder.setProducer("someone")
     assert(readingsOf(other.build()).isEmpty)
-    val e = intercept[io.sparksubstrait.errors.SubstraitException](run(other.build()))
-    assert(
-      e.getCondition == "SUBSTRAIT_TYPE_MISMATCH" && e.getLocation.endsWith("measure.output_type") &&
-        e.getMessage.contains("DECIMAL(7,2)") && e.getMessage.contains("DECIMAL(38,2)"), e.getMessage)
   }
 }

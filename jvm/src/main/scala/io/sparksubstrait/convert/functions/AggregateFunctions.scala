@@ -125,7 +125,6 @@ private[functions] object AggregateFunctions {
   private def sum(c: FunctionCall): AggregateFunction = {
     c.expectArity(1)
     numericArg(c)
-    narrowerDecimalSum(c)
     c.arg(0).dataType match {
       case t if Integral(t) =>
         val overflow = integerOverflow(c)
@@ -144,22 +143,6 @@ private[functions] object AggregateFunctions {
           case _ => SparkShim.sum(c.arg(0), c.ctx.defaultEvalMode, c.ctx.conf)
         }
     }
-  }
-
-  /**
-   * A decimal sum declared with fewer digits than the YAML's DECIMAL(38,S) is refused before
-   * any work: read as written, a total past the declared digits would fail at collect time,
-   * after the work, with Spark's out-of-range error (or be NULL without ANSI), and which wider
-   * type the producer's engine sums into is not in the plan. isthmus, the one producer known to
-   * write it (Calcite's SUM type), is read by the YAML's type at decode (`isthmus-decimal-sum-type`).
-   */
-  private def narrowerDecimalSum(c: FunctionCall): Unit = (c.arg(0).dataType, c.declaredType) match {
-    case (arg: DecimalType, Some(declared: DecimalType)) if declared.precision < DecimalType.MAX_PRECISION =>
-      throw io.sparksubstrait.errors.SubstraitErrors.typeMismatch(c.at / "output_type",
-        s"output_type DECIMAL(${declared.precision},${declared.scale}) for ${c.name} of " +
-          s"DECIMAL(${arg.precision},${arg.scale})",
-        s"DECIMAL(${DecimalType.MAX_PRECISION},${arg.scale}), the type the YAML derives (a narrower sum overflows)")
-    case _ =>
   }
 
   /**
