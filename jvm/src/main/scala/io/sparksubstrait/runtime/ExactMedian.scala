@@ -1,8 +1,9 @@
 package io.sparksubstrait.runtime
 
-import java.math.{BigDecimal => JBigDecimal}
+import java.math.{BigDecimal => JBigDecimal, RoundingMode}
 
 import org.apache.spark.sql.catalyst.util.ArrayData
+import org.apache.spark.sql.types.Decimal
 
 /**
  * The exact median of a group's values (collected by collect_list, which drops NULLs): the
@@ -38,6 +39,30 @@ object ExactMedian {
       case _ => false
     }
     if (up) floor + 1 else floor
+  }
+
+  /**
+   * Decimals of any precision (Spark's Decimal, DECIMAL(precision, scale)): the middle value,
+   * or the mean of the two middle values (exact: one more digit) rounded once to `scale` in the
+   * plan's mode. The mean of two values of a type lies between them, so it fits the type.
+   */
+  def ofDecimals(values: ArrayData, mode: Int, precision: Int, scale: Int): Decimal = {
+    val n = values.numElements()
+    if (n == 0) return null
+    val sorted = Array.tabulate(n)(i => values.getDecimal(i, precision, scale).toJavaBigDecimal)
+      .sortWith((x, y) => x.compareTo(y) < 0)
+    val a = sorted((n - 1) / 2)
+    val b = sorted(n / 2)
+    val mean = a.add(b).divide(JBigDecimal.valueOf(2)).setScale(scale, roundingMode(mode))
+    Decimal(mean, precision, scale)
+  }
+
+  private def roundingMode(mode: Int): RoundingMode = mode match {
+    case CorrectlyRounded.TieToEven => RoundingMode.HALF_EVEN
+    case CorrectlyRounded.TieAwayFromZero => RoundingMode.HALF_UP
+    case CorrectlyRounded.Truncate => RoundingMode.DOWN
+    case CorrectlyRounded.Ceiling => RoundingMode.CEILING
+    case _ => RoundingMode.FLOOR
   }
 
   /**

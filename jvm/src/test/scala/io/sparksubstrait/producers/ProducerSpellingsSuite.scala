@@ -62,7 +62,7 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
   test("DuckDB: || is concat, // on integers is divide (NULL by zero), round(x) is round(x, 0)") {
     val plan = duckDbSpellings("nums")
     assert(readingsOf(plan) == Seq("duckdb-project-without-emit", "duckdb-function-spellings",
-      "duckdb-integer-division-by-zero"))
+      "duckdb-division-by-zero-null"))
     // DuckDB 1.1.3's rows for the same query: -7 // 2 is -3 (truncated), 7 // 0 is NULL, round ties away from zero.
     assertRows(run(plan),
       Seq(Row("x-", 3L, 3.0), Row("x-", 3L, 3.0), Row(null, -3L, -3.0), Row("  y -", null, 1.0),
@@ -117,8 +117,56 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     stamped(b.plan(emit(project(nums(), outputs(b, divide, i64(), field(0), field(1))), 7), "q"), producer, 53)
   }
 
+  /** SELECT a % b, d % 2.0, d % 0.0 as DuckDB 1.1.3 writes them: `%` declared by name, without options. */
+  private def remainders(producer: String, table: String = "nums"): Plan = {
+    val b = new PlanBuilder()
+    val mod = b.fn("functions_arithmetic", "%")
+    val two = litDecimal(new java.math.BigDecimal("2.0"), 2, 1)
+    val zero = litDecimal(new java.math.BigDecimal("0.0"), 2, 1)
+    stamped(b.plan(emit(project(nums(table), outputs(b, mod, i64(), field(0), field(1)),
+            outputs(b, mod, decimal(2, 1), field(3), two), outputs(b, mod, decimal(2, 1), field(3), zero)), 7, 8, 9),
+        "m", "r2", "r0"), producer, 53)
+  }
+
+  test("DuckDB: % of integers and of decimals without options is NULL for a zero divisor") {
+    assert(readingsOf(remainders("DuckDB")).contains("duckdb-division-by-zero-null"))
+    val d = (s: String) => new java.math.BigDecimal(s)
+    // DuckDB 1.1.3: SELECT a % b, d % 2.0::DECIMAL(2,1), d % 0.0::DECIMAL(2,1) FROM nums (the same rows).
+    for (ansi <- Seq("true", "false")) withConf("spark.sql.ansi.enabled", ansi) {
+      assertRows(run(remainders("DuckDB")),
+        Seq(Row(1L, d("0.5"), null), Row(1L, d("0.5"), null), Row(-1L, d("-0.5"), null), Row(null, d("0.5"), null),
+          Row(null, d("-1.5"), null), Row(null, null, null)))
+    }
+    assertRows(run(remainders("DuckDB", "none")), Nil)
+    // Another producer's plan names no option either: the spec's default, the session's (ANSI) domain error.
+    assert(!readingsOf(remainders("someone")).contains("duckdb-division-by-zero-null"))
+    withConf("spark.sql.ansi.enabled", "true") {
+      val z = intercept[Exception](run(remainders("someone")).collect())
+      assert(causes(z).exists(_.getMessage.contains("SUBSTRAIT_DOMAIN_ERROR")), z)
+    }
+  }
+
+  test("logb declared under the boolean functions' extension stays an unknown function, stamped DataFusion or not") {
+    // DataFusion's own consumer test plan (testdata/test_plans/scalar_fn_logb_expr.substrait.json): logb:fp32_fp32
+    // under functions_boolean.yaml, declared to return a boolean, unstamped. DataFusion's producer (31 to 55)
+    // declares every function by bare name without any extension, so no release of it writes this: nothing
+    // to key a name-only reading on, and the declared boolean contradicts logb's fp32.
+    def logb(producer: Option[String]) = {
+      val b = new PlanBuilder()
+      val f = b.fn("functions_boolean", "logb:fp32_fp32")
+      val rows = Seq(Seq(litFp32(1.0f), litFp32(10.0f)), Seq(litFp32(100.0f), litFp32(10.0f)))
+      val plan = b.plan(project(readVirtual(schema("x" -> fp32(), "base" -> fp32()), rows),
+          outputs(b, f, bool(false), field(0), field(1))), "x", "base", "result")
+      producer.fold(plan)(stamped(plan, _, 85))
+    }
+    Seq(Some("datafusion"), None).foreach { p =>
+      val e = intercept[SubstraitException](run(logb(p)))
+      assert(e.getCondition == "SUBSTRAIT_UNKNOWN_FUNCTION" && e.getMessage.contains("logb"), e.getMessage)
+    }
+  }
+
   test("DuckDB: integer division without options divides by zero to NULL and still raises on overflow") {
-    assert(readingsOf(integerDivide("DuckDB")).contains("duckdb-integer-division-by-zero"))
+    assert(readingsOf(integerDivide("DuckDB")).contains("duckdb-division-by-zero-null"))
     assertRows(run(integerDivide("DuckDB")), Seq(Row(3L), Row(3L), Row(-3L), Row(null), Row(null), Row(null)))
     // DuckDB: "Overflow in division of -9223372036854775808 / -1".
     val b = new PlanBuilder()
@@ -291,12 +339,36 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
   }
 
   /** SELECT g, median(m) FROM `table` GROUP BY g as DuckDB 1.1.3 writes it: `median` by name, declared DECIMAL(10,2). */
-  private def decimalMedian(producer: String, minor: Int, table: String, declared: Boolean = true): Plan = {
+  private def decimalMedian(producer: String, minor: Int, table: String, declared: Boolean = true,
+    precision: Int = 10): Plan = {
     val b = new PlanBuilder()
     val f = b.fn("functions_arithmetic", "median")
-    val m = b.measure(f, Seq(field(1)), output = if (declared) Some(decimal(10, 2)) else None)
-    stamped(b.plan(aggregate(readNamed(schema("g" -> i32(), "m" -> decimal(10, 2)), table), Seq(field(0)), Seq(m)), "g",
-        "median"), producer, minor)
+    val m = b.measure(f, Seq(field(1)), output = if (declared) Some(decimal(precision, 2)) else None)
+    stamped(b.plan(aggregate(readNamed(schema("g" -> i32(), "m" -> decimal(precision, 2)), table), Seq(field(0)),
+          Seq(m)), "g", "median"), producer, minor)
+  }
+
+  test("DataFusion: the median of DECIMAL(38,2) values beyond 18 digits is exact, truncated to the scale") {
+    spark.sql("""CREATE OR REPLACE TEMP VIEW dm38 AS SELECT g, CAST(m AS DECIMAL(38,2)) AS m FROM VALUES
+      (1, '1.01'), (1, '1.02'), (2, '-1.01'), (2, '-1.02'),
+      (3, '99999999999999999999999999999999.99'), (3, '99999999999999999999999999999999.98'), (3, NULL), (4, NULL),
+      (5, '-12345678901234567890.05'), (5, '12345678901234567890.04'), (5, '0.00'),
+      (6, '-12345678901234567890.05'), (6, '12345678901234567890.04'), (NULL, '0.01'), (NULL, '-0.02') AS t(g, m)""")
+    spark.sql("CREATE OR REPLACE TEMP VIEW dm38none AS SELECT * FROM dm38 WHERE false")
+    def dec(v: String) = new java.math.BigDecimal(v)
+    val plan = bareNames(decimalMedian("datafusion", 85, "dm38", declared = false, precision = 38))
+    // DataFusion 55's rows for SELECT g, median(m) over the same DECIMAL(38,2) rows, measured (DuckDB 1.1.3
+    // agrees but for group 3, which it interpolates in double: 99999999999999994557523098704281.60).
+    val expected = Seq(Row(1, dec("1.01")), Row(2, dec("-1.01")), Row(3, dec("99999999999999999999999999999999.98")),
+      Row(4, null), Row(5, dec("0.00")), Row(6, dec("0.00")), Row(null, dec("0.00")))
+    assertRows(run(plan), expected)
+    assert(run(plan).schema("median").dataType == org.apache.spark.sql.types.DecimalType(38, 2))
+    assertRows(run(bareNames(decimalMedian("datafusion", 85, "dm38none", declared = false, precision = 38))), Nil)
+    // DuckDB's plan of the same (declared DECIMAL(38,2)): the same exact answer.
+    assertRows(run(decimalMedian("DuckDB", 53, "dm38", precision = 38)), expected)
+    // Another producer names no rounding: refused, never rounded by a guess.
+    val other = intercept[SubstraitException](run(decimalMedian("someone", 53, "dm38", precision = 38)))
+    assert(other.getLocation.startsWith("relations[0].root.input.aggregate.measures[0].measure"), other.getMessage)
   }
 
   test(

@@ -44,7 +44,11 @@ private[sparksubstrait] object AggregateFunctionConverter {
     }
     FunctionArguments.invoke(fn, FunctionCatalog.aggregate(fn).orElse(UserFunctionCalls.aggregate(fn)), args,
       f.getOptionsList.asScala.toSeq,
-      Options.when(f.hasOutputType)(f.getOutputType), at, sorts)((entry, call) =>
-      entry.finish(call, AggregateExpression(entry.build(call), Complete, distinct, filter)))
+      Options.when(f.hasOutputType)(f.getOutputType), at, sorts) { (entry, call) =>
+      // Sort fields on an aggregate no order changes are read, and change nothing (they were
+      // converted above, so a bad reference in them is still refused).
+      if (entry.ignoresOrder(call)) call.ordering
+      entry.finish(call, AggregateExpression(entry.build(call), Complete, distinct, filter))
+    }
   }
 }

@@ -26,7 +26,7 @@ private[functions] object AggregateFunctions {
   private val DecimalOutput = Set("functions_aggregate_decimal_output")
 
   val entries: Seq[AggregateEntry] = Seq(
-    AggregateEntry("sum", Arithmetic, sum, finish = sumFinish),
+    AggregateEntry("sum", Arithmetic, sum, finish = sumFinish, ignoresOrder = OrderInsensitive.OfExactNumbers),
     AggregateEntry("avg", Arithmetic,
       c => {
         c.expectArity(1)
@@ -74,20 +74,25 @@ private[functions] object AggregateFunctions {
           // The mean of fp32 values is fp32 in the YAML (Spark's is double), unless the plan declares another type.
           case FloatType if c.declaredType.forall(_ == FloatType) => Cast(mean, FloatType)
           case _ => mean
-        }),
-    AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }),
-    AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }),
+        },
+      ignoresOrder = OrderInsensitive.OfExactNumbers),
+    AggregateEntry("min", MinMax, c => { c.expectArity(1); Min(c.arg(0)) }, ignoresOrder = OrderInsensitive.Always),
+    AggregateEntry("max", MinMax, c => { c.expectArity(1); Max(c.arg(0)) }, ignoresOrder = OrderInsensitive.Always),
     // sum0: the sum, or zero of the sum's type when there is nothing to add.
     AggregateEntry("sum0", Arithmetic, sum,
       finish = (c, total) => {
         val value = sumFinish(c, total)
         Coalesce(Seq(value, Cast(Literal(0), value.dataType)))
-      }),
-    AggregateEntry("count", Generic, count),
-    AggregateEntry("count", DecimalOutput, count, finish = (_, n) => Cast(n, DecimalType(38, 0))),
+      },
+      ignoresOrder = OrderInsensitive.OfExactNumbers),
+    AggregateEntry("count", Generic, count, ignoresOrder = OrderInsensitive.Always),
+    AggregateEntry("count", DecimalOutput, count, finish = (_, n) => Cast(n, DecimalType(38, 0)),
+      ignoresOrder = OrderInsensitive.Always),
     // false < true: the minimum is AND over the non-NULL values, the maximum OR.
-    AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) }),
-    AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) }),
+    AggregateEntry("bool_and", BooleanAggregates, c => { c.expectArity(1); Min(booleanArgs(c).head) },
+      ignoresOrder = OrderInsensitive.Always),
+    AggregateEntry("bool_or", BooleanAggregates, c => { c.expectArity(1); Max(booleanArgs(c).head) },
+      ignoresOrder = OrderInsensitive.Always),
     AggregateEntry("variance", FloatingArithmetic, c => statistic(c)("var_samp", "var_pop")),
     AggregateEntry("std_dev", FloatingArithmetic, c => statistic(c)("stddev_samp", "stddev_pop")),
     // Exact in every rounding mode (ExactMoments): Spark's Corr rounds every update, and its
@@ -99,9 +104,9 @@ private[functions] object AggregateFunctions {
         ExactMoments(Seq(asDouble(x), asDouble(y)), "corr", roundingMode(c), single = x.dataType == FloatType)
       }),
     AggregateEntry("product", FloatingArithmetic, product, finish = productFinish),
-    AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct),
+    AggregateEntry("approx_count_distinct", Approximate, approxCountDistinct, ignoresOrder = OrderInsensitive.Always),
     AggregateEntry("approx_count_distinct", DecimalOutput, approxCountDistinct,
-      finish = (_, n) => Cast(n, DecimalType(38, 0)))
+      finish = (_, n) => Cast(n, DecimalType(38, 0)), ignoresOrder = OrderInsensitive.Always)
   )
 
   private val Integral: Set[DataType] = Set(ByteType, ShortType, IntegerType, LongType)

@@ -113,7 +113,8 @@ private[sparksubstrait] final class FunctionCall(
     }
     if (sorts.nonEmpty && !sortsRead) {
       throw SubstraitErrors.unsupported(at.at("sorts", 0), s"sort fields on $name (an ordered aggregate)",
-        "sort fields only on string_agg, the one ordered aggregate Spark has")
+        "sort fields only on string_agg (the one ordered aggregate Spark has), or on an aggregate no order changes " +
+          "(count, min, max, bool_and, bool_or, approx_count_distinct; sum, sum0 and avg of integers or decimals)")
     }
     if (enums.size > enumsRead) {
       throw SubstraitErrors.unsupported(at, s"enumeration argument ${enums(enumsRead)} of $name",

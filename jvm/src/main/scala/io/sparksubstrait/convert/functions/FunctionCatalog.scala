@@ -20,8 +20,14 @@ private[sparksubstrait] object FunctionCatalog {
    * An aggregate function. `finish`: what becomes of its result (a range check, a cast), for
    * the few mappings whose result Spark's aggregate does not give directly.
    */
+  /**
+   * An aggregate function. `ignoresOrder`: whether its result for these arguments is the same
+   * whatever order its values come in ([[OrderInsensitive]]), so that the plan's sort fields
+   * on it (DataFusion writes `count(name ORDER BY name)`) change nothing and are read as such.
+   */
   final case class AggregateEntry(name: String, extensions: Set[String], build: FunctionCall => AggregateFunction,
-    finish: (FunctionCall, Expression) => Expression = (_, e) => e)
+    finish: (FunctionCall, Expression) => Expression = (_, e) => e,
+    ignoresOrder: FunctionCall => Boolean = OrderInsensitive.Never)
 
   /**
    * A window function. `framed`: its result depends on the window frame (first_value…);

@@ -39,20 +39,19 @@ private[functions] object StatisticsFunctions {
         val t = c.arg(0).dataType
         t match {
           // A decimal's median (the YAML has none) is the mean of the middle values brought back to
-          // the argument's scale: exact on its unscaled i64 (precision 18 at most) where the plan
-          // names how a half unit rounds (DuckDB's reading: TRUNCATE); it names no default.
-          case d: DecimalType =>
-            if (d.precision > 18 || c.rounding.isEmpty) {
-              throw SubstraitErrors.unsupported(c.at,
-                s"median of ${t.simpleString}" +
-                  (if (d.precision > 18) "" else " without a rounding option"),
-                "median of i8, i16, i32, i64, fp32 or fp64 (the YAML's types), or of a decimal of precision " +
-                  "18 at most with its rounding option")
+          // the argument's type, exact at every precision, where the plan names how a half unit
+          // rounds (DuckDB's and DataFusion's readings: TRUNCATE, as their engines do); no YAML
+          // names a default.
+          case _: DecimalType =>
+            if (c.rounding.isEmpty) {
+              throw SubstraitErrors.unsupported(c.at, s"median of ${t.simpleString} without a rounding option",
+                "median of i8, i16, i32, i64, fp32 or fp64 (the YAML's types), or of a decimal with its rounding option")
             }
           case _ =>
         }
         c.rounding // read: the approximate median is one of the values, which no mode changes
-        if (t.isInstanceOf[DecimalType]) CollectList(UnscaledValue(c.arg(0)))
+        if (t.isInstanceOf[DecimalType] && t.asInstanceOf[DecimalType].precision > 18) CollectList(c.arg(0))
+        else if (t.isInstanceOf[DecimalType]) CollectList(UnscaledValue(c.arg(0)))
         else if (exact || t == LongType)
           CollectList(if (isFloating(t)) Cast(c.arg(0), DoubleType) else Cast(c.arg(0), LongType))
         else new ApproximatePercentile(c.arg(0), Literal(0.5))
@@ -64,6 +63,10 @@ private[functions] object StatisticsFunctions {
             val value = StaticInvoke(classOf[ExactMedian], DoubleType, "ofDoubles",
               Seq(median, Literal(mode(c)), Literal(single)))
             if (single) Cast(value, FloatType) else value
+          // Beyond 18 digits the values themselves (no unscaled i64 holds them).
+          case ArrayType(d: DecimalType, _) =>
+            StaticInvoke(classOf[ExactMedian], d, "ofDecimals",
+              Seq(median, Literal(mode(c)), Literal(d.precision), Literal(d.scale)))
           case ArrayType(_, _) if c.arg(0).dataType.isInstanceOf[DecimalType] =>
             val d = c.arg(0).dataType.asInstanceOf[DecimalType]
             // The mean of two values of DECIMAL(p, s) is within DECIMAL(p, s): never NULL on overflow.

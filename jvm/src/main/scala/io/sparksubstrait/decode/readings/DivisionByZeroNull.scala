@@ -7,24 +7,38 @@ import io.sparksubstrait.proto.{FunctionOption, Expression, Plan}
  * returns NULL for a zero divisor and raises an error on overflow (MIN // -1), and its plans
  * name no option for either; with none, a consumer picks (Spark's ANSI mode raises on both).
  * An integer divide a DuckDB plan writes without options is read with DuckDB's behaviour
- * named in the standard options: on_division_by_zero NULL, overflow ERROR. Floating-point
- * division is not touched: DuckDB's `/` gives IEEE infinities there.
+ * named in the standard options: on_division_by_zero NULL, overflow ERROR. Its `%` of integers
+ * and of decimals is NULL for a zero divisor too (the modulus YAML's on_domain_error: "y is 0");
+ * written without options, it is read with on_domain_error NULL (a remainder never overflows).
+ * Floating-point division is not touched: DuckDB's `/` gives IEEE infinities there, and it
+ * writes `/` of decimals as a divide of fp64 casts (its engine divides decimals in double), so
+ * no DuckDB plan holds a decimal divide.
  */
 private[sparksubstrait] object DivisionByZeroNull extends ReadingOf(Releases.DuckDb) {
-  val name = "duckdb-integer-division-by-zero"
+  val name = "duckdb-division-by-zero-null"
   val meaning =
-    "integer division names no options, and divides by zero to NULL; read as divide with on_division_by_zero NULL, overflow ERROR"
+    "integer division and the remainder of integers and decimals name no options, and answer NULL for a zero " +
+      "divisor; read as divide with on_division_by_zero NULL, overflow ERROR, and modulus with on_domain_error NULL"
+
+  // DuckDB declares its remainder as `%` (FunctionAliases, in convert/, reads it as modulus).
+  private val Modulus = Set("modulus", "mod", "%")
 
   def lift(plan: Plan, found: String => Unit): Plan = {
     val divides = DeclaredFunctions.anchorsNamed(plan, Set("divide"))
+    val moduli = DeclaredFunctions.anchorsNamed(plan, Modulus)
     // No declaration, no call: the walk is skipped.
-    if (divides.isEmpty) plan
+    if (divides.isEmpty && moduli.isEmpty) plan
     else MessageRewrite.skippingLeaves(plan) {
       case f: Expression.ScalarFunction
           if divides(f.getFunctionReference) && f.getOptionsCount == 0 &&
             f.hasOutputType && DeclaredTypes.Integers(f.getOutputType.getKindCase) =>
         found(s"divide to ${f.getOutputType.getKindCase.name.toLowerCase} without options")
         f.toBuilder.addOptions(option("on_division_by_zero", "NULL")).addOptions(option("overflow", "ERROR")).build()
+      case f: Expression.ScalarFunction
+          if moduli(f.getFunctionReference) && f.getOptionsCount == 0 && f.hasOutputType &&
+            (DeclaredTypes.Integers(f.getOutputType.getKindCase) || f.getOutputType.hasDecimal) =>
+        found(s"modulus to ${f.getOutputType.getKindCase.name.toLowerCase} without options")
+        f.toBuilder.addOptions(option("on_domain_error", "NULL")).build()
     }
   }
 
