@@ -36,6 +36,8 @@ private[sparksubstrait] object ProducerReadings {
     SimpleCaseBase,
     FunctionSpellings.dataFusion,
     FunctionSpellings.duckDb,
+    StructConstructors.duckDb,
+    StructConstructors.dataFusion,
     SortFetchDropped,
     StringAggOrderDropped,
     NotLikeAsNotEqual,
