@@ -97,10 +97,10 @@ private[sparksubstrait] final class ConversionContext(
     if (stepsOut < 1)
       throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
     if (outerScopes.isEmpty) throw SubstraitErrors.invalidPlan(at / "steps_out",
-        "an outer reference outside any subquery", "an outer reference inside a subquery")
+      "an outer reference outside any subquery", "an outer reference inside a subquery")
     if (stepsOut > outerScopes.size) throw SubstraitErrors.invalidPlan(at / "steps_out",
-        s"steps_out $stepsOut inside ${outerScopes.size} subquer${if (outerScopes.size == 1) "y" else "ies"}",
-        "at most as many steps out as enclosing subqueries")
+      s"steps_out $stepsOut inside ${outerScopes.size} subquer${if (outerScopes.size == 1) "y" else "ies"}",
+      "at most as many steps out as enclosing subqueries")
     if (stepsOut > 1 && !SparkShim.outerReferencesInSubqueryProjections)
       throw tooFarOut(at / "steps_out", s"an outer reference $stepsOut subqueries out")
     outerScopes(stepsOut - 1)._2

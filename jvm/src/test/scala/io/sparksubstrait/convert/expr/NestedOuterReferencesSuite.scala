@@ -64,10 +64,11 @@ class NestedOuterReferencesSuite extends SparkSuite with SubstraitAssertions {
     if (SparkShim.outerReferencesInSubqueryProjections) body
     else {
       val c = new Calls(new PlanBuilder("datafusion", 85))
-      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE", "relations[0].root.input.filter.condition.subquery." +
-        "set_predicate.tuples.filter.condition.scalar_function.arguments[1].value.subquery.set_predicate.tuples.filter." +
-        "condition.scalar_function.arguments[1].value.scalar_function.arguments[1].value.selection.outer_reference." +
-        "steps_out") {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE",
+        "relations[0].root.input.filter.condition.subquery." +
+          "set_predicate.tuples.filter.condition.scalar_function.arguments[1].value.subquery.set_predicate.tuples.filter." +
+          "condition.scalar_function.arguments[1].value.scalar_function.arguments[1].value.selection.outer_reference." +
+          "steps_out") {
         run(c.b.plan(emit(existsExists(c), 1), "dname"))
       }
     }
@@ -86,7 +87,8 @@ class NestedOuterReferencesSuite extends SparkSuite with SubstraitAssertions {
         val c = new Calls(new PlanBuilder("datafusion", 85))
         val x = filter(emp(table), c.and(c.eq(field(0), outerField(0)), c.gte(field(2), outerField(2, stepsOut = 2))))
         val e = filter(emp(table), c.and(c.eq(field(1), outerField(0)), c.not(exists(x))))
-        assertRows(run(c.b.plan(emit(filter(dept, c.not(exists(e))), 0), "dept_id")), expected.map(Row(_)), ordered = false)
+        assertRows(run(c.b.plan(emit(filter(dept, c.not(exists(e))), 0), "dept_id")), expected.map(Row(_)),
+          ordered = false)
       }
     }
   }
@@ -130,9 +132,10 @@ class NestedOuterReferencesSuite extends SparkSuite with SubstraitAssertions {
   test("steps_out beyond the enclosing subqueries is the plan's error") {
     val c = new Calls(new PlanBuilder("datafusion", 85))
     val x = filter(emp(), c.gt(field(2), outerField(2, stepsOut = 3)))
-    assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.filter.condition.subquery.set_predicate." +
-      "tuples.filter.condition.subquery.set_predicate.tuples.filter.condition.scalar_function.arguments[1].value." +
-      "selection.outer_reference.steps_out") {
+    assertPlanError("SUBSTRAIT_INVALID_PLAN",
+      "relations[0].root.input.filter.condition.subquery.set_predicate." +
+        "tuples.filter.condition.subquery.set_predicate.tuples.filter.condition.scalar_function.arguments[1].value." +
+        "selection.outer_reference.steps_out") {
       run(c.b.plan(emit(filter(dept, exists(filter(emp(), exists(x)))), 1), "dname"))
     }
   }

@@ -81,7 +81,8 @@ class LateralJoinsSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("SELECT * FROM l WHERE EXISTS (SELECT 1 FROM r WHERE r.k = l.k)"))
   }
 
-  test("lateral joins: right-oriented types, LEFT_SINGLE and unknown anchors are errors; two levels out is read on Spark 4") {
+  test(
+    "lateral joins: right-oriented types, LEFT_SINGLE and unknown anchors are errors; two levels out is read on Spark 4") {
     val b = new PlanBuilder()
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.lateral_join.type") {
       run(b.plan(lateralJoin(l, matching(b), JOIN_TYPE_RIGHT, 1), names: _*))
