@@ -47,6 +47,7 @@ private[sparksubstrait] object ProducerReadings {
     RoundingCast.ibis,
     SortNullsFirst,
     DecimalProductType,
+    CorrelationAsRootReference,
     CorrelationAsLocalReference,
     FloatLiteralDecimalCast,
     MeasureOverAnotherColumn,
