@@ -43,6 +43,8 @@ def ibis_expressions(t):
     yield "i17_correlated_exists", lambda: _someone_earns_more(emp)
     yield "i18_float_fraction", lambda: emp.filter(emp.salary > emp.salary.sum() * 0.0015)[["id"]]
     yield "i19_select_under_filter", lambda: _pay_by_dept_name(emp, dept)
+    # A correlated EXISTS over a projection: the enclosing column's number is past the subquery's columns.
+    yield "i20_correlated_exists_projected", lambda: _correlated_exists_projected(emp, dept)
 
 
 def _pay_by_dept_name(emp, dept):
@@ -51,6 +53,12 @@ def _pay_by_dept_name(emp, dept):
     q = q.select((emp.salary * 2).name("pay"), dept.dname)
     q = q.filter(q.dname.notnull())
     return q.group_by(q.dname).aggregate(total=q.pay.sum())
+
+
+def _correlated_exists_projected(emp, dept):
+    # ibis-substrait writes `emp.dept` as field 2 (emp's column) inside a subquery of two columns.
+    d = dept.select("dname", "dept_id")
+    return emp.filter((d.dept_id == emp.dept).any())[["id"]]
 
 
 def _someone_earns_more(emp):

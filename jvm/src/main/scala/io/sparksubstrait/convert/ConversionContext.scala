@@ -3,6 +3,7 @@ package io.sparksubstrait.convert
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{Attribute, EvalMode, NamedLambdaVariable}
 import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.rel.{CatalogTables, SharedSubtrees}
 import io.sparksubstrait.convert.types.TypeEnv
@@ -95,9 +96,14 @@ private[sparksubstrait] final class ConversionContext(
   def outerScope(stepsOut: Int, at: PlanPath): Seq[Attribute] = {
     if (stepsOut < 1)
       throw SubstraitErrors.invalidPlan(at / "steps_out", s"steps_out $stepsOut", "steps_out of at least 1")
-    if (stepsOut > 1) throw tooFarOut(at / "steps_out", s"an outer reference $stepsOut subqueries out")
-    outerScopes.headOption.map(_._2).getOrElse(throw SubstraitErrors.invalidPlan(at / "steps_out",
-        "an outer reference outside any subquery", "an outer reference inside a subquery"))
+    if (outerScopes.isEmpty) throw SubstraitErrors.invalidPlan(at / "steps_out",
+      "an outer reference outside any subquery", "an outer reference inside a subquery")
+    if (stepsOut > outerScopes.size) throw SubstraitErrors.invalidPlan(at / "steps_out",
+      s"steps_out $stepsOut inside ${outerScopes.size} subquer${if (outerScopes.size == 1) "y" else "ies"}",
+      "at most as many steps out as enclosing subqueries")
+    if (stepsOut > 1 && !SparkShim.outerReferencesInSubqueryProjections)
+      throw tooFarOut(at / "steps_out", s"an outer reference $stepsOut subqueries out")
+    outerScopes(stepsOut - 1)._2
   }
 
   /** The record of the enclosing relation whose `rel_anchor` is `anchor`, or the project's error. */
@@ -107,13 +113,17 @@ private[sparksubstrait] final class ConversionContext(
         s"the rel_anchor of an enclosing relation (${outerScopes.flatMap(_._1).mkString(", ") match {
             case "" => "there is none"; case anchors => s"enclosing: $anchors"
           }})")
-    case depth =>
+    case depth if !SparkShim.outerReferencesInSubqueryProjections =>
       throw tooFarOut(at / "rel_reference", s"an outer reference to relation $anchor, ${depth + 1} subqueries out")
+    case depth => outerScopes(depth)._2
   }
 
+  // Spark resolves an outer reference one query out only; a deeper one is carried in level by
+  // level through the subqueries' projections (NestedOuterReferences), which Spark 3.5 refuses.
   private def tooFarOut(at: PlanPath, found: String) = SubstraitErrors.unsupported(at, found,
-    "a reference to the immediately enclosing query (Spark resolves and decorrelates outer references one level out " +
-      "only; the same query in Spark SQL fails with UNRESOLVED_COLUMN)")
+    "a reference to the immediately enclosing query on Spark 3.5 (Spark resolves outer references one level out " +
+      "only, and Spark 3.5 refuses them in a subquery's projection, where a deeper one would be carried in: " +
+      "Spark 4 reads it)")
 
   /** The parameters of the lambdas being converted, innermost first (a stack of this conversion). */
   private var lambdaScopes: List[Seq[NamedLambdaVariable]] = Nil

@@ -72,7 +72,7 @@ private[sparksubstrait] object SubqueryConverter {
   private def relation(has: Boolean, rel: => io.sparksubstrait.proto.Rel, outer: Seq[Attribute], at: PlanPath,
     field: String)(implicit ctx: ConversionContext): LogicalPlan = {
     if (!has) throw SubstraitErrors.missingField(at, field, "the subquery's relation")
-    ctx.withOuterScope(outer)(RelConverter.convert(rel, at / field))
+    NestedOuterReferences.carried(ctx.withOuterScope(outer)(RelConverter.convert(rel, at / field)))
   }
 
   private def in(needles: Seq[CExpression], plan: LogicalPlan, at: PlanPath): CExpression = {

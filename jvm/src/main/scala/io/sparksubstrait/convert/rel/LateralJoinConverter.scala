@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Filter, LateralJoin, Logical
 import org.apache.spark.sql.sparksubstrait.SparkShim
 
 import io.sparksubstrait.convert.ConversionContext
+import io.sparksubstrait.convert.expr.NestedOuterReferences
 import io.sparksubstrait.errors.SubstraitErrors
 import io.sparksubstrait.foundation.PlanPath
 import io.sparksubstrait.util.Options
@@ -27,7 +28,7 @@ private[sparksubstrait] object LateralJoinConverter {
     if (!rel.hasRight) throw SubstraitErrors.missingField(at, "right", "the right input relation")
     val left = RelConverter.convert(rel.getLeft, at / "left")
     val right = JoinConverter.distinctFrom(left,
-      ctx.withOuterScope(left.output)(RelConverter.convert(rel.getRight, at / "right")))
+      NestedOuterReferences.carried(ctx.withOuterScope(left.output)(RelConverter.convert(rel.getRight, at / "right"))))
     val condition = Options.when(rel.hasExpression)(
       FilterConverter.condition(rel.getExpression, left.output ++ right.output, at / "expression"))
     val joined = rel.getType match {

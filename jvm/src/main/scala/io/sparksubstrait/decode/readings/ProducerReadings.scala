@@ -50,6 +50,7 @@ private[sparksubstrait] object ProducerReadings {
     RoundingCast.ibis,
     SortNullsFirst,
     DecimalProductType,
+    CorrelationAsRootReference,
     CorrelationAsLocalReference,
     FloatLiteralDecimalCast,
     MeasureOverAnotherColumn,

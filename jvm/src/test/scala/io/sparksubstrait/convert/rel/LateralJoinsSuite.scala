@@ -81,7 +81,8 @@ class LateralJoinsSuite extends SparkSuite with SubstraitAssertions {
       spark.sql("SELECT * FROM l WHERE EXISTS (SELECT 1 FROM r WHERE r.k = l.k)"))
   }
 
-  test("lateral joins: right-oriented types, LEFT_SINGLE and outer references Spark cannot resolve are errors") {
+  test(
+    "lateral joins: right-oriented types, LEFT_SINGLE and unknown anchors are errors; two levels out is read on Spark 4") {
     val b = new PlanBuilder()
     assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.lateral_join.type") {
       run(b.plan(lateralJoin(l, matching(b), JOIN_TYPE_RIGHT, 1), names: _*))
@@ -94,11 +95,19 @@ class LateralJoinsSuite extends SparkSuite with SubstraitAssertions {
       "relations[0].root.input.lateral_join.right.filter.condition.scalar_function.arguments[1].value.selection.outer_reference.rel_reference") {
       run(b.plan(lateralJoin(l, matching(b, outerFieldOf(0, 9)), JOIN_TYPE_INNER, 1), names: _*))
     }
-    // Two levels out: a lateral join inside a lateral join's right input, referencing the outer one.
+    // Two levels out: a lateral join inside a lateral join's right input, referencing the outer one. Spark 4 reads it
+    // (the outer column carried in, convert/expr/NestedOuterReferences); Spark 3.5 cannot carry it.
     val inner = lateralJoin(r, matching(b, outerFieldOf(0, 1)), JOIN_TYPE_INNER, 2)
-    assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE",
-      "relations[0].root.input.lateral_join.right.lateral_join.right.filter.condition.scalar_function.arguments[1].value.selection.outer_reference.rel_reference") {
-      run(b.plan(lateralJoin(l, inner, JOIN_TYPE_INNER, 1), "a", "b", "c", "d", "e", "f"))
+    val twoOut = b.plan(lateralJoin(l, inner, JOIN_TYPE_INNER, 1), "a", "b", "c", "d", "e", "f")
+    if (org.apache.spark.sql.sparksubstrait.SparkShim.outerReferencesInSubqueryProjections) {
+      // Inner lateral joins: each left row with every r row and the r rows of its key.
+      assertSameRows(run(twoOut),
+        spark.sql("SELECT l.k, l.v, r1.k, r1.w, r2.k, r2.w FROM l CROSS JOIN r r1 JOIN r r2 ON r2.k = l.k"))
+    } else {
+      assertPlanError("SUBSTRAIT_UNSUPPORTED_FEATURE",
+        "relations[0].root.input.lateral_join.right.lateral_join.right.filter.condition.scalar_function.arguments[1].value.selection.outer_reference.rel_reference") {
+        run(twoOut)
+      }
     }
   }
 }

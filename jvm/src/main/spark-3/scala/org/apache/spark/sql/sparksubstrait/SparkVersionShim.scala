@@ -18,6 +18,13 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   /** Writing: Spark 3.5 has no common-expression `With`. */
   def inlineCommonExpressions(e: Expression): Option[Expression] = None
 
+  /**
+   * Whether a correlated subquery's projection may hold an outer reference, which is how an
+   * outer reference several queries out is carried in (convert/expr/NestedOuterReferences):
+   * Spark 3.5 refuses an outer reference outside a subquery's WHERE / HAVING (`CORRELATED_REFERENCE`).
+   */
+  val outerReferencesInSubqueryProjections: Boolean = false
+
   def sessionState(session: SparkSession): SessionState = session.sessionState
 
   /**

@@ -37,6 +37,13 @@ private[sparksubstrait] trait SparkVersionShim extends ArithmeticShim {
   /** Spark 4 encodes a user-defined type by its own class: nothing to register. */
   def registerUserType(userClass: String, udtClass: String): Unit = ()
 
+  /**
+   * Whether a correlated subquery's projection may hold an outer reference, which is how an
+   * outer reference several queries out is carried in (convert/expr/NestedOuterReferences):
+   * Spark 4 decorrelates an outer reference in a subquery's projection.
+   */
+  val outerReferencesInSubqueryProjections: Boolean = true
+
   def sessionState(session: SparkSession): SessionState = classicSession(session).sessionState
 
   def sessionOf(reader: DataFrameReader): SparkSession = reader match {
