@@ -93,7 +93,8 @@ private[sparksubstrait] object FunctionCatalog {
   private val windowEntries = WindowFunctions.entries
   private val allScalarEntries = ArithmeticFunctions.entries ++ scalarEntries ++ StringFunctions.entries ++
     MathFunctions.entries ++
-    DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries ++
+    DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++
+    UnsignedFunctions.scalarEntries ++
     SparkDialectFunctions.entries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)

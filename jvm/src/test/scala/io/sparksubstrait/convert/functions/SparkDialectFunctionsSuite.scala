@@ -107,15 +107,17 @@ class SparkDialectFunctionsSuite extends SparkSuite with SubstraitAssertions {
   test("unscaled and make_decimal: a DECIMAL(7,2)'s unscaled i64 and back, as Spark's optimizer writes a sum") {
     val unscaled = plan()(b => b.call(b.fn(Dialect, "unscaled:dec"), field(6)))
     assert(values(unscaled) == Seq(1234567L, -1L, 0L, 0L, null, 9999999L))
-    val back = plan()(b => b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(9, 2)),
-      b.call(b.fn(Dialect, "unscaled:dec"), field(6))))
+    val back = plan()(b =>
+      b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(9, 2)),
+        b.call(b.fn(Dialect, "unscaled:dec"), field(6))))
     assert(values(back) == sql("CAST(m AS DECIMAL(9,2))"))
     // SUM(m) as DecimalAggregates rewrites it: make_decimal(sum(unscaled(m))) as DECIMAL(17,2).
     val b = new PlanBuilder()
     val sum = aggregate(readNamed(sdSchema, "sd"), Nil,
       Seq(b.measure(b.fn("functions_arithmetic", "sum:i64"), Seq(b.call(b.fn(Dialect, "unscaled:dec"), field(6))))))
-    val total = b.plan(emit(project(sum, b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(17, 2)),
-      field(0))), 1), "total")
+    val total = b.plan(emit(project(sum,
+          b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(17, 2)),
+            field(0))), 1), "total")
     assertRows(run(total), Seq(Row(new java.math.BigDecimal("112345.65"))))
     assertSameRows(run(total), spark.sql("SELECT SUM(m) FROM sd"))
   }
@@ -123,11 +125,11 @@ class SparkDialectFunctionsSuite extends SparkSuite with SubstraitAssertions {
   test("make_decimal beyond the declared precision is an error (never NULL, never another value)") {
     val b = new PlanBuilder()
     val p = b.plan(emit(project(readNamed(sdSchema, "sd"),
-      b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(5, 2)), litI64(100000L))), 7), "r")
+          b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(5, 2)), litI64(100000L))), 7), "r")
     val e = intercept[Exception](run(p).collect())
     assert(causes(e).exists(_.isInstanceOf[ArithmeticException]), e.toString)
     val fits = b.plan(emit(project(readNamed(sdSchema, "sd_empty"),
-      b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(5, 2)), litI64(99999L))), 7), "r")
+          b.callWith(b.fn(Dialect, "make_decimal:i64"), Nil, Some(decimal(5, 2)), litI64(99999L))), 7), "r")
     assert(run(fits).collect().isEmpty)
   }
 
@@ -137,8 +139,9 @@ class SparkDialectFunctionsSuite extends SparkSuite with SubstraitAssertions {
     assertFailsWith("SUBSTRAIT_UNKNOWN_FUNCTION")(run(plan()(b => b.call(b.fn(Dialect, "year:i32"), field(0)))))
     assertFailsWith("SUBSTRAIT_UNKNOWN_FUNCTION")(
       run(plan()(b => b.call(b.fn(Dialect, "shift_right:i64_i64"), field(4), field(4)))))
-    assertFailsWith("SUBSTRAIT_UNSUPPORTED_FEATURE")(run(plan()(b => b.call(b.fn(Dialect, "unscaled:dec"),
-      litDecimal(new java.math.BigDecimal("1.00"), 19, 2)))))
+    assertFailsWith("SUBSTRAIT_UNSUPPORTED_FEATURE")(run(plan()(b =>
+          b.call(b.fn(Dialect, "unscaled:dec"),
+            litDecimal(new java.math.BigDecimal("1.00"), 19, 2)))))
     assertFailsWith("SUBSTRAIT_INVALID_PLAN")(run(plan()(b => b.call(b.fn(Dialect, "make_decimal:i64"), field(4)))))
   }
 
