@@ -49,10 +49,13 @@ def feature_tables(spark, tmp_path_factory):
             con.execute(f"INSERT INTO {name} VALUES ({values})")
         con.execute(f"COPY {name} TO '{folder / name}.parquet' (FORMAT PARQUET)")
         spark.read.parquet(str(folder / f"{name}.parquet")).createOrReplaceTempView(name)
+        # substrait-java's Spark module names catalog tables in full (spark_catalog.default.emp).
+        spark.sql(f"CREATE TABLE spark_catalog.default.{name} USING parquet LOCATION '{folder / name}.parquet'")
     yield con
     con.close()
     for name in tables:
         spark.catalog.dropTempView(name)
+        spark.sql(f"DROP TABLE IF EXISTS spark_catalog.default.{name}")
 
 
 def readings_of(df):

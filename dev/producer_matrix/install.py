@@ -1,5 +1,5 @@
 """Installs each release once into build/producers/<id>/ (venv/ for Python producers,
-classpath.txt for isthmus). A release that does not install keeps its pip or Maven error in
+classpath.txt for isthmus and substrait-java's Spark module). A release that does not install keeps its pip or Maven error in
 install-failed.txt and is not tried again until that file is deleted (or --retry)."""
 
 import shutil
@@ -52,6 +52,11 @@ def _install_isthmus(release: Release, home: Path) -> None:
     resolve_and_compile(release.version, home)
 
 
+def _install_substrait_spark(release: Release, home: Path) -> None:
+    from substrait_spark import resolve_and_compile
+    resolve_and_compile(release.version, home)
+
+
 def install(release: Release, cache: Path, retry: bool = False) -> str:
     home = cache / release.id
     home.mkdir(parents=True, exist_ok=True)
@@ -61,7 +66,8 @@ def install(release: Release, cache: Path, retry: bool = False) -> str:
         return "did not install (cached): " + failure_of(home).splitlines()[-1]
     (home / "install-failed.txt").unlink(missing_ok=True)
     try:
-        (_install_isthmus if release.producer == "isthmus" else _install_python)(release, home)
+        how = {"isthmus": _install_isthmus, "substrait-java-spark": _install_substrait_spark}
+        how.get(release.producer, _install_python)(release, home)
         return "installed"
     except Exception as e:  # the release's install error is a result of the matrix
         (home / "install-failed.txt").write_text(str(e).strip() + "\n", encoding="utf-8")

@@ -43,7 +43,7 @@ def main() -> int:
             read_all(releases, CACHE)
         elif step == "fixtures":
             from fixtures import export
-            export(CACHE, REPO / "tests" / "fixtures" / "producers")
+            export(CACHE, REPO / "tests" / "fixtures" / "producers", [r.id for r in releases] if args.releases else None)
         elif step == "report":
             from report import write_report
             write_report(CACHE, REPO / "docs" / "producers.md")

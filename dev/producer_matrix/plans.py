@@ -1,4 +1,4 @@
-"""Runs each installed release's writer in its own virtualenv (or JVM, for isthmus) once:
+"""Runs each installed release's writer in its own virtualenv (or JVM, for isthmus and substrait-java's Spark module) once:
 build/producers/<id>/plans/ holds its plans, its engine's rows and its failures;
 plans/done.txt marks it complete. A writer that cannot start (say, a wheel built without
 its substrait module) leaves writer-failed.txt with its error."""
@@ -8,8 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import isthmus
+import substrait_spark
 from install import installed, venv_python
-from queries import all_queries
+from queries import SPARK_DIALECT_FEATURES, all_queries, tables
 from releases import Release
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +36,15 @@ def _isthmus_queries(cache: Path) -> Path:
     return folder
 
 
+def _spark_queries(cache: Path) -> Path:
+    """The queries as Spark SQL runs them: the texts themselves (Spark parses DuckDB's TPC-H)."""
+    folder = cache / "data" / "queries-spark"
+    folder.mkdir(parents=True, exist_ok=True)
+    for qid, sql in {**all_queries(), **SPARK_DIALECT_FEATURES}.items():
+        (folder / f"{qid}.sql").write_text(sql + "\n", encoding="utf-8")
+    return folder
+
+
 def write_plans(release: Release, cache: Path, retry: bool = False) -> str:
     home = cache / release.id
     out = home / "plans"
@@ -51,6 +61,9 @@ def write_plans(release: Release, cache: Path, retry: bool = False) -> str:
     if release.producer == "isthmus":
         queries = _isthmus_queries(cache)
         cmd = isthmus.command(home) + [str(data / "ddl.sql"), str(queries), str(out)]
+    elif release.producer == "substrait-java-spark":
+        queries = _spark_queries(cache)
+        cmd = substrait_spark.command(home) + [str(data / "parquet"), ",".join(tables()), str(queries), str(out)]
     else:
         cmd = [str(venv_python(home)), str(HERE / "writers" / f"write_{release.writer}.py"), str(data), str(out)]
     try:
@@ -62,7 +75,7 @@ def write_plans(release: Release, cache: Path, retry: bool = False) -> str:
         tail = [l for l in done.stderr.splitlines() if l.strip()][-1:] or ["(no message)"]
         (out / "writer-failed.txt").write_text(tail[0] + "\n" + done.stderr[-3000:], encoding="utf-8")
         return "writer failed: " + tail[0]
-    if release.producer == "isthmus":
+    if release.producer in ("isthmus", "substrait-java-spark"):
         for sql in queries.glob("*.sql"):
             (out / sql.name).write_text(sql.read_text(encoding="utf-8"), encoding="utf-8")
     plans = len(list(out.glob("*.bin")))

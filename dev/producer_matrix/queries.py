@@ -183,6 +183,19 @@ DIALECT_FEATURES: dict[str, str] = {
 }
 
 
+# substrait-java's Spark module writes Spark's own functions under its dialect YAML
+# (extension:substrait:spark): queries whose optimized Spark plan holds them, written by
+# that producer only (their SQL is Spark's). emp.salary cast to DECIMAL(7,2) is small enough
+# for Spark's DecimalAggregates (an AVG or SUM over the unscaled long).
+SPARK_DIALECT_FEATURES: dict[str, str] = {
+    "s01_year": "SELECT id, YEAR(hired) AS y FROM emp",
+    "s02_date_add_filter": "SELECT id, hired FROM emp WHERE hired + 5 > DATE '2020-01-01'",
+    "s03_small_decimal_avg": "SELECT dept, AVG(CAST(salary AS DECIMAL(7,2))) AS a FROM emp GROUP BY dept",
+    "s04_small_decimal_sum": "SELECT dept, SUM(CAST(salary AS DECIMAL(7,2))) AS s FROM emp GROUP BY dept",
+    "s05_shift_right": "SELECT id, SHIFTRIGHT(code, 2) AS r64, SHIFTRIGHT(CAST(code AS INT), 33) AS r32 FROM emp",
+}
+
+
 def tpch_queries() -> dict[str, str]:
     return {f"q{n:02d}": (TPCH_SQL / f"q{n:02d}.sql").read_text(encoding="utf-8").strip().rstrip(";")
             for n in range(1, 23)}

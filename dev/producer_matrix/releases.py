@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Release:
-    producer: str          # datafusion | duckdb | ibis | isthmus | substrait-builders
+    producer: str          # datafusion | duckdb | ibis | isthmus | substrait-java-spark | substrait-builders
     version: str           # the producer's release, as users name it
     requirements: list[str] = field(default_factory=list)  # pip lines (Python producers)
     # CI's pinned subset: one old and one new release per producer.
@@ -71,6 +71,10 @@ RELEASES: list[Release] = [
     # spec 0.77 as 0.73 does.
     *[Release("isthmus", v, pinned=v in ("0.25.0", "0.89.1")) for v in (
         "0.25.0", "0.52.0", "0.65.0", "0.66.0", "0.73.0", "0.89.1")],
+    # substrait-java's Spark module (ToSubstraitRel over Spark SQL's optimized plan), from Maven
+    # Central: only io.substrait:spark 0.36.0 (Spark 3.4.2, Scala 2.12) is served; the later
+    # per-Spark artifacts (spark34_2.12, spark35_2.12, spark40_2.13) are not (404).
+    Release("substrait-java-spark", "0.36.0", pinned=True),
     # The Python substrait package's own builders.
     *[Release("substrait-builders", v, [f"substrait[extensions]=={v}", "duckdb==1.1.3"], pinned=v == "0.37.1")
       for v in ("0.23.0", "0.30.0", "0.37.1")],

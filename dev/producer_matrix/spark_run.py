@@ -1,7 +1,7 @@
 """Runs every plan the releases wrote on Spark (spark.read.substrait, the jar of this
 checkout) and compares the rows with the reference: the producer engine's own rows
-(DataFusion, DuckDB, ibis on DuckDB, DuckDB for the substrait builders) or, for isthmus,
-Spark SQL on the same views. Outcomes per plan, in <id>/results.json:
+(DataFusion, DuckDB, ibis on DuckDB, DuckDB for the substrait builders) or, for isthmus and
+substrait-java's Spark module, Spark SQL on the same views. Outcomes per plan, in <id>/results.json:
 
   equal            ran, the same rows
   refused          a SUBSTRAIT_ error (condition and message kept)
@@ -61,6 +61,9 @@ def session(jar_path: Path):
 def register(spark, data: Path) -> None:
     for t in tables():
         spark.read.parquet(str(parquet(data, t))).createOrReplaceTempView(t)
+        # substrait-java's Spark module names its catalog tables in full
+        # (spark_catalog.default.<table>), which no temp view answers.
+        spark.sql(f"CREATE TABLE IF NOT EXISTS spark_catalog.default.{t} USING parquet LOCATION '{parquet(data, t)}'")
 
 
 ERROR_CLASS = re.compile(r"\[(SUBSTRAIT_[A-Z_]+)\]\s*(.*)", re.S)
@@ -100,7 +103,7 @@ def run_plan(spark, plan: bytes):
 def reference(spark, release: Release, qid: str, folder: Path):
     """(rows, None) or (None, why there is none)."""
     rows_file = folder / f"{qid}.rows.json"
-    if release.producer == "isthmus":
+    if release.producer in ("isthmus", "substrait-java-spark"):
         sql = (folder / f"{qid}.sql").read_text(encoding="utf-8")
         try:
             return normal_rows(tuple(r) for r in spark.sql(sql).collect()), None

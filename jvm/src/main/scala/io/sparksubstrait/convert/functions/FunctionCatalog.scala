@@ -4,6 +4,8 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction
 import org.apache.spark.sql.types._
 
+import io.sparksubstrait.foundation.ExtensionUrns
+
 /**
  * The one declarative table of function mappings: Substrait (extension, name) to Catalyst.
  * To add a function, add one line here (or to the part of the table in AggregateFunctions,
@@ -97,7 +99,9 @@ private[sparksubstrait] object FunctionCatalog {
   private val windowEntries = WindowFunctions.entries
   private val allScalarEntries = ArithmeticFunctions.entries ++ scalarEntries ++ StringFunctions.entries ++
     MathFunctions.entries ++
-    DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++ UnsignedFunctions.scalarEntries
+    DatetimeFunctions.entries ++ DatetimeFormatting.entries ++ ListFunctions.entries ++
+    UnsignedFunctions.scalarEntries ++
+    SparkDialectFunctions.entries
   private val scalarByName = allScalarEntries.groupBy(_.name)
   private val windowByName = windowEntries.groupBy(_.name)
   private val allAggregateEntries = aggregateEntries ++ UnsignedFunctions.aggregateEntries ++
@@ -119,8 +123,9 @@ private[sparksubstrait] object FunctionCatalog {
     val candidates = table.getOrElse(name, Nil)
     fn.extension match {
       // A plan that names no standard extension (DataFusion, DuckDB's folder URI) is
-      // resolved by name over the standard extensions.
-      case None => candidates.headOption
+      // resolved by name over the standard extensions: never to a dialect's function of the
+      // same name (substrait-java's Spark `add` is date + days, not the standard add).
+      case None => candidates.find(e => !exts(e).contains(ExtensionUrns.SparkDialect))
       case Some(ext) => candidates.find(e => exts(e).contains(ext))
     }
   }
