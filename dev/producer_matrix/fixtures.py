@@ -30,7 +30,10 @@ FIXTURE_QUERIES = ("f01_filter", "f03_coalesce", "f06_null_arith", "f11_order_li
                    "f130_simple_case", "f131_date_plus_days", "f132_folded_between", "f133_grouping",
                    "f134_grouping_sets_at_root", "f135_rollup_joined", "f136_select_constants",
                    # substrait-java's Spark dialect (year:date, unscaled:dec in 0.36.0).
-                   "s01_year", "s03_small_decimal_avg")
+                   "s01_year", "s03_small_decimal_avg",
+                   # issue 62: typeless NULLs, ordered COUNT, decimal MEDIAN, struct outputs, mixed branches, nesting
+                   "f124_count_ordered", "f125_median_decimal", "f126_struct_output", "f140_union_null_column",
+                   "f141_not_distinct_null", "f142_not_distinct_join", "f143_union_int_bigint", "f144_nested_correlation")
 # The fixture test's independent answer is DuckDB's SQL; isthmus' is Spark SQL's (the matrix),
 # and Calcite reads these otherwise than DuckDB: CAST(1.5 AS BIGINT) truncates (DuckDB rounds),
 # and DuckDB has no CHAR_LENGTH.

@@ -96,10 +96,11 @@ final class CasePlans(file: FunctionTestFile) {
     resultType(c).foreach(w.setOutputType)
     val withResult =
       project(input, Seq(Expression.newBuilder().setWindowFunction(w).build()), emit = Seq(position, position + 1))
-    val sorted = Rel.newBuilder().setSort(SortRel.newBuilder().setInput(withResult)
+    // The sort keeps the result column only, by its emit (a ProjectRel needs one expression or more).
+    Rel.newBuilder().setSort(SortRel.newBuilder().setInput(withResult)
         .addSorts(SortField.newBuilder().setExpr(field(0)).setDirection(
-            SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))).build()
-    project(sorted, Nil, emit = Seq(1))
+            SortField.SortDirection.SORT_DIRECTION_ASC_NULLS_FIRST))
+        .setCommon(RelCommon.newBuilder().setEmit(RelCommon.Emit.newBuilder().addOutputMapping(1)))).build()
   }
 
   // ---- pieces -----------------------------------------------------------------------

@@ -50,7 +50,7 @@ class StructConstructorsSuite extends SparkSuite with SubstraitAssertions {
 
   test("DuckDB's struct_pack and DataFusion's named_struct are the struct of their values, named by the root names") {
     for ((plan, reading) <- Seq(duckDb _ -> "duckdb-struct-pack", dataFusion _ -> "datafusion-named-struct");
-         table <- Seq("people", "nobody")) {
+      table <- Seq("people", "nobody")) {
       val p = plan(table)
       assert(readingsOf(p) == Seq(reading) || readingsOf(p).contains(reading), readingsOf(p))
       val df = run(p)
@@ -79,9 +79,10 @@ class StructConstructorsSuite extends SparkSuite with SubstraitAssertions {
       "datafusion", 63)
     val computedName = stamped(structPlan("people", "named_struct", _ => Seq(field(2), field(1))), "datafusion", 63)
     for (p <- Seq(odd, computedName)) {
-      val e = assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].scalar_function") {
-        run(p)
-      }
+      val e =
+        assertPlanError("SUBSTRAIT_INVALID_PLAN", "relations[0].root.input.project.expressions[0].scalar_function") {
+          run(p)
+        }
       assert(e.getMessage.contains("pairs of a field name"), e.getMessage)
     }
   }

@@ -32,24 +32,27 @@ private[sparksubstrait] final case class StructConstructors(name: String, releas
         val f = e.getScalarFunction
         val callAt = at / "scalar_function"
         val args = f.getArgumentsList.asScala.toSeq.zipWithIndex.map { case (a, i) =>
-          if (!a.hasValue) throw SubstraitErrors.invalidPlan(callAt.at("arguments", i), s"a ${a.getArgTypeCase} argument",
+          if (!a.hasValue)
+            throw SubstraitErrors.invalidPlan(callAt.at("arguments", i), s"a ${a.getArgTypeCase} argument",
               s"a value: $function takes values only")
           a.getValue
         }
-        val values = if (!namesInterleaved) args else {
+        val values = if (!namesInterleaved) args
+        else {
           val names = args.indices.collect { case i if i % 2 == 0 => i }
           val named = args.size % 2 == 0 && names.forall(i => args(i).hasLiteral && args(i).getLiteral.hasString)
           if (!named) throw SubstraitErrors.invalidPlan(callAt, s"$function with ${args.size} arguments",
-              s"pairs of a field name (a string literal) and its value, as DataFusion writes $function")
+            s"pairs of a field name (a string literal) and its value, as DataFusion writes $function")
           args.indices.collect { case i if i % 2 == 1 => args(i) }
         }
         if (values.isEmpty) throw SubstraitErrors.invalidPlan(callAt, s"$function of no values",
-            "one or more values (a struct has at least one field)")
+          "one or more values (a struct has at least one field)")
         found(s"$callAt: $function of ${values.size} value(s) read as a nested struct")
         val nullable = f.hasOutputType && f.getOutputType.hasStruct &&
           f.getOutputType.getStruct.getNullability == Type.Nullability.NULLABILITY_NULLABLE
         val struct = Expression.Nested.Struct.newBuilder().addAllFields(values.asJava)
-        Expression.newBuilder().setNested(Expression.Nested.newBuilder().setNullable(nullable).setStruct(struct)).build()
+        Expression.newBuilder().setNested(
+          Expression.Nested.newBuilder().setNullable(nullable).setStruct(struct)).build()
     }
   }
 }
@@ -58,6 +61,7 @@ private[sparksubstrait] object StructConstructors {
   val duckDb: StructConstructors = StructConstructors("duckdb-struct-pack", Releases.DuckDb.describe,
     Releases.DuckDb.applies, "struct_pack", namesInterleaved = false)
   val dataFusion: StructConstructors = StructConstructors("datafusion-named-struct",
-    "DataFusion 39 to 55 (every release that writes it; spec 0.45 on)", _.within("datafusion", "0.0", ProducerStamp.Newest),
+    "DataFusion 39 to 55 (every release that writes it; spec 0.45 on)",
+    _.within("datafusion", "0.0", ProducerStamp.Newest),
     "named_struct", namesInterleaved = true)
 }

@@ -80,7 +80,8 @@ class DecimalQuotientSuite extends SparkSuite with SubstraitAssertions {
       }, o)
   }
 
-  test("no declared output type: Spark's quotient, and a zero divisor answered as on_division_by_zero says, by our error") {
+  test(
+    "no declared output type: Spark's quotient, and a zero divisor answered as on_division_by_zero says, by our error") {
     val rows = Seq("7.50" -> "2.50", "7.50" -> "2.50", "-1.00" -> "3.00", (null: String) -> "0.00", "1.00" -> null)
     val spark2 = spark.sql("SELECT CAST(7.50 AS DECIMAL(10,2)) / CAST(2.50 AS DECIMAL(10,2)), " +
       "CAST(-1.00 AS DECIMAL(10,2)) / CAST(3.00 AS DECIMAL(10,2))").collect().head
