@@ -146,6 +146,38 @@ class ProducerSpellingsSuite extends SparkSuite with SubstraitAssertions {
     }
   }
 
+  test(
+    "DuckDB: floating-point division without options is NULL by zero in 1.0, IEEE's in 1.1, as each engine answers") {
+    // SELECT x / (x - x), -x / 0.0::DOUBLE, x / 2 FROM nums: DuckDB 1.0.0 gives NULL, NULL, x/2; 1.1.3 NaN, -inf, x/2.
+    def quotients(producer: String, minor: Int) = {
+      val b = new PlanBuilder()
+      val divide = b.fn("functions_arithmetic", "divide:fp64_fp64")
+      stamped(b.plan(emit(project(nums(), outputs(b, divide, fp64(), field(2), litFp64(0.0)),
+              outputs(b, divide, fp64(), litFp64(-1.5), litFp64(0.0)),
+              outputs(b, divide, fp64(), field(2), litFp64(2.0))),
+            7, 8, 9), "q", "n", "h"), producer, minor)
+    }
+    val halves = Seq(1.25, 1.25, -1.25, 0.25, 0.75, null)
+    for (ansi <- Seq("true", "false")) withConf("spark.sql.ansi.enabled", ansi) {
+      assertRows(run(quotients("DuckDB", 48)), halves.map(h => Row(null, null, h)))
+      val ieee = run(quotients("DuckDB", 53)).collect().toSeq
+      assert(ieee.map(_.getDouble(1)).forall(_ == Double.NegativeInfinity), ieee)
+      assert(ieee.map(r => if (r.isNullAt(2)) null else r.getDouble(2)).sortBy(String.valueOf(_)) ==
+          halves.sortBy(String.valueOf(_)), ieee)
+      // x / 0: +inf for x > 0, -inf below, NaN for 0 / 0 (none here), NULL for a NULL x.
+      assert(
+        ieee.map(r => if (r.isNullAt(0)) None else Some(math.signum(r.getDouble(0)).toInt)).sortBy(_.toString) ==
+          Seq(None, Some(-1), Some(1), Some(1), Some(1), Some(1)).sortBy(_.toString), ieee)
+    }
+    assert(readingsOf(quotients("DuckDB", 53)).contains("duckdb-division-by-zero-null"))
+    // Another producer's plan names no option: the session's choice, an error under ANSI.
+    assert(!readingsOf(quotients("someone", 53)).contains("duckdb-division-by-zero-null"))
+    withConf("spark.sql.ansi.enabled", "true") {
+      val z = intercept[Exception](run(quotients("someone", 53)).collect())
+      assert(causes(z).exists(_.getMessage.contains("SUBSTRAIT_DIVISION_BY_ZERO")), z)
+    }
+  }
+
   test("logb declared under the boolean functions' extension stays an unknown function, stamped DataFusion or not") {
     // DataFusion's own consumer test plan (testdata/test_plans/scalar_fn_logb_expr.substrait.json): logb:fp32_fp32
     // under functions_boolean.yaml, declared to return a boolean, unstamped. DataFusion's producer (31 to 55)

@@ -38,6 +38,7 @@ private[sparksubstrait] object ProducerReadings {
     FunctionSpellings.duckDb,
     StructConstructors.duckDb,
     StructConstructors.dataFusion,
+    JoinWithoutExpression,
     SortFetchDropped,
     StringAggOrderDropped,
     NotLikeAsNotEqual,
