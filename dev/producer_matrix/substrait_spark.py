@@ -5,8 +5,9 @@ driver (SubstraitSparkWriter.java) compiled against its classpath and run in a l
 SparkSession of that Spark."""
 
 import re
-import subprocess
 from pathlib import Path
+
+import maven
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,44 +41,17 @@ OPENS = [f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
     "sun.util.calendar")]
 
 
-def m2(home: Path) -> Path:
-    return home.parent / "m2"
-
-
 def resolve_and_compile(version: str, home: Path) -> None:
-    _resolve(version, home, "")
-    cp = (home / "classpath.txt").read_text().strip()
+    artifact = f"io.substrait:{ARTIFACTS.get(version, 'spark')}:{version}"
+    pom = POM.format(v=version, a=ARTIFACTS.get(version, "spark"), managed="{managed}")
+    maven.resolve(home, pom.format(managed=""), artifact)
+    cp = maven.classpath(home)
     databind = re.search(r"jackson-databind-([0-9.]+)\.jar", cp)
     scala_module = re.search(r"jackson-module-scala_[0-9.]+-([0-9.]+)\.jar", cp)
     if databind and scala_module and databind.group(1) != scala_module.group(1):
-        _resolve(version, home, JACKSON_BOM.format(j=databind.group(1)))
-    _compile(version, home)
-
-
-def _resolve(version: str, home: Path, managed: str) -> None:
-    artifact = ARTIFACTS.get(version, "spark")
-    (home / "pom.xml").write_text(POM.format(v=version, a=artifact, managed=managed), encoding="utf-8")
-    mvn = ["mvn", "-B", "-q", f"-Dmaven.repo.local={m2(home)}", "-f", str(home / "pom.xml"),
-           "dependency:build-classpath", f"-Dmdep.outputFile={home / 'classpath.txt'}"]
-    done = subprocess.run(mvn, capture_output=True, text=True)
-    if done.returncode != 0:
-        text = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
-        lines = [l for l in text.splitlines() if "Failed to execute goal" in l]
-        why = re.sub(r"^\[ERROR\] Failed to execute goal .*?: ", "", lines[0]) if lines else done.stdout[-500:]
-        raise RuntimeError(f"mvn dependency:build-classpath io.substrait:{artifact}:{version}\n{why}")
-
-
-def _compile(version: str, home: Path) -> None:
-    classes = home / "classes"
-    classes.mkdir(exist_ok=True)
-    cp = (home / "classpath.txt").read_text().strip()
-    done = subprocess.run(["javac", "-nowarn", "-cp", cp, "-d", str(classes),
-                           str(HERE / "writers" / "SubstraitSparkWriter.java")], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError("javac SubstraitSparkWriter.java\n" + (done.stdout + done.stderr)[-2000:])
-    (home / "installed.txt").write_text(f"io.substrait:{ARTIFACTS.get(version, 'spark')}:{version}\n", encoding="utf-8")
+        maven.resolve(home, pom.format(managed=JACKSON_BOM.format(j=databind.group(1))), artifact)
+    maven.compile_driver(home, HERE / "writers" / "SubstraitSparkWriter.java", artifact)
 
 
 def command(home: Path) -> list:
-    cp = (home / "classpath.txt").read_text().strip() + ":" + str(home / "classes")
-    return ["java", "-Xmx1g", *OPENS, "-cp", cp, "SubstraitSparkWriter"]
+    return maven.java(home, "SubstraitSparkWriter", OPENS)

@@ -51,40 +51,41 @@ private[sparksubstrait] object TypelessNullByContext extends ReadingOf(Releases.
   private def kindOf(t: Type): String = t.getKindCase.name.toLowerCase
 
   private def list(e: Expression, in: InputTypes.Types, at: PlanPath, found: String => Unit): Expression = {
-    val values = e.getNested.getList.getValuesList.asScala.toSeq
-    val fixed =
-      values.iterator.filterNot(DeclaredTypes.isTypelessNull).map(v => DeclaredTypes.typed(DeclaredTypes.of(v, in)))
-        .collectFirst { case Some(t) => t }
-    fixed match {
-      case Some(t) if values.exists(DeclaredTypes.isTypelessNull) =>
-        val b = e.getNested.getList.toBuilder
-        values.zipWithIndex.foreach { case (v, i) =>
-          if (DeclaredTypes.isTypelessNull(v)) {
-            found(s"NULL element of the list at ${(at / "nested" / "list").at("values", i)} as ${kindOf(t)}")
-            b.setValues(i, nullOf(t))
-          }
-        }
-        e.toBuilder.setNested(e.getNested.toBuilder.setList(b)).build()
-      case _ => e
-    }
+    val listAt = at / "nested" / "list"
+    typedElements[Expression](e.getNested.getList.getValuesList.asScala.toSeq, DeclaredTypes.isTypelessNull(_),
+      v => DeclaredTypes.typed(DeclaredTypes.of(v, in)), nullOf, i => s"the list at ${listAt.at("values", i)}", found)
+      .fold(e) { vs =>
+        e.toBuilder.setNested(
+          e.getNested.toBuilder.setList(e.getNested.getList.toBuilder.clearValues().addAllValues(vs.asJava)))
+          .build()
+      }
   }
 
   private def listLiteral(e: Expression, at: PlanPath, found: String => Unit): Expression = {
-    val values = e.getLiteral.getList.getValuesList.asScala.toSeq
-    val fixed = values.iterator.filterNot(DeclaredTypes.isTypelessNull)
-      .map(v => DeclaredTypes.typed(DeclaredTypes.of(Expression.newBuilder().setLiteral(v).build(), Nil)))
-      .collectFirst { case Some(t) => t }
-    fixed match {
-      case Some(t) if values.exists(DeclaredTypes.isTypelessNull) =>
-        val b = e.getLiteral.getList.toBuilder
-        values.zipWithIndex.foreach { case (v, i) =>
-          if (DeclaredTypes.isTypelessNull(v)) {
-            found(s"NULL element of the list literal at ${(at / "literal" / "list").at("values", i)} as ${kindOf(t)}")
-            b.setValues(i, nullOf(t).getLiteral)
-          }
+    val listAt = at / "literal" / "list"
+    typedElements[Expression.Literal](e.getLiteral.getList.getValuesList.asScala.toSeq,
+      DeclaredTypes.isTypelessNull(_),
+      v => DeclaredTypes.typed(DeclaredTypes.of(Expression.newBuilder().setLiteral(v).build(), Nil)),
+      t => nullOf(t).getLiteral, i => s"the list literal at ${listAt.at("values", i)}", found)
+      .fold(e) { vs =>
+        e.toBuilder.setLiteral(
+          e.getLiteral.toBuilder.setList(e.getLiteral.getList.toBuilder.clearValues().addAllValues(vs.asJava)))
+          .build()
+      }
+  }
+
+  /** The elements with each typeless NULL typed as the first element that has a type; None when nothing changes. */
+  private def typedElements[A](values: Seq[A], isTypelessNull: A => Boolean, typeOf: A => Option[Type],
+    nullAs: Type => A, element: Int => String, found: String => Unit): Option[Seq[A]] = {
+    val fixed = values.iterator.filterNot(isTypelessNull).map(typeOf).collectFirst { case Some(t) => t }
+    fixed.filter(_ => values.exists(isTypelessNull)).map { t =>
+      values.zipWithIndex.map { case (v, i) =>
+        if (!isTypelessNull(v)) v
+        else {
+          found(s"NULL element of ${element(i)} as ${kindOf(t)}")
+          nullAs(t)
         }
-        e.toBuilder.setLiteral(e.getLiteral.toBuilder.setList(b)).build()
-      case _ => e
+      }
     }
   }
 
