@@ -79,6 +79,8 @@ def _same(a, b) -> bool:
         return abs(x - y) <= max(tol, tol2) + ABS_TOL + REL_TOL * abs(y)
     if a[0] == b[0] == "n":
         x, y = a[1], b[1]
+        if x == y:  # infinities too (their difference is NaN)
+            return True
         if math.isnan(x) or math.isnan(y):
             return math.isnan(x) and math.isnan(y)
         return abs(x - y) <= ABS_TOL + REL_TOL * abs(y)
