@@ -180,5 +180,5 @@ def test_join_without_its_expression_is_refused_at_conversion(spark):
     assert "Can be the literal True" in error.message
     assert "a cross join is a CrossRel" in error.message
     join["expression"] = {"literal": {"boolean": True}}
-    rows = sorted(tuple(r) for r in spark.read.substrait(json.dumps(plan)).collect())
-    assert rows == sorted((a, b) for a in [1, 2, 2] for b in [None, 3])
+    rows = sorted((tuple(r) for r in spark.read.substrait(json.dumps(plan)).collect()), key=repr)
+    assert rows == sorted(((a, b) for a in [1, 2, 2] for b in [None, 3]), key=repr)
