@@ -6,6 +6,29 @@ import re
 import subprocess
 from pathlib import Path
 
+POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>io.sparksubstrait.matrix</groupId><artifactId>{name}</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>io.substrait</groupId><artifactId>{artifact}</artifactId><version>{version}</version></dependency>
+  </dependencies>{managed}
+</project>
+"""
+
+# Maven's nearest-wins can leave Jackson's modules at other releases than the one they need:
+# a second resolution aligns all of Jackson on one release by its BOM.
+JACKSON_BOM = """
+  <dependencyManagement><dependencies>
+    <dependency><groupId>com.fasterxml.jackson</groupId><artifactId>jackson-bom</artifactId><version>{j}</version>
+      <type>pom</type><scope>import</scope></dependency>
+  </dependencies></dependencyManagement>"""
+
+
+def pom(name: str, artifact: str, version: str, jackson: str | None = None) -> str:
+    """Our project depending on io.substrait:<artifact>:<version>, Jackson aligned on `jackson` if given."""
+    managed = JACKSON_BOM.format(j=jackson) if jackson else ""
+    return POM.format(name=name, artifact=artifact, version=version, managed=managed)
+
 
 def m2(home: Path) -> Path:
     return home.parent / "m2"

@@ -16,24 +16,6 @@ HERE = Path(__file__).resolve().parent
 # of the release), which Maven Central does not serve here (404 for their metadata).
 ARTIFACTS = {"0.36.0": "spark"}
 
-POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>io.sparksubstrait.matrix</groupId><artifactId>substrait-java-spark-{v}</artifactId><version>1</version>
-  <dependencies>
-    <dependency><groupId>io.substrait</groupId><artifactId>{a}</artifactId><version>{v}</version></dependency>
-  </dependencies>{managed}
-</project>
-"""
-
-# substrait-java's core brings a newer jackson-databind than the jackson-module-scala of its
-# Spark, which then refuses to start (Spark 3.4.2's module 2.14.2 with databind 2.16.1): the
-# second resolution aligns all of Jackson on databind's release.
-JACKSON_BOM = """
-  <dependencyManagement><dependencies>
-    <dependency><groupId>com.fasterxml.jackson</groupId><artifactId>jackson-bom</artifactId><version>{j}</version>
-      <type>pom</type><scope>import</scope></dependency>
-  </dependencies></dependencyManagement>"""
-
 # What Spark 3.4+ needs opened on Java 17 (spark-submit passes the same).
 OPENS = [f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
     "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio", "java.util",
@@ -43,13 +25,16 @@ OPENS = [f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
 
 def resolve_and_compile(version: str, home: Path) -> None:
     artifact = f"io.substrait:{ARTIFACTS.get(version, 'spark')}:{version}"
-    pom = POM.format(v=version, a=ARTIFACTS.get(version, "spark"), managed="{managed}")
-    maven.resolve(home, pom.format(managed=""), artifact)
+    name, dependency = f"substrait-java-spark-{version}", ARTIFACTS.get(version, "spark")
+    maven.resolve(home, maven.pom(name, dependency, version), artifact)
+    # substrait-java's core brings a newer jackson-databind than the jackson-module-scala of its
+    # Spark, which then refuses to start (Spark 3.4.2's module 2.14.2 with databind 2.16.1): the
+    # second resolution aligns all of Jackson on databind's release.
     cp = maven.classpath(home)
     databind = re.search(r"jackson-databind-([0-9.]+)\.jar", cp)
     scala_module = re.search(r"jackson-module-scala_[0-9.]+-([0-9.]+)\.jar", cp)
     if databind and scala_module and databind.group(1) != scala_module.group(1):
-        maven.resolve(home, pom.format(managed=JACKSON_BOM.format(j=databind.group(1))), artifact)
+        maven.resolve(home, maven.pom(name, dependency, version, jackson=databind.group(1)), artifact)
     maven.compile_driver(home, HERE / "writers" / "SubstraitSparkWriter.java", artifact)
 
 
